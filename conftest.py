@@ -1,0 +1,97 @@
+"""Root pytest configuration, shared by the unit/parity/browser tests and the nbval notebook run.
+
+* ``PYTHONHASHSEED=0`` is exported here so that kernels started by nbval (which inherit this
+  process's environment) print sets and dicts of strings in a stable order.
+* ``IPT_REQUIRE_PARITY=1`` / ``IPT_REQUIRE_BROWSER=1`` (set by ``.ci/run``) turn a *skipped*
+  parity or browser test into a session failure, so CI can never go green with torch or
+  Chromium silently missing.
+"""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+
+os.environ["PYTHONHASHSEED"] = "0"
+
+# env var -> (path fragment, marker name, what is probably missing)
+_REQUIRED_GROUPS = {
+    "IPT_REQUIRE_PARITY": ("tests/parity", "parity", "torch==2.13.0 (PARITY=1 make test)"),
+    "IPT_REQUIRE_BROWSER": (
+        "tests/browser",
+        "browser",
+        "Debian chromium + playwright (BROWSER=1 make test)",
+    ),
+}
+
+_skipped: dict[str, list[str]] = {var: [] for var in _REQUIRED_GROUPS}
+
+
+def _enabled(var: str) -> bool:
+    return os.environ.get(var, "").strip() == "1"
+
+
+def _reason(report) -> str:
+    longrepr = report.longrepr
+    if isinstance(longrepr, tuple) and len(longrepr) == 3:  # (path, lineno, "Skipped: why")
+        return str(longrepr[2])
+    return str(longrepr)
+
+
+def _record(report) -> None:
+    # xfail/xpass reports also have outcome "skipped"; an expected failure is not a skip.
+    if not report.skipped or hasattr(report, "wasxfail"):
+        return
+    nodeid = report.nodeid.replace("\\", "/")
+    keywords = getattr(report, "keywords", {}) or {}
+    for var, (fragment, marker, _) in _REQUIRED_GROUPS.items():
+        if _enabled(var) and (fragment in nodeid or marker in keywords):
+            _skipped[var].append(f"{report.nodeid or '<collection>'}: {_reason(report)}")
+
+
+def pytest_runtest_logreport(report) -> None:
+    # Skips at setup time (pytest.skip, skipif markers, missing fixtures' importorskip).
+    _record(report)
+
+
+def pytest_collectreport(report) -> None:
+    # Module-level ``pytest.importorskip("torch")`` skips the whole file at collection time,
+    # which produces a CollectReport, not a test report.
+    _record(report)
+
+
+def _is_xdist_worker(config) -> bool:
+    return hasattr(config, "workerinput")
+
+
+def _failures() -> list[str]:
+    lines = []
+    for var, items in _skipped.items():
+        if items:
+            _, marker, need = _REQUIRED_GROUPS[var]
+            lines.append(
+                f"{var}=1 but {len(items)} {marker} test(s) were SKIPPED; "
+                f"they must run here. Probably missing: {need}."
+            )
+            lines.extend(f"    {item}" for item in items)
+    return lines
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_sessionfinish(session, exitstatus) -> None:
+    # On xdist the controller sees every worker's reports; workers stay out of it.
+    if _is_xdist_worker(session.config):
+        return
+    if _failures() and session.exitstatus == 0:
+        session.exitstatus = pytest.ExitCode.TESTS_FAILED
+
+
+def pytest_terminal_summary(terminalreporter, exitstatus, config) -> None:
+    if _is_xdist_worker(config):
+        return
+    lines = _failures()
+    if lines:
+        terminalreporter.write_sep("=", "required tests were skipped", red=True, bold=True)
+        for line in lines:
+            terminalreporter.write_line(line, red=True)

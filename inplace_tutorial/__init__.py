@@ -1,0 +1,40 @@
+"""inplace_tutorial: a small PyTorch-like tensor and autograd core on NumPy, for learning
+what in-place operations do to memory and to autograd.
+
+Names and semantics follow PyTorch (``ipt.tensor``, ``x.add_(5)``, ``x._version``,
+``grad_fn._saved_result`` ...), and every byte is counted by ``ipt.memory``.
+"""
+from __future__ import annotations
+
+from . import memory, ops  # noqa: F401  (ops attaches methods to Tensor)
+from .autograd import (detect_anomaly, enable_grad, inference_mode, is_grad_enabled, no_grad,
+                       set_grad_enabled)
+from .creation import (arange, empty, empty_like, empty_strided, full, full_like, manual_seed,
+                       ones, ones_like, rand, randn, tensor, zeros, zeros_like)
+from .dtypes import bool_ as bool  # noqa: A001
+from .dtypes import double, dtype, float, float32, float64, int64, long  # noqa: A001
+from .functional import *  # noqa: F403
+from .functional import einsum, where
+from .storage import UntypedStorage
+from .tensor import Size, Tensor
+
+__version__ = "0.1.0"
+
+__all__ = ["Size", "Tensor", "UntypedStorage", "arange", "bool", "detect_anomaly", "double",
+           "dtype", "einsum", "empty", "empty_like", "empty_strided", "enable_grad", "float",
+           "float32", "float64", "full", "full_like", "inference_mode", "int64",
+           "is_grad_enabled", "long", "manual_seed", "memory", "no_grad", "ones", "ones_like",
+           "rand", "randn", "set_grad_enabled", "tensor", "where", "zeros", "zeros_like"]
+
+
+def is_tensor(obj) -> bool:
+    return isinstance(obj, Tensor)
+
+
+def __getattr__(name: str):
+    # Heavier subpackages load on first use, so `import inplace_tutorial` stays fast.
+    import importlib
+
+    if name in ("nn", "optim", "data", "viz", "widgets", "exercises", "profiler"):
+        return importlib.import_module(f".{name}", __name__)
+    raise AttributeError(f"module 'inplace_tutorial' has no attribute {name!r}")

@@ -1,0 +1,245 @@
+"""The graph: Node, SavedTensor, AccumulateGrad, CopySlices, and how ops record into it.
+
+An op records a Node when grad mode is on and an input requires grad. What a node saves
+comes from the derivative table (derivatives.py); each SavedTensor remembers the version
+of its tensor at save time and refuses to unpack if an in-place op bumped it since.
+SavedTensors keep the *storage*, not the Tensor, so output -> node -> saved never cycles.
+"""
+from __future__ import annotations
+
+import itertools
+import re
+import weakref
+from typing import TYPE_CHECKING, Any
+
+from . import anomaly, grad_mode
+
+if TYPE_CHECKING:
+    from ..tensor import Tensor
+
+_seq = itertools.count()
+
+FREED = (
+    "Trying to backward through the graph a second time (or directly access saved tensors "
+    "after they have already been freed). Saved intermediate values of the graph are freed "
+    "when you call .backward() or autograd.grad(). Specify retain_graph=True if you need to "
+    "backward through the graph a second time or if you need to access saved tensors after "
+    "calling backward."
+)
+VERSION_HINT = (
+    " Hint: enable anomaly detection to find the operation that failed to compute its "
+    "gradient, with torch.autograd.set_detect_anomaly(True, check_nan=False)."
+)
+
+
+def short_name(node_name: str) -> str:
+    """PyTorch 2.13 names a node without its Backward suffix in error texts."""
+    return re.sub(r"Backward\d*$", "", node_name)
+
+
+def _shape_str(shape) -> str:
+    return "[" + ", ".join(str(s) for s in shape) + "]"
+
+
+class SavedTensor:
+    """A tensor saved for backward: its storage and geometry, plus the version it had."""
+
+    __slots__ = ("_storage", "_shape", "_stride", "_offset", "_dtype", "_vc", "version",
+                 "_producer", "field", "_node", "_released", "__weakref__")
+
+    def __init__(self, t: Tensor, field: str, node: Node, producer: str | None):
+        self._storage = t._storage
+        self._shape, self._stride, self._offset = t._shape, t._stride, t._offset
+        self._dtype, self._vc, self.version = t.dtype, t._vc, t._vc.value
+        self._producer = producer  # "output 0 of Sigmoid", or None for a leaf
+        self.field = field
+        self._node = weakref.ref(node)
+        self._released = False
+        saved = t._storage._saved
+        if saved is None:
+            saved = t._storage._saved = weakref.WeakSet()
+        saved.add(self)
+
+    @property
+    def current_version(self) -> int:
+        return self._vc.value
+
+    @property
+    def is_stale(self) -> bool:
+        return not self._released and self._vc.value != self.version
+
+    def release(self) -> None:
+        self._storage = None
+        self._released = True
+
+    def unpack(self) -> Tensor:
+        from ..tensor import Tensor
+
+        if self._released:
+            raise RuntimeError(FREED)
+        if self._vc.value != self.version:
+            raise RuntimeError(self._version_message())
+        return Tensor._make(self._storage, self._shape, self._stride, self._offset,
+                            self._dtype, vc=self._vc)
+
+    def _version_message(self) -> str:
+        which = f", which is {self._producer}," if self._producer else ""
+        msg = (
+            "one of the variables needed for gradient computation has been modified by an "
+            f"inplace operation: [torch.{self._dtype.tensor_type} {_shape_str(self._shape)}]"
+            f"{which} is at version {self._vc.value}; expected version {self.version} instead."
+            + VERSION_HINT
+        )
+        node = self._node()
+        if anomaly.is_anomaly_enabled() or self._vc.history:
+            msg += "\n\n" + self.culprit_report(node)
+        return msg
+
+    def culprit_report(self, node: Node | None) -> str:
+        """Anomaly mode's extra: where the node came from and which in-place ops hit it."""
+        lines = []
+        name = node.name() if node is not None else "?"
+        where = getattr(node, "_trace", None) or "(created before anomaly mode was on)"
+        lines.append(f"The tensor was saved as {self.field} by {name}, created at {where}.")
+        hits = [h for h in self._vc.history if h[0] > self.version]
+        if hits:
+            lines.append("It was modified in place since by:")
+            for version, op, loc in hits:
+                lines.append(f"  - {op} at {loc} (version {version - 1} -> {version})")
+        else:
+            lines.append("No in-place op was recorded; was anomaly mode on when it ran?")
+        return "\n".join(lines)
+
+
+class Node:
+    """A backward function. Subclasses are named like PyTorch's (MulBackward0 ...)."""
+
+    _formula: Any = None  # set on table-generated subclasses
+
+    def __init__(self, next_functions: tuple = (), num_outputs: int = 1):
+        self.next_functions = next_functions
+        self._saved: dict[str, SavedTensor] = {}
+        self._attrs: dict[str, Any] = {}
+        self._input_meta: list = []  # (shape, dtype) per input, to sum/cast grads back
+        self._num_outputs = num_outputs
+        self._retained: list = []  # (output_nr, weakref to tensor) for retain_grad()
+        self._released = False
+        self._seq = next(_seq)
+        self._trace = anomaly.user_location() if anomaly.is_anomaly_enabled() else None
+
+    def name(self) -> str:
+        return type(self).__name__
+
+    def __repr__(self) -> str:
+        return f"<{self.name()} object>"
+
+    # --- saved values, as grad_fn._saved_self etc. ---
+    def __getattr__(self, attr: str):
+        if attr.startswith("_saved_"):
+            key = attr[len("_saved_"):]
+            saved = self.__dict__.get("_saved", {})
+            if key in saved:
+                return saved[key].unpack()
+            attrs = self.__dict__.get("_attrs", {})
+            if key in attrs:
+                return attrs[key]
+        raise AttributeError(attr)
+
+    def __dir__(self):
+        return list(super().__dir__()) + [f"_saved_{k}" for k in (*self._saved, *self._attrs)]
+
+    def saved(self, key: str) -> Tensor:
+        return self._saved[key].unpack()
+
+    def attr(self, key: str) -> Any:
+        return self._attrs[key]
+
+    def needs(self, i: int) -> bool:
+        return self.next_functions[i][0] is not None
+
+    def saved_tensors_info(self) -> list[SavedTensor]:
+        return list(self._saved.values())
+
+    def release(self) -> None:
+        for s in self._saved.values():
+            s.release()
+        self._released = True
+
+    def apply(self, grads: list) -> tuple:
+        if self._released and self._saved:
+            raise RuntimeError(FREED)
+        formula = self._formula
+        grad = grads if formula.multi_output else grads[0]
+        out = formula.backward(self, grad)
+        return tuple(_fit(g, meta) for g, meta in zip(out, self._input_meta))
+
+
+def _fit(g, meta):
+    """Sum a broadcast gradient back to the input's shape and cast it to its dtype."""
+    if g is None or meta is None:
+        return g
+    shape, dtype = meta
+    if g.shape != shape:
+        lead = g.dim() - len(shape)
+        dims = tuple(range(lead)) + tuple(
+            lead + i for i, s in enumerate(shape) if s == 1 and g.shape[lead + i] != 1)
+        if dims:
+            g = g.sum(dim=dims, keepdim=True)
+        if lead or g.shape != shape:
+            g = g.reshape(shape)
+    if g.dtype is not dtype and dtype.is_floating_point:
+        g = g.to(dtype)
+    return g
+
+
+class AccumulateGrad(Node):
+    """The sink for a leaf: adds the incoming gradient into ``leaf.grad``."""
+
+    def __init__(self, leaf: Tensor):
+        super().__init__(())
+        self.variable = weakref.ref(leaf)
+
+    def apply(self, grads: list) -> tuple:
+        leaf, g = self.variable(), grads[0]
+        if leaf is None or g is None:
+            return ()
+        if leaf.grad is None:
+            # Keep the incoming buffer only if nothing else can see it (as PyTorch steals it).
+            shared = getattr(g, "_shared_grad", False)
+            leaf.grad = g.contiguous() if not shared and g._base is None else g.clone()
+            if leaf.grad is g and not g.is_contiguous():
+                leaf.grad = g.contiguous()
+        else:
+            leaf.grad.add_(g)
+        return ()
+
+
+def edge(t) -> tuple:
+    """Where a gradient for ``t`` flows: its grad_fn, its AccumulateGrad, or nowhere."""
+    from ..tensor import Tensor
+
+    if not isinstance(t, Tensor) or not t._requires_grad:
+        return (None, 0)
+    fn = t.grad_fn
+    if fn is not None:
+        return (fn, t._output_nr)
+    acc = t._accumulator() if t._accumulator is not None else None
+    if acc is None:
+        acc = AccumulateGrad(t)
+        t._accumulator = weakref.ref(acc)
+    return (acc, 0)
+
+
+def any_requires_grad(values) -> bool:
+    from ..tensor import Tensor
+
+    return any(isinstance(v, Tensor) and v._requires_grad for v in values)
+
+
+def _producer_text(t: Tensor, node: Node | None = None, output_nr: int = 0) -> str | None:
+    if node is not None:
+        return f"output {output_nr} of {short_name(node.name())}"
+    fn = t._grad_fn
+    if fn is None:
+        return None
+    return f"output {t._output_nr} of {short_name(fn.name())}"

@@ -1,0 +1,81 @@
+"""What autograd does when an in-place op hits a view: CopySlices and AsStridedBackward0.
+
+After ``v.mul_(2)`` on a view ``v`` of ``base``, the base's history is rebased onto a
+CopySlices node: its backward passes the gradient through unchanged except on the
+view's cells, where it applies mul's backward. The view's own grad_fn is regenerated
+as AsStridedBackward0 pointing at the base, exactly as PyTorch does.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from .graph import Node, edge
+
+
+def _extent(shape, stride) -> int:
+    if not all(shape):
+        return 0
+    return 1 + sum((s - 1) * st for s, st in zip(shape, stride))
+
+
+def scatter_strided(g, base_geom, view_geom):
+    """Gradient w.r.t. a base, given the gradient of an as_strided view of it."""
+    from ..creation import zeros
+
+    (bshape, bstride, boff), (vshape, vstride, voff) = base_geom, view_geom
+    lo = min(boff, voff)
+    hi = max(boff + _extent(bshape, bstride), voff + _extent(vshape, vstride))
+    buf = zeros(max(hi - lo, 1), dtype=g.dtype)
+    idx = np.full(tuple(vshape), voff - lo, dtype=np.int64)
+    for d, st in enumerate(vstride):
+        shape = [1] * len(vshape)
+        shape[d] = vshape[d]
+        idx = idx + (np.arange(vshape[d]) * st).reshape(shape)
+    # add.at accumulates correctly even when the view hits a cell twice (stride 0)
+    np.add.at(buf._array(), idx.reshape(-1), np.asarray(g._array()).reshape(-1))
+    return buf.as_strided(tuple(bshape), tuple(bstride), boff - lo)
+
+
+def _geometry(t) -> tuple:
+    return (t._shape, t._stride, t._offset)
+
+
+def as_strided_node(view, base) -> Node:
+    from .function import DERIVATIVES
+
+    node = DERIVATIVES["as_strided"].node_cls((edge(base),), 1)
+    node._input_meta = [(base._shape, base.dtype)]
+    node._attrs.update(self_geometry=_geometry(base), view_geometry=_geometry(view))
+    return node
+
+
+class CopySlices(Node):
+    """The base's new grad_fn after an in-place op on one of its views."""
+
+    def __init__(self, base, view, fn: Node):
+        super().__init__((edge(base),) + tuple(fn.next_functions[1:]))
+        self.fn = fn
+        self._base_geom = _geometry(base)
+        self._view_geom = _geometry(view)
+        self._dtype = base.dtype
+        self._input_meta = [None] * len(self.next_functions)
+        self._saved = fn._saved  # what the wrapped op saved is what this node holds
+
+    def apply(self, grads: list) -> tuple:
+        from ..creation import empty_strided
+
+        g = grads[0]
+        (bshape, bstride, boff), (vshape, vstride, voff) = self._base_geom, self._view_geom
+        result = empty_strided(bshape, bstride, self._dtype)
+        result.copy_(g)
+        part = result.as_strided(vshape, vstride, voff - boff)
+        res = self.fn.apply([part.clone()])
+        if res and res[0] is not None:
+            part.copy_(res[0])
+        else:
+            part.zero_()
+        return (result,) + tuple(res[1:])
+
+    def release(self) -> None:
+        self.fn.release()
+        self._released = True

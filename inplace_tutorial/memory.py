@@ -1,0 +1,147 @@
+"""memory: the one allocator every storage goes through.
+
+Counts bytes like ``torch.cuda.memory_allocated`` does, keeps the peak, and can record
+an event trace (alloc/free, bytes, op, storage label, phase) for the timeline pictures.
+Storages call ``_on_alloc``/``_on_free``; nothing else touches the counters.
+"""
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+
+_allocated = 0
+_peak = 0
+_recorders: list[Trace] = []
+_phase: str | None = None
+_op_stack: list[str] = []
+
+
+@dataclass(frozen=True)
+class Event:
+    """One allocation or free, with the running total right after it."""
+
+    kind: str  # "alloc" or "free"
+    nbytes: int
+    label: str  # stable storage label, S0, S1 ...
+    op: str  # op that created the storage
+    phase: str | None
+    allocated: int  # bytes allocated after this event
+
+
+@dataclass
+class Trace:
+    """Events recorded inside ``with memory.record() as trace:``."""
+
+    events: list[Event] = field(default_factory=list)
+    start_allocated: int = 0
+
+    @property
+    def peak(self) -> int:
+        return max([self.start_allocated] + [e.allocated for e in self.events])
+
+    @property
+    def peak_index(self) -> int:
+        """Index of the first event at which the peak is reached (-1: before any event)."""
+        best, idx = self.start_allocated, -1
+        for i, e in enumerate(self.events):
+            if e.allocated > best:
+                best, idx = e.allocated, i
+        return idx
+
+    def phases(self) -> list[str]:
+        seen: list[str] = []
+        for e in self.events:
+            if e.phase is not None and e.phase not in seen:
+                seen.append(e.phase)
+        return seen
+
+    def phase_peak(self, phase: str) -> int:
+        return max((e.allocated for e in self.events if e.phase == phase), default=0)
+
+    def alive_at(self, index: int) -> list[Event]:
+        """Allocation events (made inside this trace) still alive right after event ``index``."""
+        alive: dict[str, Event] = {}
+        for e in self.events[: index + 1]:
+            if e.kind == "alloc":
+                alive[e.label] = e
+            else:
+                alive.pop(e.label, None)
+        return sorted(alive.values(), key=lambda e: -e.nbytes)
+
+    def summary(self) -> str:
+        lines = [f"start {self.start_allocated:,} B, peak {self.peak:,} B, {len(self.events)} events"]
+        for p in self.phases():
+            lines.append(f"  {p:<10} peak {self.phase_peak(p):,} B")
+        return "\n".join(lines)
+
+
+def memory_allocated() -> int:
+    """Bytes held by live storages right now."""
+    return _allocated
+
+
+def max_memory_allocated() -> int:
+    """Highest ``memory_allocated()`` since start or the last ``reset_peak_memory_stats()``."""
+    return _peak
+
+
+def reset_peak_memory_stats() -> None:
+    global _peak
+    _peak = _allocated
+
+
+@contextlib.contextmanager
+def record() -> Iterator[Trace]:
+    """Record every alloc/free event inside the block."""
+    trace = Trace(start_allocated=_allocated)
+    _recorders.append(trace)
+    try:
+        yield trace
+    finally:
+        _recorders.remove(trace)
+
+
+@contextlib.contextmanager
+def phase(name: str) -> Iterator[None]:
+    """Label events inside the block with a phase name (forward, backward, update ...)."""
+    global _phase
+    old, _phase = _phase, name
+    try:
+        yield
+    finally:
+        _phase = old
+
+
+@contextlib.contextmanager
+def op_scope(name: str) -> Iterator[None]:
+    """Name the op that owns allocations inside the block (e.g. a layer's workspace)."""
+    _op_stack.append(name)
+    try:
+        yield
+    finally:
+        _op_stack.pop()
+
+
+def current_op(default: str) -> str:
+    return _op_stack[-1] if _op_stack else default
+
+
+def _on_alloc(nbytes: int, label: str, op: str) -> None:
+    global _allocated, _peak
+    _allocated += nbytes
+    if _allocated > _peak:
+        _peak = _allocated
+    if _recorders:
+        ev = Event("alloc", nbytes, label, op, _phase, _allocated)
+        for t in _recorders:
+            t.events.append(ev)
+
+
+def _on_free(nbytes: int, label: str, op: str) -> None:
+    global _allocated
+    _allocated -= nbytes
+    if _recorders:
+        ev = Event("free", nbytes, label, op, _phase, _allocated)
+        for t in _recorders:
+            t.events.append(ev)

@@ -1,0 +1,144 @@
+"""What every element-wise op shares: broadcasting, dtype rules, overlap checks, chunking.
+
+These mirror PyTorch's TensorIterator checks, in its order: memory overlap first, then
+the broadcast shape, then the dtype cast. They all run before a single byte is written.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from .. import dtypes
+from ..storage import UntypedStorage
+from ..tensor import Tensor
+
+CHUNK = 32768  # elements per chunk: at most 256 KiB of float64 scratch
+
+
+def broadcast_shapes(a: tuple, b: tuple) -> tuple:
+    n = max(len(a), len(b))
+    a, b = (1,) * (n - len(a)) + tuple(a), (1,) * (n - len(b)) + tuple(b)
+    out = []
+    for i, (x, y) in enumerate(zip(a, b)):
+        if x != y and x != 1 and y != 1:
+            raise RuntimeError(
+                f"The size of tensor a ({x}) must match the size of tensor b ({y}) "
+                f"at non-singleton dimension {i}")
+        out.append(y if x == 1 else x)
+    return tuple(out)
+
+
+def shape_of(x) -> tuple:
+    return x._shape if isinstance(x, Tensor) else ()
+
+
+def arr(x):
+    """The NumPy view of a tensor, or the Python scalar itself."""
+    return x._array() if isinstance(x, Tensor) else x
+
+
+def _span(t: Tensor) -> tuple[int, int]:
+    lo = hi = t._offset
+    for s, st in zip(t._shape, t._stride):
+        if s == 0:
+            return (t._offset, t._offset)
+        if st >= 0:
+            hi += (s - 1) * st
+        else:
+            lo += (s - 1) * st
+    return (lo, hi + 1)
+
+
+def _dense(t: Tensor) -> bool:
+    """Non-overlapping and dense: some permutation of the dims is contiguous."""
+    dims = sorted((st, s) for s, st in zip(t._shape, t._stride) if s != 1)
+    expected = 1
+    for st, s in dims:
+        if st != expected:
+            return False
+        expected *= s
+    return True
+
+
+def check_internal_overlap(self: Tensor) -> None:
+    if any(s > 1 and st == 0 for s, st in zip(self._shape, self._stride)):
+        raise RuntimeError(
+            "unsupported operation: more than one element of the written-to tensor refers to "
+            "a single memory location. Please clone() the tensor before performing the "
+            "operation.")
+
+
+def check_partial_overlap(self: Tensor, other) -> None:
+    """PyTorch allows full overlap (x.add_(x)) and forbids partial overlap."""
+    if not isinstance(other, Tensor) or other._storage is not self._storage:
+        return
+    if not (_dense(self) and _dense(other)):
+        return  # "too hard" for PyTorch too
+    a, b = _span(self), _span(other)
+    if a[1] <= b[0] or b[1] <= a[0]:
+        return
+    if (self._offset, self._shape, self._stride) == (other._offset, other._shape, other._stride):
+        return
+    raise RuntimeError(
+        "unsupported operation: some elements of the input tensor and the written-to tensor "
+        "refer to a single memory location. Please clone() the tensor before performing the "
+        "operation.")
+
+
+def check_inplace_operands(self: Tensor, others: tuple, result: dtypes.dtype) -> None:
+    check_internal_overlap(self)
+    for o in others:
+        check_partial_overlap(self, o)
+    shape = self._shape
+    for o in others:
+        if isinstance(o, Tensor):
+            shape = broadcast_shapes(shape, o._shape)
+    if shape != self._shape:
+        raise RuntimeError(
+            f"output with shape [{', '.join(map(str, self._shape))}] doesn't match the "
+            f"broadcast shape [{', '.join(map(str, shape))}]")
+    if not dtypes.can_cast(result, self.dtype):
+        raise RuntimeError(
+            f"result type {result.short} can't be cast to the desired output type "
+            f"{self.dtype.short}")
+
+
+def chunks(shape: tuple, limit: int = CHUNK):
+    """Index tuples that cover ``shape`` in pieces of at most ``limit`` elements."""
+    inner, k = 1, len(shape)
+    while k > 0 and inner * shape[k - 1] <= limit:
+        inner *= shape[k - 1]
+        k -= 1
+    if k == 0:
+        yield ()
+        return
+    step = max(1, limit // inner)
+    for idx in np.ndindex(*shape[: k - 1]):
+        for s in range(0, shape[k - 1], step):
+            yield idx + (slice(s, min(s + step, shape[k - 1])),)
+
+
+class Scratch:
+    """A small counted buffer reused chunk by chunk, so big in-place ops stay O(1) memory."""
+
+    def __init__(self, np_dtype, op: str, numel: int = CHUNK):
+        self.storage = UntypedStorage(numel, np_dtype, op + " (scratch)")
+
+    def view(self, shape: tuple) -> np.ndarray:
+        n = 1
+        for s in shape:
+            n *= s
+        return self.storage._array[:n].reshape(shape)
+
+
+def axpy_(out: np.ndarray, x, alpha, op: str, loop_dtype) -> None:
+    """out += alpha * x, chunked so no full-size temporary of alpha * x ever exists."""
+    if not isinstance(x, np.ndarray):
+        np.add(out, alpha * x, out=out, dtype=loop_dtype, casting="unsafe")
+        return
+    xb = np.broadcast_to(x, out.shape)
+    scratch = Scratch(loop_dtype, op)
+    for idx in chunks(out.shape):
+        o = out[idx]
+        tmp = scratch.view(o.shape)
+        np.multiply(xb[idx], alpha, out=tmp, dtype=loop_dtype, casting="unsafe")
+        np.add(o, tmp, out=o, dtype=loop_dtype, casting="unsafe")

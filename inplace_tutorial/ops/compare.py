@@ -1,0 +1,162 @@
+"""Clamping, maximum/minimum, comparisons and where.
+
+clamp saves its *input* (the mask of where the gradient passes depends on the old values),
+which is why ``clamp_`` must clone self when autograd is recording.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from .. import dtypes
+from ..autograd.function import derivative
+from ..tensor import Tensor, tensor_method
+from ._iter import arr, broadcast_shapes, shape_of
+from .elementwise import _inplace, _new
+
+
+def _clip(lo, hi):
+    def kernel(x, out, dtype):
+        if lo is not None:
+            np.maximum(x, lo, out=out, dtype=dtype, casting="unsafe")
+            x = out
+        if hi is not None:
+            np.minimum(x, hi, out=out, dtype=dtype, casting="unsafe")
+        elif lo is None:
+            np.copyto(out, x, casting="unsafe")
+    return kernel
+
+
+def _clamp_args(min, max):
+    if min is None and max is None:
+        raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
+    return min, max
+
+
+@tensor_method
+def clamp(self, min=None, max=None) -> Tensor:
+    _clamp_args(min, max)
+    return _new("clamp", False, _clip(min, max), self, min=min, max=max)
+
+
+@tensor_method
+def clamp_(self, min=None, max=None) -> Tensor:
+    _clamp_args(min, max)
+    return _inplace("clamp", False, _clip(min, max), self, min=min, max=max)
+
+
+@tensor_method
+def clamp_min(self, min) -> Tensor:
+    return _new("clamp_min", False, _clip(min, None), self, min=min)
+
+
+@tensor_method
+def clamp_min_(self, min) -> Tensor:
+    return _inplace("clamp_min", False, _clip(min, None), self, min=min)
+
+
+@tensor_method
+def clamp_max(self, max) -> Tensor:
+    return _new("clamp_max", False, _clip(None, max), self, max=max)
+
+
+@tensor_method
+def clamp_max_(self, max) -> Tensor:
+    return _inplace("clamp_max", False, _clip(None, max), self, max=max)
+
+
+clip, clip_ = clamp, clamp_
+Tensor.clip, Tensor.clip_ = clamp, clamp_
+
+
+def _inside(x: Tensor, lo, hi) -> Tensor:
+    mask = None
+    if lo is not None:
+        mask = x >= lo
+    if hi is not None:
+        m = x <= hi
+        mask = m if mask is None else mask & m
+    return mask
+
+
+@derivative("clamp", "ClampBackward1", saves={"self": None, "min": None, "max": None})
+def _clamp_bw(ctx, g):
+    return (g * _inside(ctx.saved("self"), ctx.attr("min"), ctx.attr("max")),)
+
+
+@derivative("clamp_min", "ClampMinBackward0", saves={"self": None, "min": None})
+def _clamp_min_bw(ctx, g):
+    return (g * _inside(ctx.saved("self"), ctx.attr("min"), None),)
+
+
+@derivative("clamp_max", "ClampMaxBackward0", saves={"self": None, "max": None})
+def _clamp_max_bw(ctx, g):
+    return (g * _inside(ctx.saved("self"), None, ctx.attr("max")),)
+
+
+@tensor_method
+def maximum(self, other: Tensor) -> Tensor:
+    return _new("maximum", False, lambda a, b, out, dtype: np.maximum(a, b, out=out, dtype=dtype),
+                self, other)
+
+
+@tensor_method
+def minimum(self, other: Tensor) -> Tensor:
+    return _new("minimum", False, lambda a, b, out, dtype: np.minimum(a, b, out=out, dtype=dtype),
+                self, other)
+
+
+def _minmax_bw(ctx, g, pick_self):
+    a, b = ctx.saved("self"), ctx.saved("other")
+    tie = (a == b)
+    ga = where(tie, g / 2, g * pick_self(a, b)) if ctx.needs(0) else None
+    gb = where(tie, g / 2, g * pick_self(b, a)) if ctx.needs(1) else None
+    return (ga, gb)
+
+
+@derivative("maximum", "MaximumBackward0", inputs=("self", "other"),
+            saves={"self": None, "other": None})
+def _maximum_bw(ctx, g):
+    return _minmax_bw(ctx, g, lambda a, b: a > b)
+
+
+@derivative("minimum", "MinimumBackward0", inputs=("self", "other"),
+            saves={"self": None, "other": None})
+def _minimum_bw(ctx, g):
+    return _minmax_bw(ctx, g, lambda a, b: a < b)
+
+
+# --------------------------------------------------------------------------- comparisons
+def _compare(name: str, ufunc):
+    def op(self, other) -> Tensor:
+        shape = broadcast_shapes(shape_of(self), shape_of(other))
+        out = Tensor._empty(shape, dtypes.bool_, name)
+        ufunc(arr(self), arr(other), out=out._array())
+        return out
+    op.__name__ = name
+    return tensor_method(op)
+
+
+gt = _compare("gt", np.greater)
+lt = _compare("lt", np.less)
+ge = _compare("ge", np.greater_equal)
+le = _compare("le", np.less_equal)
+eq = _compare("eq", np.equal)
+ne = _compare("ne", np.not_equal)
+logical_and = _compare("logical_and", np.logical_and)
+logical_or = _compare("logical_or", np.logical_or)
+
+
+def where(condition: Tensor, input, other) -> Tensor:
+    """Pick from ``input`` where condition is True, else from ``other`` (differentiable)."""
+    def kernel(a, b, out, dtype):
+        np.copyto(out, b, casting="unsafe")
+        np.copyto(out, a, casting="unsafe", where=arr(condition))
+
+    return _new("where", False, kernel, input, other, condition=condition)
+
+
+@derivative("where", "WhereBackward0", inputs=("self", "other"), saves={"condition": None})
+def _where_bw(ctx, g):
+    c = ctx.saved("condition")
+    return (where(c, g, 0.0) if ctx.needs(0) else None,
+            where(c, 0.0, g) if ctx.needs(1) else None)

@@ -1,0 +1,139 @@
+"""Ops that overwrite self wholesale (copy_, zero_, fill_, random fills) and dtype casts.
+
+Their backward for self is zero (the old values no longer matter), so they save nothing.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from .. import dtypes
+from ..autograd.function import derivative, record, record_inplace
+from ..tensor import Tensor, tensor_method
+from ._iter import CHUNK, Scratch, arr, check_internal_overlap, check_partial_overlap, chunks
+
+
+def _zeros_for(g):
+    return (g * 0,)
+
+
+@tensor_method
+def copy_(self, src, non_blocking: bool = False) -> Tensor:
+    from ._iter import broadcast_shapes, shape_of
+
+    def check():
+        check_internal_overlap(self)
+        check_partial_overlap(self, src)
+        if broadcast_shapes(self._shape, shape_of(src)) != self._shape:
+            raise RuntimeError(
+                f"The size of tensor a ({self._shape[-1] if self._shape else 1}) must match the "
+                f"size of tensor b ({shape_of(src)[-1]}) at non-singleton dimension "
+                f"{self.dim() - 1}")
+
+    a = self._array()
+    return record_inplace("copy_", self, {"self": self, "src": src},
+                          compute=lambda: np.copyto(a, arr(src), casting="unsafe"), check=check)
+
+
+@derivative("copy_", "CopyBackwards", inputs=("self", "src"))
+def _copy_bw(ctx, g):
+    return (g * 0 if ctx.needs(0) else None, g if ctx.needs(1) else None)
+
+
+def _simple_inplace(op: str, self: Tensor, fill, inputs=None) -> Tensor:
+    a = self._array()
+    return record_inplace(op, self, inputs or {"self": self}, compute=lambda: fill(a),
+                          check=lambda: check_internal_overlap(self))
+
+
+@tensor_method
+def zero_(self) -> Tensor:
+    return _simple_inplace("zero_", self, lambda a: a.fill(0))
+
+
+@tensor_method
+def fill_(self, value) -> Tensor:
+    if isinstance(value, Tensor):
+        value = value.item()
+    return _simple_inplace("fill_", self, lambda a: a.fill(value),
+                           {"self": self, "value": value})
+
+
+derivative("zero_", "ZeroBackward0")(_zeros_for)
+
+
+@derivative("fill_", "FillBackward2", inputs=("self", "value"))
+def _fill_bw(ctx, g):
+    return (g * 0, None)
+
+
+def _fill_chunked(a: np.ndarray, draw, op: str) -> None:
+    """Fill ``a`` from ``draw(n)->array``; contiguous arrays are filled directly."""
+    from ..creation import default_generator
+
+    gen = default_generator()
+    if a.flags.c_contiguous:
+        draw(gen, a.reshape(-1))
+        return
+    scratch = Scratch(a.dtype, op)
+    for idx in chunks(a.shape):
+        part = a[idx]
+        tmp = scratch.view(part.shape)
+        draw(gen, tmp.reshape(-1))
+        part[...] = tmp
+
+
+@tensor_method
+def normal_(self, mean: float = 0.0, std: float = 1.0) -> Tensor:
+    def draw(gen, out):
+        gen.standard_normal(out=out, dtype=out.dtype)
+        out *= std
+        out += mean
+    return _simple_inplace("normal_", self, lambda a: _fill_chunked(a, draw, "normal_"))
+
+
+@tensor_method
+def uniform_(self, a: float = 0.0, b: float = 1.0) -> Tensor:
+    def draw(gen, out):
+        gen.random(out=out, dtype=out.dtype)
+        out *= b - a
+        out += a
+    return _simple_inplace("uniform_", self, lambda arr_: _fill_chunked(arr_, draw, "uniform_"))
+
+
+@tensor_method
+def random_(self, from_: int = 0, to: int | None = None) -> Tensor:
+    if to is None:
+        from_, to = 0, (from_ if from_ else (2 ** 24 if self.dtype.category == 2 else 2 ** 63 - 1))
+    def draw(gen, out):
+        for i in range(0, out.size, CHUNK):
+            part = out[i:i + CHUNK]
+            part[...] = gen.integers(from_, to, size=part.size)
+    return _simple_inplace("random_", self, lambda a: _fill_chunked(a, draw, "random_"))
+
+
+derivative("normal_", "NormalBackward0")(_zeros_for)
+derivative("uniform_", "UniformBackward0")(_zeros_for)
+derivative("random_", "RandomBackward0")(_zeros_for)
+
+
+# --------------------------------------------------------------------------- dtype casts
+@tensor_method
+def to(self, dtype=None, *args, **kwargs) -> Tensor:
+    dtype = kwargs.get("dtype", dtype)
+    if not isinstance(dtype, dtypes.dtype) or dtype is self.dtype:
+        return self
+    out = Tensor._empty(self._shape, dtype, "to")
+    np.copyto(out._array(), self._array(), casting="unsafe")
+    return record("to", out, {"self": self})
+
+
+@derivative("to", "ToCopyBackward0")
+def _to_bw(ctx, g):
+    return (g,)
+
+
+Tensor.float = lambda self: self.to(dtypes.float32)
+Tensor.double = lambda self: self.to(dtypes.float64)
+Tensor.long = lambda self: self.to(dtypes.int64)
+Tensor.bool = lambda self: self.to(dtypes.bool_)
+Tensor.type_as = lambda self, other: self.to(other.dtype)

@@ -1,0 +1,348 @@
+"""Selecting parts of a tensor: select, narrow, slicing, unbind/split/chunk, as_strided,
+plus the metadata in-place ops and the two copying ops (clone, contiguous).
+
+The outputs of unbind/split/chunk come from one multi-output node; PyTorch forbids
+modifying them in place, so they carry that mark (checked in autograd.function).
+"""
+from __future__ import annotations
+
+from ..autograd import grad_mode
+from ..autograd.function import derivative, record, record_inplace
+from ..tensor import Tensor, _wrap_dim, contiguous_strides, tensor_method
+from .views import _make_view, _squeezed, _swap, _unsqueezed, _view_op
+
+
+@tensor_method
+def select(self, dim: int, index: int) -> Tensor:
+    if self.dim() == 0:
+        raise IndexError("select() cannot be applied to a 0-dim tensor.")
+    dim = _wrap_dim(dim, self.dim())
+    size = self._shape[dim]
+    if not -size <= index < size:
+        raise IndexError(
+            f"index {index} is out of bounds for dimension {dim} with size {size}")
+    index %= size
+    shape = self._shape[:dim] + self._shape[dim + 1:]
+    stride = self._stride[:dim] + self._stride[dim + 1:]
+    return _view_op(self, shape, stride, self._offset + index * self._stride[dim], "select",
+                    dim=dim, index=index)
+
+
+def _slice(self, dim, start, stop, step) -> Tensor:
+    if step <= 0:
+        raise ValueError("step must be greater than zero")
+    size = self._shape[dim]
+    start, stop, _ = slice(start, stop).indices(size)
+    length = max(0, (stop - start + step - 1) // step)
+    shape = list(self._shape)
+    stride = list(self._stride)
+    shape[dim] = length
+    stride[dim] *= step
+    return _view_op(self, shape, stride, self._offset + start * self._stride[dim], "slice",
+                    dim=dim, start=start, end=stop, step=step)
+
+
+@tensor_method
+def narrow(self, dim: int, start: int, length: int) -> Tensor:
+    dim = _wrap_dim(dim, self.dim())
+    if start < 0:
+        start += self._shape[dim]
+    if start + length > self._shape[dim] or length < 0:
+        raise RuntimeError(f"start ({start}) + length ({length}) exceeds dimension size "
+                           f"({self._shape[dim]}).")
+    return _slice(self, dim, start, start + length, 1)
+
+
+def _scatter_back(ctx, g, view_fn):
+    """Gradient of taking a part: zeros of the input's shape with the part filled in."""
+    from ..creation import zeros
+
+    out = zeros(ctx.attr("self_sizes"), dtype=g.dtype)
+    view_fn(out).copy_(g)
+    return (out,)
+
+
+@derivative("select", "SelectBackward0")
+def _select_bw(ctx, g):
+    return _scatter_back(ctx, g, lambda t: t.select(ctx.attr("dim"), ctx.attr("index")))
+
+
+@derivative("slice", "SliceBackward0")
+def _slice_bw(ctx, g):
+    return _scatter_back(ctx, g, lambda t: _slice(t, ctx.attr("dim"), ctx.attr("start"),
+                                                  ctx.attr("end"), ctx.attr("step")))
+
+
+@tensor_method
+def __getitem__(self, index) -> Tensor:
+    """Basic indexing: ints, slices, None and Ellipsis (all views)."""
+    if not isinstance(index, tuple):
+        index = (index,)
+    if any(isinstance(i, (Tensor, list)) for i in index):
+        raise IndexError("this core supports basic indexing only (ints, slices, None, ...)")
+    n_real = sum(1 for i in index if i is not None and i is not Ellipsis)
+    if n_real > self.dim():
+        raise IndexError(f"too many indices for tensor of dimension {self.dim()}")
+    if Ellipsis in index:
+        at = index.index(Ellipsis)
+        index = index[:at] + (slice(None),) * (self.dim() - n_real) + index[at + 1:]
+    out, dim = self, 0
+    for i in index:
+        if i is None:
+            out = out.unsqueeze(dim)
+            dim += 1
+        elif isinstance(i, slice):
+            if i != slice(None):
+                out = _slice(out, dim, i.start, i.stop, 1 if i.step is None else i.step)
+            dim += 1
+        else:
+            out = out.select(dim, int(i))
+    if out is self:
+        out = _view_op(self, self._shape, self._stride, self._offset, "alias")
+    return out
+
+
+@derivative("alias", "AliasBackward0")
+def _alias_bw(ctx, g):
+    return (g,)
+
+
+@tensor_method
+def __setitem__(self, index, value) -> None:
+    """x[idx] = value: an in-place copy into a view (so CopySlices if autograd records)."""
+    target = self[index]
+    if isinstance(value, Tensor):
+        target.copy_(value)
+    else:
+        target.fill_(value)
+
+
+# --------------------------------------------------------------------------- multi-output views
+def _multi(self, parts, op: str, node: str, dim: int, **attrs):
+    views = []
+    for i, (shape, offset) in enumerate(parts):
+        stride = list(self._stride)
+        v = _make_view(self, shape, stride, offset)
+        if grad_mode._state["enabled"]:
+            v._creation = ("multi", node, i)
+        views.append(v)
+    views = tuple(views)
+    record(op, views, {"self": self}, self_sizes=self._shape, dim=dim, **attrs)
+    return views
+
+
+@tensor_method
+def unbind(self, dim: int = 0) -> tuple:
+    dim = _wrap_dim(dim, self.dim())
+    shape = self._shape[:dim] + self._shape[dim + 1:]
+    stride = self._stride[:dim] + self._stride[dim + 1:]
+    outs = []
+    for i in range(self._shape[dim]):
+        v = _make_view(self, shape, stride, self._offset + i * self._stride[dim])
+        if grad_mode._state["enabled"]:
+            v._creation = ("multi", "UnbindBackward0", i)
+        outs.append(v)
+    outs = tuple(outs)
+    record("unbind", outs, {"self": self}, self_sizes=self._shape, dim=dim)
+    return outs
+
+
+@derivative("unbind", "UnbindBackward0", multi_output=True)
+def _unbind_bw(ctx, grads):
+    from ..creation import zeros
+
+    out = zeros(ctx.attr("self_sizes"), dtype=next(g for g in grads if g is not None).dtype)
+    for i, g in enumerate(grads):
+        if g is not None:
+            out.select(ctx.attr("dim"), i).copy_(g)
+    return (out,)
+
+
+def _split_parts(self, sizes, dim):
+    parts, start = [], 0
+    for s in sizes:
+        shape = list(self._shape)
+        shape[dim] = s
+        parts.append((shape, self._offset + start * self._stride[dim]))
+        start += s
+    return parts
+
+
+@tensor_method
+def split(self, split_size, dim: int = 0) -> tuple:
+    dim = _wrap_dim(dim, self.dim())
+    total = self._shape[dim]
+    if isinstance(split_size, (list, tuple)):
+        if sum(split_size) != total:
+            raise RuntimeError(
+                f"split_with_sizes expects split_sizes to sum exactly to {total} (input tensor's "
+                f"size at dimension {dim}), but got split_sizes={list(split_size)}")
+        return _multi(self, _split_parts(self, split_size, dim), "split_with_sizes",
+                      "SplitWithSizesBackward0", dim)
+    sizes = [min(split_size, total - s) for s in range(0, total, split_size)] or [0]
+    return _multi(self, _split_parts(self, sizes, dim), "split", "SplitBackward0", dim)
+
+
+@tensor_method
+def chunk(self, chunks: int, dim: int = 0) -> tuple:
+    size = self._shape[_wrap_dim(dim, self.dim())]
+    return self.split(max(1, -(-size // chunks)), dim)
+
+
+def _split_bw(ctx, grads):
+    from ..creation import zeros
+
+    dim = ctx.attr("dim")
+    ref = next(g for g in grads if g is not None)
+    out = zeros(ctx.attr("self_sizes"), dtype=ref.dtype)
+    start = 0
+    for g in grads:
+        n = ref.shape[dim] if g is None else g.shape[dim]
+        if g is not None:
+            out.narrow(dim, start, n).copy_(g)
+        start += n
+    return (out,)
+
+
+derivative("split", "SplitBackward0", multi_output=True)(_split_bw)
+derivative("split_with_sizes", "SplitWithSizesBackward0", multi_output=True)(_split_bw)
+
+
+# --------------------------------------------------------------------------- as_strided
+@tensor_method
+def as_strided(self, size, stride, storage_offset: int | None = None) -> Tensor:
+    offset = self._offset if storage_offset is None else storage_offset
+    _check_bounds(self, size, stride, offset)
+    return _view_op(self, tuple(size), tuple(stride), offset, "as_strided",
+                    self_geometry=(self._shape, self._stride, self._offset),
+                    view_geometry=(tuple(size), tuple(stride), offset))
+
+
+def _check_bounds(self, size, stride, offset) -> None:
+    if any(s < 0 for s in size):
+        raise RuntimeError(f"as_strided: Negative strides are not supported at the moment, got "
+                           f"strides: {list(stride)}" if any(st < 0 for st in stride) else
+                           f"Trying to create tensor with negative dimension {min(size)}: "
+                           f"{list(size)}")
+    if any(st < 0 for st in stride):
+        raise RuntimeError("as_strided: Negative strides are not supported at the moment, got "
+                           f"strides: {list(stride)}")
+    if all(size):
+        needed = offset + sum((s - 1) * st for s, st in zip(size, stride)) + 1
+        available = self._storage.size()
+        if needed > available:
+            raise RuntimeError(
+                f"setStorage: sizes {list(size)}, strides {list(stride)}, storage offset "
+                f"{offset}, and itemsize {self.dtype.itemsize} requiring a storage size of "
+                f"{needed * self.dtype.itemsize} are out of bounds for storage of size "
+                f"{available * self.dtype.itemsize}")
+
+
+@derivative("as_strided", "AsStridedBackward0")
+def _as_strided_bw(ctx, g):
+    from ..autograd.views_backward import scatter_strided
+
+    return (scatter_strided(g, ctx.attr("self_geometry"), ctx.attr("view_geometry")),)
+
+
+# --------------------------------------------------------------------------- metadata in-place
+def _meta_inplace(self, op, shape, stride, offset, **attrs) -> Tensor:
+    def compute():
+        self._set_geometry(shape, stride, offset)
+    return record_inplace(op, self, {"self": self}, compute, self_sizes=self._shape, **attrs)
+
+
+@tensor_method
+def transpose_(self, dim0: int, dim1: int) -> Tensor:
+    d0, d1, (shape, stride) = _swap(self, dim0, dim1)
+    return _meta_inplace(self, "transpose_", shape, stride, self._offset, dim0=d0, dim1=d1)
+
+
+@tensor_method
+def t_(self) -> Tensor:
+    if self.dim() > 2:
+        raise RuntimeError(f"t_() expects a tensor with <= 2 dimensions, but self is {self.dim()}D")
+    return _meta_inplace(self, "t_", self._shape[::-1], self._stride[::-1], self._offset)
+
+
+@tensor_method
+def unsqueeze_(self, dim: int) -> Tensor:
+    dim, shape, stride = _unsqueezed(self, dim)
+    return _meta_inplace(self, "unsqueeze_", shape, stride, self._offset, dim=dim)
+
+
+@tensor_method
+def squeeze_(self, dim: int | None = None) -> Tensor:
+    shape, stride = _squeezed(self, dim)
+    return _meta_inplace(self, "squeeze_", shape, stride, self._offset)
+
+
+@tensor_method
+def as_strided_(self, size, stride, storage_offset: int | None = None) -> Tensor:
+    offset = self._offset if storage_offset is None else storage_offset
+    _check_bounds(self, size, stride, offset)
+    return _meta_inplace(self, "as_strided_", tuple(size), tuple(stride), offset,
+                         self_geometry=(self._shape, self._stride, self._offset),
+                         view_geometry=(tuple(size), tuple(stride), offset))
+
+
+@derivative("transpose_", "TransposeBackward1")
+def _transpose__bw(ctx, g):
+    return (g.transpose(ctx.attr("dim0"), ctx.attr("dim1")),)
+
+
+@derivative("t_", "TBackward1")
+def _t__bw(ctx, g):
+    return (g.t(),)
+
+
+@derivative("unsqueeze_", "UnsqueezeBackward1")
+def _unsqueeze__bw(ctx, g):
+    return (g.squeeze(ctx.attr("dim")),)
+
+
+@derivative("squeeze_", "SqueezeBackward2")
+def _squeeze__bw(ctx, g):
+    return (g.reshape(ctx.attr("self_sizes")),)
+
+
+derivative("as_strided_", "AsStridedBackward1")(_as_strided_bw)
+
+
+# --------------------------------------------------------------------------- copies
+def _dense_strides(self) -> tuple | None:
+    """Strides to preserve in clone(): PyTorch keeps them when self is non-overlapping and dense."""
+    order = sorted(range(self.dim()), key=lambda d: (self._stride[d], -d), reverse=True)
+    expected, out = 1, [0] * self.dim()
+    for d in reversed(order):
+        if self._shape[d] != 1 and self._stride[d] != expected:
+            return None
+        out[d] = expected
+        expected *= self._shape[d]
+    return tuple(out)
+
+
+@tensor_method
+def clone(self, memory_format: str = "preserve_format") -> Tensor:
+    from ..creation import empty_strided
+
+    stride = _dense_strides(self) if memory_format == "preserve_format" else None
+    if stride is None or stride == contiguous_strides(self._shape):
+        out = Tensor._empty(self._shape, self.dtype, "clone")
+    else:
+        out = empty_strided(self._shape, stride, self.dtype)
+        out._storage.op = "clone"
+    out._array()[...] = self._array()
+    return record("clone", out, {"self": self})
+
+
+@derivative("clone", "CloneBackward0")
+def _clone_bw(ctx, g):
+    return (g,)
+
+
+@tensor_method
+def contiguous(self, memory_format: str = "contiguous_format") -> Tensor:
+    if self.is_contiguous():
+        return self
+    return self.clone(memory_format="contiguous_format")

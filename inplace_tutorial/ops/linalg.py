@@ -1,0 +1,294 @@
+"""Matrix products: mm, bmm, matmul/@, dot, addmm, addbmm, baddbmm, einsum.
+
+``addbmm_`` sums over the batch straight into self, one (n, p) product at a time, so
+its transient is one (n, p) buffer; ``bmm(...).sum(0)`` materialises all b of them.
+All buffers come from the allocator, so the course can measure that difference.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from .. import dtypes
+from ..autograd.function import derivative, record, record_inplace
+from ..tensor import Tensor, tensor_method
+from ._iter import axpy_
+
+
+def _need(t: Tensor, ndim: int, name: str, what: str) -> None:
+    if t.dim() != ndim:
+        raise RuntimeError(f"{name} must be a {what}")
+
+
+def _mm_check(a: Tensor, b: Tensor) -> None:
+    _need(a, 2, "self", "matrix")
+    _need(b, 2, "mat2", "matrix")
+    if a._shape[1] != b._shape[0]:
+        raise RuntimeError(f"mat1 and mat2 shapes cannot be multiplied "
+                           f"({a._shape[0]}x{a._shape[1]} and {b._shape[0]}x{b._shape[1]})")
+
+
+def _bmm_check(a: Tensor, b: Tensor) -> None:
+    _need(a, 3, "batch1", "3D tensor")
+    _need(b, 3, "batch2", "3D tensor")
+    if a._shape[0] != b._shape[0] or a._shape[2] != b._shape[1]:
+        raise RuntimeError(
+            f"Expected size for first two dimensions of batch2 tensor to be: "
+            f"[{a._shape[0]}, {a._shape[2]}] but got: [{b._shape[0]}, {b._shape[1]}].")
+
+
+def _product(a: Tensor, b: Tensor, name: str) -> Tensor:
+    out = Tensor._empty(tuple(a._shape[:-1]) + (b._shape[-1],), dtypes.result_type(a, b), name)
+    np.matmul(a._array(), b._array(), out=out._array())
+    return out
+
+
+@tensor_method
+def mm(self, mat2: Tensor) -> Tensor:
+    _mm_check(self, mat2)
+    return record("mm", _product(self, mat2, "mm"), {"self": self, "mat2": mat2})
+
+
+@derivative("mm", "MmBackward0", inputs=("self", "mat2"), saves={"self": "mat2", "mat2": "self"})
+def _mm_bw(ctx, g):
+    return (g.mm(ctx.saved("mat2").t()) if ctx.needs(0) else None,
+            ctx.saved("self").t().mm(g) if ctx.needs(1) else None)
+
+
+@tensor_method
+def bmm(self, mat2: Tensor) -> Tensor:
+    _bmm_check(self, mat2)
+    return record("bmm", _product(self, mat2, "bmm"), {"self": self, "mat2": mat2})
+
+
+@derivative("bmm", "BmmBackward0", inputs=("self", "mat2"), saves={"self": "mat2", "mat2": "self"})
+def _bmm_bw(ctx, g):
+    return (g.bmm(ctx.saved("mat2").transpose(1, 2)) if ctx.needs(0) else None,
+            ctx.saved("self").transpose(1, 2).bmm(g) if ctx.needs(1) else None)
+
+
+@tensor_method
+def dot(self, other: Tensor) -> Tensor:
+    if self.dim() != 1 or other.dim() != 1:
+        raise RuntimeError(f"1D tensors expected, but got {self.dim()}D and {other.dim()}D tensors")
+    if self._shape != other._shape:
+        raise RuntimeError("inconsistent tensor size, expected tensor [{}] and src [{}] to have "
+                           "the same number of elements, but got {} and {} elements respectively"
+                           .format(self._shape[0], other._shape[0], self._shape[0],
+                                   other._shape[0]))
+    out = Tensor._empty((), dtypes.result_type(self, other), "dot")
+    out._array()[...] = np.dot(self._array(), other._array())
+    return record("dot", out, {"self": self, "other": other})
+
+
+@derivative("dot", "DotBackward0", inputs=("self", "other"),
+            saves={"self": "other", "other": "self"})
+def _dot_bw(ctx, g):
+    return (g * ctx.saved("other") if ctx.needs(0) else None,
+            g * ctx.saved("self") if ctx.needs(1) else None)
+
+
+@tensor_method
+def matmul(self, other: Tensor) -> Tensor:
+    """PyTorch's matmul dispatch: dot, mv-like, mm, bmm, or broadcast batches."""
+    da, db = self.dim(), other.dim()
+    if da == 1 and db == 1:
+        return self.dot(other)
+    if da == 2 and db == 2:
+        return self.mm(other)
+    if da == 2 and db == 1:
+        return self.mm(other.unsqueeze(1)).squeeze(1)
+    if da == 1 and db == 2:
+        return self.unsqueeze(0).mm(other).squeeze(0)
+    if da == 3 and db == 3 and self._shape[0] == other._shape[0]:
+        return self.bmm(other)
+    a = self.unsqueeze(0) if da == 1 else self
+    b = other.unsqueeze(-1) if db == 1 else other
+    from ._iter import broadcast_shapes
+
+    batch = broadcast_shapes(a._shape[:-2], b._shape[:-2])
+    n, m, p = a._shape[-2], a._shape[-1], b._shape[-1]
+    if b._shape[-2] != m:
+        raise RuntimeError(f"Expected size for first two dimensions of batch2 tensor to be: "
+                           f"[{batch[0] if batch else 1}, {m}] but got: "
+                           f"[{batch[0] if batch else 1}, {b._shape[-2]}].")
+    a3 = a.expand(*batch, n, m).reshape(-1, n, m)
+    b3 = b.expand(*batch, m, p).reshape(-1, m, p)
+    out = a3.bmm(b3).view(*batch, n, p)
+    if da == 1:
+        out = out.squeeze(-2)
+    if db == 1:
+        out = out.squeeze(-1)
+    return out
+
+
+Tensor.__matmul__ = matmul
+Tensor.__rmatmul__ = lambda self, other: other.matmul(self)
+
+
+# --------------------------------------------------------------------------- add*mm family
+def _pairs(name: str, a: Tensor, b: Tensor) -> list:
+    """(left, right, where-in-out) for each (n, p) product the op adds into its output."""
+    x, y = a._array(), b._array()
+    if name == "addmm":
+        return [(x, y, ...)]
+    if name == "addbmm":
+        return [(x[i], y[i], ...) for i in range(a._shape[0])]
+    return [(x[i], y[i], i) for i in range(a._shape[0])]  # baddbmm: one product per batch
+
+
+def _run(name: str, out: Tensor, self: Tensor, a: Tensor, b: Tensor, beta, alpha) -> None:
+    """out = beta * self + alpha * products, using a single (n, p) buffer."""
+    o = out._array()
+    if beta == 0:
+        o.fill(0)  # as in PyTorch, self is ignored (even NaN) when beta is 0
+    else:
+        if self is not out:
+            np.copyto(o, np.broadcast_to(self._array(), o.shape), casting="unsafe")
+        if beta != 1:
+            np.multiply(o, beta, out=o, casting="unsafe")
+    tmp = Tensor._empty((a._shape[-2], b._shape[-1]), out.dtype, name + " (product)")
+    t = tmp._array()
+    for x, y, where in _pairs(name, a, b):
+        np.matmul(x, y, out=t)
+        target = o[where]
+        if alpha == 1:
+            np.add(target, t, out=target)
+        else:
+            axpy_(target, t, alpha, name, o.dtype)
+
+
+def _check_out(self: Tensor, shape: tuple, inplace: bool) -> None:
+    self.expand(*shape)  # raises PyTorch's expand errors for a self that can't broadcast
+    if inplace and self._shape != tuple(shape):
+        raise RuntimeError(f"output with shape [{', '.join(map(str, self._shape))}] doesn't "
+                           f"match the broadcast shape [{', '.join(map(str, shape))}]")
+
+
+def _family(name: str, check, shape_of, names):
+    def op(self, a, b, *, beta=1, alpha=1) -> Tensor:
+        check(a, b)
+        shape = shape_of(a, b)
+        _check_out(self, shape, False)
+        out = Tensor._empty(shape, dtypes.result_type(self, a, b), name)
+        _run(name, out, self, a, b, beta, alpha)
+        return record(name, out, dict(zip(names, (self, a, b))), beta=beta, alpha=alpha)
+
+    def op_(self, a, b, *, beta=1, alpha=1) -> Tensor:
+        def checks():
+            check(a, b)
+            _check_out(self, shape_of(a, b), True)
+        return record_inplace(name, self, dict(zip(names, (self, a, b))),
+                              compute=lambda: _run(name, self, self, a, b, beta, alpha),
+                              check=checks, beta=beta, alpha=alpha)
+
+    op.__name__, op_.__name__ = name, name + "_"
+    tensor_method(op_)
+    return tensor_method(op)
+
+
+addmm = _family("addmm", _mm_check, lambda a, b: (a._shape[0], b._shape[1]),
+                ("self", "mat1", "mat2"))
+addbmm = _family("addbmm", _bmm_check, lambda a, b: (a._shape[1], b._shape[2]),
+                 ("self", "batch1", "batch2"))
+baddbmm = _family("baddbmm", _bmm_check, lambda a, b: (a._shape[0], a._shape[1], b._shape[2]),
+                  ("self", "batch1", "batch2"))
+
+
+def _scaled(g, s):
+    return g if s == 1 else g * s
+
+
+@derivative("addmm", "AddmmBackward0", inputs=("self", "mat1", "mat2"),
+            saves={"mat1": "mat2", "mat2": "mat1"})
+def _addmm_bw(ctx, g):
+    a = ctx.attr("alpha")
+    return (_scaled(g, ctx.attr("beta")) if ctx.needs(0) else None,
+            _scaled(g.mm(ctx.saved("mat2").t()), a) if ctx.needs(1) else None,
+            _scaled(ctx.saved("mat1").t().mm(g), a) if ctx.needs(2) else None)
+
+
+@derivative("addbmm", "AddbmmBackward0", inputs=("self", "batch1", "batch2"),
+            saves={"batch1": "batch2", "batch2": "batch1"})
+def _addbmm_bw(ctx, g):
+    a = ctx.attr("alpha")
+    b1 = ctx.saved("batch1") if ctx.needs(2) else None
+    b2 = ctx.saved("batch2") if ctx.needs(1) else None
+    nb = (b1 if b1 is not None else b2).shape[0]
+    ge = g.unsqueeze(0).expand(nb, *g.shape)
+    return (_scaled(g, ctx.attr("beta")) if ctx.needs(0) else None,
+            _scaled(ge.bmm(b2.transpose(1, 2)), a) if ctx.needs(1) else None,
+            _scaled(b1.transpose(1, 2).bmm(ge), a) if ctx.needs(2) else None)
+
+
+@derivative("baddbmm", "BaddbmmBackward0", inputs=("self", "batch1", "batch2"),
+            saves={"batch1": "batch2", "batch2": "batch1"})
+def _baddbmm_bw(ctx, g):
+    a = ctx.attr("alpha")
+    return (_scaled(g, ctx.attr("beta")) if ctx.needs(0) else None,
+            _scaled(g.bmm(ctx.saved("batch2").transpose(1, 2)), a) if ctx.needs(1) else None,
+            _scaled(ctx.saved("batch1").transpose(1, 2).bmm(g), a) if ctx.needs(2) else None)
+
+
+# --------------------------------------------------------------------------- einsum
+def _parse(equation: str, operands) -> tuple[list[str], str, dict]:
+    eq = equation.replace(" ", "")
+    lhs, _, rhs = eq.partition("->")
+    subs = lhs.split(",")
+    if len(subs) != len(operands):
+        raise RuntimeError(f"einsum(): {len(subs)} operands were specified in the equation but "
+                           f"{len(operands)} were provided")
+    sizes: dict[str, int] = {}
+    for i, (s, t) in enumerate(zip(subs, operands)):
+        if "." in s:
+            raise NotImplementedError("this core's einsum does not support '...'")
+        if len(s) != t.dim():
+            raise RuntimeError(f"einsum(): the number of subscripts in the equation ({len(s)}) "
+                               f"does not match the number of dimensions ({t.dim()}) for "
+                               f"operand {i} and no ellipsis was given")
+        for label, size in zip(s, t._shape):
+            if label in sizes and sizes[label] != size and 1 not in (size, sizes[label]):
+                raise RuntimeError(f"einsum(): subscript {label} has size {size} for operand "
+                                   f"{i} which does not broadcast with previously seen size "
+                                   f"{sizes[label]}")
+            sizes[label] = max(size, sizes.get(label, 1))
+    if not _:
+        rhs = "".join(sorted(label for label in sizes if lhs.count(label) == 1))
+    return subs, rhs, sizes
+
+
+def einsum(equation: str, *operands) -> Tensor:
+    """Delegates to NumPy, writing straight into a counted output."""
+    if len(operands) == 1 and isinstance(operands[0], (list, tuple)):
+        operands = tuple(operands[0])
+    subs, rhs, sizes = _parse(equation, operands)
+    out = Tensor._empty(tuple(sizes[c] for c in rhs), dtypes.result_type(*operands), "einsum")
+    np.einsum(f"{','.join(subs)}->{rhs}", *[o._array() for o in operands], out=out._array())
+    inputs = {f"op{i}": o for i, o in enumerate(operands)}
+    if len(operands) == 2:
+        return record("einsum", out, {"self": operands[0], "other": operands[1]}, subs=subs,
+                      rhs=rhs, sizes=sizes)
+    return out if not any(o._requires_grad for o in inputs.values()) else _no_grad_einsum()
+
+
+def _no_grad_einsum():
+    raise NotImplementedError("this core differentiates einsum with two operands only")
+
+
+@derivative("einsum", "EinsumBackward0", inputs=("self", "other"),
+            saves={"self": "other", "other": "self"})
+def _einsum_bw(ctx, g):
+    subs, rhs, sizes = ctx.attr("subs"), ctx.attr("rhs"), ctx.attr("sizes")
+    grads = []
+    for i in (0, 1):
+        if not ctx.needs(i):
+            grads.append(None)
+            continue
+        other = ctx.saved("other" if i == 0 else "self")
+        mine, theirs = subs[i], subs[1 - i]
+        kept = "".join(c for c in mine if c in rhs or c in theirs)
+        gi = einsum(f"{rhs},{theirs}->{kept}", g, other)
+        for d, c in enumerate(mine):
+            if c not in kept:
+                gi = gi.unsqueeze(d)
+        grads.append(gi.expand(*[sizes[c] for c in mine]))
+    return tuple(grads)

@@ -1,0 +1,237 @@
+"""Reductions: sum, mean, var/std, amax/max, argmax, softmax and log_softmax.
+
+Results and the small intermediates (row maxima, row sums) are allocated through the
+allocator and filled by NumPy with ``out=``, so nothing escapes the memory count.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from .. import dtypes
+from ..autograd.function import derivative, record
+from ..tensor import Tensor, _wrap_dim, tensor_method
+
+
+def _dims(self, dim) -> tuple:
+    if dim is None:
+        return tuple(range(self.dim()))
+    if isinstance(dim, int):
+        dim = (dim,)
+    return tuple(sorted(_wrap_dim(d, self.dim()) for d in dim))
+
+
+def _out_shape(self, dims, keepdim) -> tuple:
+    return tuple(1 if i in dims else s for i, s in enumerate(self._shape)
+                 if keepdim or i not in dims)
+
+
+def _reduce(self, name, ufunc_reduce, dim, keepdim, dtype) -> tuple[Tensor, tuple]:
+    dims = _dims(self, dim)
+    out = Tensor._empty(_out_shape(self, dims, keepdim), dtype, name)
+    ufunc_reduce(self._array(), axis=dims, keepdims=keepdim, out=out._array())
+    return out, dims
+
+
+def _regrow(g: Tensor, shape: tuple, dims: tuple, keepdim: bool) -> Tensor:
+    """Undo a reduction's shape: put back reduced dims, then broadcast (a view, no copy)."""
+    if not keepdim:
+        for d in dims:
+            g = g.unsqueeze(d)
+    return g.expand(*shape)
+
+
+@tensor_method
+def sum(self, dim=None, keepdim: bool = False, dtype=None) -> Tensor:
+    dtype = dtype or (self.dtype if self.dtype.category == 2 else dtypes.int64)
+    out, dims = _reduce(self, "sum", lambda a, **k: np.sum(a, dtype=dtype.np, **k), dim,
+                        keepdim, dtype)
+    op = "sum" if dim is None else "sum_dim"
+    return record(op, out, {"self": self}, self_sizes=self._shape, dims=dims, keepdim=keepdim)
+
+
+@derivative("sum", "SumBackward0")
+def _sum_bw(ctx, g):
+    return (_regrow(g, ctx.attr("self_sizes"), ctx.attr("dims"), ctx.attr("keepdim")),)
+
+
+derivative("sum_dim", "SumBackward1")(_sum_bw)
+
+
+@tensor_method
+def mean(self, dim=None, keepdim: bool = False, dtype=None) -> Tensor:
+    if self.dtype.category < 2 and dtype is None:
+        raise RuntimeError(
+            "mean(): could not infer output dtype. Input dtype must be either a floating point "
+            f"or complex dtype. Got: {self.dtype.short}")
+    dtype = dtype or self.dtype
+    out, dims = _reduce(self, "mean", lambda a, **k: np.mean(a, dtype=dtype.np, **k), dim,
+                        keepdim, dtype)
+    op = "mean" if dim is None else "mean_dim"
+    return record(op, out, {"self": self}, self_sizes=self._shape, dims=dims, keepdim=keepdim)
+
+
+@derivative("mean", "MeanBackward0")
+def _mean_bw(ctx, g):
+    shape, dims = ctx.attr("self_sizes"), ctx.attr("dims")
+    n = 1
+    for d in dims:
+        n *= shape[d]
+    return (_regrow(g / n, shape, dims, ctx.attr("keepdim")),)
+
+
+derivative("mean_dim", "MeanBackward1")(_mean_bw)
+
+
+def _correction(unbiased, correction) -> float:
+    if correction is not None:
+        return correction
+    return 1 if unbiased in (None, True) else 0
+
+
+@tensor_method
+def var(self, dim=None, unbiased=None, keepdim: bool = False, *, correction=None) -> Tensor:
+    c = _correction(unbiased, correction)
+    out, dims = _reduce(self, "var", lambda a, **k: np.var(a, ddof=c, **k), dim, keepdim,
+                        dtypes.float_result(self.dtype))
+    return record("var", out, {"self": self}, dims=dims, keepdim=keepdim, correction=c)
+
+
+@tensor_method
+def std(self, dim=None, unbiased=None, keepdim: bool = False, *, correction=None) -> Tensor:
+    c = _correction(unbiased, correction)
+    out, dims = _reduce(self, "std", lambda a, **k: np.std(a, ddof=c, **k), dim, keepdim,
+                        dtypes.float_result(self.dtype))
+    return record("std", out, {"self": self}, dims=dims, keepdim=keepdim, correction=c)
+
+
+def _centered(ctx):
+    x, dims = ctx.saved("self"), ctx.attr("dims")
+    n = 1
+    for d in dims:
+        n *= x.shape[d]
+    return x, x - x.mean(dim=dims, keepdim=True), dims, n - ctx.attr("correction")
+
+
+@derivative("var", "VarBackward0", saves={"self": None})
+def _var_bw(ctx, g):
+    x, centered, dims, denom = _centered(ctx)
+    return (_regrow(g, x.shape, dims, ctx.attr("keepdim")) * centered * (2.0 / denom),)
+
+
+@derivative("std", "StdBackward0", saves={"self": None, "result": None})
+def _std_bw(ctx, g):
+    x, centered, dims, denom = _centered(ctx)
+    r = _regrow(ctx.saved("result"), x.shape, dims, ctx.attr("keepdim"))
+    return (_regrow(g, x.shape, dims, ctx.attr("keepdim")) * centered / (r * denom),)
+
+
+@tensor_method
+def amax(self, dim=(), keepdim: bool = False) -> Tensor:
+    dims = None if dim == () else dim
+    out, dims = _reduce(self, "amax", np.max, dims, keepdim, self.dtype)
+    return record("amax", out, {"self": self}, dims=dims, keepdim=keepdim)
+
+
+def _evenly(ctx, g):
+    x, dims, keep = ctx.saved("self"), ctx.attr("dims"), ctx.attr("keepdim")
+    mask = (x == _regrow(ctx.saved("result"), x.shape, dims, keep)).to(g.dtype)
+    count = mask.sum(dim=dims, keepdim=True)
+    return (_regrow(g, x.shape, dims, keep) * mask / count,)
+
+
+derivative("amax", "AmaxBackward0", saves={"self": None, "result": None})(_evenly)
+derivative("max_all", "MaxBackward1", saves={"self": None, "result": None})(_evenly)
+
+
+class _ValuesIndices(tuple):
+    """torch.return_types.max: a (values, indices) pair with names."""
+
+    values = property(lambda self: self[0])
+    indices = property(lambda self: self[1])
+
+    def __repr__(self) -> str:
+        return f"torch.return_types.max(\nvalues={self[0]!r},\nindices={self[1]!r})"
+
+
+@tensor_method
+def max(self, dim=None, keepdim: bool = False):
+    if dim is None:
+        out, dims = _reduce(self, "max", np.max, None, False, self.dtype)
+        return record("max_all", out, {"self": self}, dims=dims, keepdim=False)
+    indices = self.argmax(dim, keepdim=keepdim)
+    values, dims = _reduce(self, "max", np.max, dim, keepdim, self.dtype)
+    out = _ValuesIndices((values, indices))
+    record("max_dim", values, {"self": self}, dim=dims[0], keepdim=keepdim,
+           self_sizes=self._shape, indices=indices)
+    return out
+
+
+@derivative("max_dim", "MaxBackward0", saves={"indices": None})
+def _max_dim_bw(ctx, g):
+    from ..creation import zeros
+
+    dim, keep, idx = ctx.attr("dim"), ctx.attr("keepdim"), ctx.saved("indices")
+    if not keep:
+        g, idx = g.unsqueeze(dim), idx.unsqueeze(dim)
+    out = zeros(ctx.attr("self_sizes"), dtype=g.dtype)
+    np.put_along_axis(out._array(), idx._array(), g._array(), axis=dim)
+    return (out,)
+
+
+@tensor_method
+def argmax(self, dim=None, keepdim: bool = False) -> Tensor:
+    if dim is None:
+        out = Tensor._empty((1,) * self.dim() if keepdim else (), dtypes.int64, "argmax")
+        out._array()[...] = np.argmax(self._array())
+        return out
+    d = _wrap_dim(dim, self.dim())
+    out = Tensor._empty(_out_shape(self, (d,), keepdim), dtypes.int64, "argmax")
+    np.argmax(self._array(), axis=d, keepdims=keepdim, out=out._array())
+    return out
+
+
+def _softmax_into(self, dim: int, name: str, log: bool) -> Tensor:
+    a = self._array()
+    out = Tensor._empty(self._shape, dtypes.float_result(self.dtype), name)
+    o = out._array()
+    rowmax = Tensor._empty(_out_shape(self, (dim,), True), out.dtype, name + " (row max)")
+    np.max(a, axis=dim, keepdims=True, out=rowmax._array())
+    np.subtract(a, rowmax._array(), out=o, casting="unsafe")
+    rowsum = rowmax  # reuse the small buffer
+    if log:
+        tmp = Tensor._empty(self._shape, out.dtype, name + " (exp)")
+        np.exp(o, out=tmp._array())
+        np.sum(tmp._array(), axis=dim, keepdims=True, out=rowsum._array())
+        del tmp
+        np.log(rowsum._array(), out=rowsum._array())
+        np.subtract(o, rowsum._array(), out=o)
+    else:
+        np.exp(o, out=o)
+        np.sum(o, axis=dim, keepdims=True, out=rowsum._array())
+        np.divide(o, rowsum._array(), out=o)
+    return out
+
+
+@tensor_method
+def softmax(self, dim: int) -> Tensor:
+    d = _wrap_dim(dim, self.dim())
+    return record("softmax", _softmax_into(self, d, "softmax", False), {"self": self}, dim=d)
+
+
+@tensor_method
+def log_softmax(self, dim: int) -> Tensor:
+    d = _wrap_dim(dim, self.dim())
+    return record("log_softmax", _softmax_into(self, d, "log_softmax", True), {"self": self},
+                  dim=d)
+
+
+@derivative("softmax", "SoftmaxBackward0", saves={"result": None})
+def _softmax_bw(ctx, g):
+    r = ctx.saved("result")
+    return (r * (g - (g * r).sum(dim=ctx.attr("dim"), keepdim=True)),)
+
+
+@derivative("log_softmax", "LogSoftmaxBackward0", saves={"result": None})
+def _log_softmax_bw(ctx, g):
+    r = ctx.saved("result")
+    return (g - r.exp() * g.sum(dim=ctx.attr("dim"), keepdim=True),)

@@ -1,0 +1,283 @@
+"""View ops: new shape/stride/offset over the SAME storage, sharing the version counter.
+
+Nothing here copies data, except ``reshape`` when no view is possible and ``contiguous``/
+``clone``. Metadata in-place ops (``t_``, ``transpose_`` ...) change self's geometry and
+bump the version. Each view records a node (ViewBackward0 ...) that saves only shapes.
+"""
+from __future__ import annotations
+
+from ..autograd import grad_mode
+from ..autograd.function import derivative, record, record_inplace
+from ..tensor import Tensor, _wrap_dim, contiguous_strides, tensor_method
+
+
+def _shape_list(shape) -> str:
+    return "[" + ", ".join(str(s) for s in shape) + "]"
+
+
+def _make_view(self: Tensor, shape, stride, offset) -> Tensor:
+    v = Tensor._make(self._storage, tuple(shape), tuple(stride), offset, self.dtype, vc=self._vc)
+    v._base = self._base if self._base is not None else self
+    v._requires_grad = self._requires_grad
+    v._attr_version = self._vc.value
+    if not grad_mode._state["enabled"]:
+        v._creation = ("no_grad", None, 0)
+    return v
+
+
+def _view_op(self, shape, stride, offset, op: str, **attrs) -> Tensor:
+    v = _make_view(self, shape, stride, offset)
+    return record(op, v, {"self": self}, self_sizes=self._shape, **attrs)
+
+
+# --------------------------------------------------------------------------- view / reshape
+def _infer_size(shape, numel: int) -> tuple:
+    if len(shape) == 1 and isinstance(shape[0], (tuple, list)):
+        shape = tuple(shape[0])
+    shape = [int(s) for s in shape]
+    known = 1
+    for s in shape:
+        if s != -1:
+            known *= s
+    if shape.count(-1) > 1:
+        raise RuntimeError("only one dimension can be inferred")
+    if -1 in shape:
+        if known == 0 or numel % known:
+            raise RuntimeError(f"shape '{_shape_list(shape)}' is invalid for input of size {numel}")
+        shape[shape.index(-1)] = numel // known
+    elif known != numel:
+        raise RuntimeError(f"shape '{_shape_list(shape)}' is invalid for input of size {numel}")
+    return tuple(shape)
+
+
+def _compute_stride(old_shape, old_stride, new_shape):
+    """PyTorch's computeStride: strides for a view, or None if no view is possible."""
+    if not old_shape:
+        return contiguous_strides(new_shape)
+    numel = 1
+    for s in old_shape:
+        numel *= s
+    if numel == 0:
+        return contiguous_strides(new_shape)
+    new_stride = [0] * len(new_shape)
+    view_d = len(new_shape) - 1
+    chunk_base = old_stride[-1]
+    tensor_numel = view_numel = 1
+    for tensor_d in range(len(old_shape) - 1, -1, -1):
+        tensor_numel *= old_shape[tensor_d]
+        if tensor_d == 0 or (old_shape[tensor_d - 1] != 1
+                             and old_stride[tensor_d - 1] != tensor_numel * chunk_base):
+            while view_d >= 0 and (view_numel < tensor_numel or new_shape[view_d] == 1):
+                new_stride[view_d] = view_numel * chunk_base
+                view_numel *= new_shape[view_d]
+                view_d -= 1
+            if view_numel != tensor_numel:
+                return None
+            if tensor_d > 0:
+                chunk_base = old_stride[tensor_d - 1]
+                tensor_numel = view_numel = 1
+    if view_d != -1:
+        return None
+    return tuple(new_stride)
+
+
+@tensor_method
+def view(self, *shape) -> Tensor:
+    shape = _infer_size(shape, self.numel())
+    stride = _compute_stride(self._shape, self._stride, shape)
+    if stride is None:
+        raise RuntimeError(
+            "view size is not compatible with input tensor's size and stride (at least one "
+            "dimension spans across two contiguous subspaces). Use .reshape(...) instead.")
+    return _view_op(self, shape, stride, self._offset, "view")
+
+
+@tensor_method
+def reshape(self, *shape) -> Tensor:
+    """A view when the strides allow it, otherwise a contiguous copy."""
+    shape = _infer_size(shape, self.numel())
+    stride = _compute_stride(self._shape, self._stride, shape)
+    if stride is not None:
+        return _view_op(self, shape, stride, self._offset, "view")
+    copy = self.clone(memory_format="contiguous_format")
+    out = Tensor._make(copy._storage, shape, contiguous_strides(shape), 0, self.dtype)
+    return record("_unsafe_view", out, {"self": copy}, self_sizes=copy._shape)
+
+
+@tensor_method
+def flatten(self, start_dim: int = 0, end_dim: int = -1) -> Tensor:
+    if self.dim() == 0:
+        return self.reshape(1)
+    s, e = _wrap_dim(start_dim, self.dim()), _wrap_dim(end_dim, self.dim())
+    if s == e:
+        return self
+    mid = 1
+    for d in self._shape[s:e + 1]:
+        mid *= d
+    return self.reshape(*self._shape[:s], mid, *self._shape[e + 1:])
+
+
+@derivative("view", "ViewBackward0")
+def _view_bw(ctx, g):
+    return (g.reshape(ctx.attr("self_sizes")),)
+
+
+@derivative("_unsafe_view", "UnsafeViewBackward0")
+def _unsafe_view_bw(ctx, g):
+    return (g.reshape(ctx.attr("self_sizes")),)
+
+
+# --------------------------------------------------------------------------- permutations
+def _permuted(self, dims):
+    return [self._shape[d] for d in dims], [self._stride[d] for d in dims]
+
+
+@tensor_method
+def permute(self, *dims) -> Tensor:
+    if len(dims) == 1 and isinstance(dims[0], (tuple, list)):
+        dims = tuple(dims[0])
+    dims = tuple(_wrap_dim(d, self.dim()) for d in dims)
+    if sorted(dims) != list(range(self.dim())):
+        raise RuntimeError("permute(sparse_coo): number of dimensions in the tensor input does "
+                           "not match the length of the desired ordering of dimensions i.e. "
+                           f"input.dim() = {self.dim()} is not equal to len(dims) = {len(dims)}")
+    shape, stride = _permuted(self, dims)
+    return _view_op(self, shape, stride, self._offset, "permute", dims=dims)
+
+
+def _swap(self, d0, d1):
+    d0, d1 = _wrap_dim(d0, self.dim()), _wrap_dim(d1, self.dim())
+    dims = list(range(self.dim()))
+    dims[d0], dims[d1] = dims[d1], dims[d0]
+    return d0, d1, _permuted(self, dims)
+
+
+@tensor_method
+def transpose(self, dim0: int, dim1: int) -> Tensor:
+    d0, d1, (shape, stride) = _swap(self, dim0, dim1)
+    return _view_op(self, shape, stride, self._offset, "transpose", dim0=d0, dim1=d1)
+
+
+def _check_t(self):
+    if self.dim() > 2:
+        raise RuntimeError(f"t() expects a tensor with <= 2 dimensions, but self is {self.dim()}D")
+
+
+@tensor_method
+def t(self) -> Tensor:
+    _check_t(self)
+    if self.dim() < 2:
+        return _view_op(self, self._shape, self._stride, self._offset, "t")
+    return _view_op(self, self._shape[::-1], self._stride[::-1], self._offset, "t")
+
+
+Tensor.T = property(lambda self: self.permute(*reversed(range(self.dim()))))
+Tensor.mT = property(lambda self: self.transpose(-2, -1))
+
+
+@derivative("permute", "PermuteBackward0")
+def _permute_bw(ctx, g):
+    dims = ctx.attr("dims")
+    inverse = [0] * len(dims)
+    for i, d in enumerate(dims):
+        inverse[d] = i
+    return (g.permute(*inverse),)
+
+
+@derivative("transpose", "TransposeBackward0")
+def _transpose_bw(ctx, g):
+    return (g.transpose(ctx.attr("dim0"), ctx.attr("dim1")),)
+
+
+@derivative("t", "TBackward0")
+def _t_bw(ctx, g):
+    return (g.t(),)
+
+
+# --------------------------------------------------------------------------- expand / (un)squeeze
+@tensor_method
+def expand(self, *sizes) -> Tensor:
+    if len(sizes) == 1 and isinstance(sizes[0], (tuple, list)):
+        sizes = tuple(sizes[0])
+    if len(sizes) < self.dim():
+        raise RuntimeError(
+            f"expand(torch.{self.dtype.tensor_type}{{{_shape_list(self._shape)}}}, "
+            f"size={_shape_list(sizes)}): the number of sizes provided ({len(sizes)}) must be "
+            f"greater or equal to the number of dimensions in the tensor ({self.dim()})")
+    lead = len(sizes) - self.dim()
+    shape, stride = [], []
+    for i, size in enumerate(sizes):
+        if i < lead:
+            shape.append(size)
+            stride.append(0)
+            continue
+        old, st = self._shape[i - lead], self._stride[i - lead]
+        if size == -1:
+            size = old
+        if old == size:
+            shape.append(size)
+            stride.append(st)
+        elif old == 1:
+            shape.append(size)
+            stride.append(0)
+        else:
+            raise RuntimeError(
+                f"The expanded size of the tensor ({size}) must match the existing size ({old}) "
+                f"at non-singleton dimension {i}.  Target sizes: {_shape_list(sizes)}.  "
+                f"Tensor sizes: {_shape_list(self._shape)}")
+    return _view_op(self, shape, stride, self._offset, "expand")
+
+
+@tensor_method
+def expand_as(self, other: Tensor) -> Tensor:
+    return self.expand(*other._shape)
+
+
+@derivative("expand", "ExpandBackward0")
+def _expand_bw(ctx, g):
+    return (g,)  # Node._fit sums the broadcast dims back to the input's shape
+
+
+def _unsqueezed(self, dim):
+    dim = _wrap_dim(dim, self.dim() + 1)
+    shape, stride = list(self._shape), list(self._stride)
+    new_stride = shape[dim] * stride[dim] if dim < self.dim() else 1
+    shape.insert(dim, 1)
+    stride.insert(dim, new_stride)
+    return dim, shape, stride
+
+
+@tensor_method
+def unsqueeze(self, dim: int) -> Tensor:
+    dim, shape, stride = _unsqueezed(self, dim)
+    return _view_op(self, shape, stride, self._offset, "unsqueeze", dim=dim)
+
+
+def _squeezed(self, dim):
+    if dim is None:
+        keep = [i for i, s in enumerate(self._shape) if s != 1]
+    else:
+        d = _wrap_dim(dim, self.dim()) if self.dim() else 0
+        keep = [i for i in range(self.dim()) if i != d or self._shape[i] != 1]
+    return [self._shape[i] for i in keep], [self._stride[i] for i in keep]
+
+
+@tensor_method
+def squeeze(self, dim: int | None = None) -> Tensor:
+    shape, stride = _squeezed(self, dim)
+    return _view_op(self, shape, stride, self._offset, "squeeze" if dim is None else "squeeze_dim")
+
+
+@derivative("unsqueeze", "UnsqueezeBackward0")
+def _unsqueeze_bw(ctx, g):
+    return (g.squeeze(ctx.attr("dim")),)
+
+
+@derivative("squeeze", "SqueezeBackward0")
+def _squeeze_bw(ctx, g):
+    return (g.reshape(ctx.attr("self_sizes")),)
+
+
+@derivative("squeeze_dim", "SqueezeBackward1")
+def _squeeze_dim_bw(ctx, g):
+    return (g.reshape(ctx.attr("self_sizes")),)

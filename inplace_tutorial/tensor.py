@@ -1,0 +1,318 @@
+"""Tensor: a shape, strides and an offset over a Storage, plus autograd state.
+
+This module holds the metadata API (size, stride, data_ptr, _version, _base ...), the
+version counter, and PyTorch's repr. Ops live in ``ops/`` and attach themselves as
+methods, so this file stays about what a tensor *is*, not what it can do.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from . import dtypes
+from .autograd import anomaly, grad_mode
+from .storage import UntypedStorage
+
+
+class _VersionCounter:
+    """Shared by a tensor, its views and detach(); bumped by every in-place op."""
+
+    __slots__ = ("value", "history")
+
+    def __init__(self):
+        self.value = 0
+        self.history: list = []  # (new version, op, location), kept only in anomaly mode
+
+    def bump(self, op: str = "") -> None:
+        self.value += 1
+        if anomaly._state["enabled"]:
+            self.history.append((self.value, op, anomaly.user_location()))
+
+
+def contiguous_strides(shape: tuple) -> tuple:
+    strides, acc = [], 1
+    for s in reversed(shape):
+        strides.append(acc)
+        acc *= max(s, 1)
+    return tuple(reversed(strides))
+
+
+class Tensor:
+    __slots__ = ("_storage", "_shape", "_stride", "_offset", "dtype", "_np", "_vc",
+                 "_requires_grad", "grad", "_grad_fn", "_output_nr", "_base", "_creation",
+                 "_attr_version", "_accumulator", "_inference", "_shared_grad", "__weakref__")
+
+    # ------------------------------------------------------------------ construction
+    @classmethod
+    def _make(cls, storage: UntypedStorage, shape: tuple, stride: tuple, offset: int,
+              dtype: dtypes.dtype, vc: _VersionCounter | None = None) -> Tensor:
+        t = object.__new__(cls)
+        t._storage, t._shape, t._stride, t._offset, t.dtype = storage, shape, stride, offset, dtype
+        t._np = None
+        t._vc = vc if vc is not None else _VersionCounter()
+        t._requires_grad = False
+        t.grad = None
+        t._grad_fn = None
+        t._output_nr = 0
+        t._base = None
+        t._creation = None
+        t._attr_version = 0
+        t._accumulator = None
+        t._inference = grad_mode._state["inference"]
+        t._shared_grad = False
+        return t
+
+    @classmethod
+    def _empty(cls, shape: tuple, dtype: dtypes.dtype, op: str = "empty") -> Tensor:
+        n = 1
+        for s in shape:
+            n *= s
+        storage = UntypedStorage(n, dtype.np, op)
+        return cls._make(storage, tuple(shape), contiguous_strides(tuple(shape)), 0, dtype)
+
+    def __init__(self, *args, **kwargs):
+        raise TypeError("create tensors with inplace_tutorial.tensor(...), zeros(...) etc.")
+
+    # ------------------------------------------------------------------ the NumPy window
+    def _array(self) -> np.ndarray:
+        """A NumPy view onto exactly the cells this tensor addresses (no copy)."""
+        a = self._np
+        if a is None:
+            buf = self._storage._array
+            isz = buf.itemsize
+            a = np.ndarray(self._shape, buf.dtype, buf, self._offset * isz,
+                           tuple(s * isz for s in self._stride))
+            self._np = a
+        return a
+
+    def _set_geometry(self, shape: tuple, stride: tuple, offset: int) -> None:
+        self._shape, self._stride, self._offset, self._np = tuple(shape), tuple(stride), offset, None
+
+    # ------------------------------------------------------------------ metadata
+    @property
+    def shape(self) -> Size:
+        return Size(self._shape)
+
+    def size(self, dim: int | None = None):
+        if dim is None:
+            return Size(self._shape)
+        return self._shape[_wrap_dim(dim, len(self._shape))]
+
+    def dim(self) -> int:
+        return len(self._shape)
+
+    ndim = property(dim)
+
+    def numel(self) -> int:
+        n = 1
+        for s in self._shape:
+            n *= s
+        return n
+
+    def element_size(self) -> int:
+        return self.dtype.itemsize
+
+    def stride(self, dim: int | None = None):
+        if dim is None:
+            return self._stride
+        return self._stride[_wrap_dim(dim, len(self._shape))]
+
+    def storage_offset(self) -> int:
+        return self._offset
+
+    def is_contiguous(self) -> bool:
+        expected = 1
+        for size, st in zip(reversed(self._shape), reversed(self._stride)):
+            if size != 1 and st != expected:
+                return False
+            expected *= size
+        return True
+
+    def data_ptr(self) -> int:
+        return self._storage._ptr + self._offset * self.dtype.itemsize
+
+    def untyped_storage(self) -> UntypedStorage:
+        return self._storage
+
+    def is_floating_point(self) -> bool:
+        return self.dtype.is_floating_point
+
+    def is_inference(self) -> bool:
+        return self._inference
+
+    @property
+    def _version(self) -> int:
+        return self._vc.value
+
+    @property
+    def device(self) -> str:
+        return "cpu"
+
+    # ------------------------------------------------------------------ autograd state
+    @property
+    def requires_grad(self) -> bool:
+        return self._requires_grad
+
+    @requires_grad.setter
+    def requires_grad(self, value: bool) -> None:
+        self.requires_grad_(value)
+
+    def requires_grad_(self, requires_grad: bool = True) -> Tensor:
+        if not self.is_leaf and not requires_grad:
+            raise RuntimeError(
+                "you can only change requires_grad flags of leaf variables. If you want to use "
+                "a computed variable in a subgraph that doesn't require differentiation use "
+                "var_no_grad = var.detach().")
+        if requires_grad and not self.dtype.is_floating_point:
+            raise RuntimeError("only Tensors of floating point dtype can require gradients")
+        self._requires_grad = bool(requires_grad) or self._grad_fn is not None
+        return self
+
+    @property
+    def grad_fn(self):
+        fn = self._grad_fn
+        # A view whose storage was modified in place gets its grad_fn regenerated from
+        # its base (AsStridedBackward0), exactly when PyTorch does it.
+        if fn is not None and self._base is not None and self._attr_version != self._vc.value:
+            from .autograd.views_backward import as_strided_node
+
+            if self._base._requires_grad and grad_mode._state["enabled"]:
+                fn = self._grad_fn = as_strided_node(self, self._base)
+                self._attr_version = self._vc.value
+        return fn
+
+    @property
+    def is_leaf(self) -> bool:
+        return self._grad_fn is None
+
+    def retain_grad(self) -> None:
+        import weakref
+
+        if self.is_leaf:
+            return
+        fn = self.grad_fn
+        fn._retained.append((self._output_nr, weakref.ref(self)))
+
+    @property
+    def retains_grad(self) -> bool:
+        fn = self._grad_fn
+        return fn is not None and any(r() is self for _, r in fn._retained)
+
+    def detach(self) -> Tensor:
+        """Same storage AND same version counter, no history."""
+        t = Tensor._make(self._storage, self._shape, self._stride, self._offset, self.dtype,
+                         vc=self._vc)
+        return t
+
+    def detach_(self) -> Tensor:
+        self._grad_fn, self._requires_grad = None, False
+        return self
+
+    @property
+    def data(self) -> Tensor:
+        """Same storage, a NEW version counter: in-place through it is invisible to autograd."""
+        return Tensor._make(self._storage, self._shape, self._stride, self._offset, self.dtype)
+
+    @data.setter
+    def data(self, other: Tensor) -> None:
+        self._storage, self.dtype = other._storage, other.dtype
+        self._set_geometry(other._shape, other._stride, other._offset)
+
+    @property
+    def _base_or_none(self):
+        return self._base
+
+    def backward(self, gradient=None, retain_graph: bool | None = None,
+                 create_graph: bool = False, inputs=None) -> None:
+        from .autograd.engine import backward
+
+        backward(self, gradient, retain_graph)
+
+    # ------------------------------------------------------------------ values out
+    def item(self):
+        if self.numel() != 1:
+            raise RuntimeError(
+                f"a Tensor with {self.numel()} elements cannot be converted to Scalar")
+        return self._array().reshape(-1)[0].item()
+
+    def tolist(self):
+        return self._array().tolist()
+
+    def numpy(self) -> np.ndarray:
+        if self._requires_grad:
+            raise RuntimeError(
+                "Can't call numpy() on Tensor that requires grad. Use tensor.detach().numpy() "
+                "instead.")
+        return self._array()
+
+    def __array__(self, dtype=None, copy=None):
+        a = self._array()
+        return a.astype(dtype) if dtype is not None else a
+
+    def __len__(self) -> int:
+        if not self._shape:
+            raise TypeError("len() of a 0-d tensor")
+        return self._shape[0]
+
+    def __iter__(self):
+        if not self._shape:
+            raise TypeError("iteration over a 0-d tensor")
+        return iter(self.unbind(0))
+
+    def __bool__(self) -> bool:
+        if self.numel() != 1:
+            raise RuntimeError(
+                f"Boolean value of Tensor with more than one value is ambiguous")
+        return bool(self.item())
+
+    def __float__(self) -> float:
+        return float(self.item())
+
+    def __int__(self) -> int:
+        return int(self.item())
+
+    def __index__(self) -> int:
+        if self.dtype.category == 2:
+            raise TypeError("only integer tensors of a single element can be converted to an index")
+        return int(self.item())
+
+    def __hash__(self) -> int:
+        return id(self)
+
+    def __repr__(self) -> str:
+        from ._repr import tensor_repr
+
+        return tensor_repr(self)
+
+    def __format__(self, spec: str) -> str:
+        if self.dim() == 0 and spec:
+            return format(self.item(), spec)
+        return repr(self)
+
+
+class Size(tuple):
+    """torch.Size: a tuple that prints as ``torch.Size([2, 3])``."""
+
+    def __repr__(self) -> str:
+        return f"torch.Size([{', '.join(str(s) for s in self)}])"
+
+    def numel(self) -> int:
+        n = 1
+        for s in self:
+            n *= s
+        return n
+
+
+def _wrap_dim(dim: int, ndim: int) -> int:
+    n = max(ndim, 1)
+    if not -n <= dim < n:
+        raise IndexError(
+            f"Dimension out of range (expected to be in range of [{-n}, {n - 1}], but got {dim})")
+    return dim % n
+
+
+def tensor_method(fn: Any) -> Any:
+    """Attach an op function to Tensor under its own name (ops/ modules use this)."""
+    setattr(Tensor, fn.__name__, fn)
+    return fn

@@ -1,0 +1,1 @@
+"""Parity tests: the same program on PyTorch and on inplace_tutorial, compared."""
