@@ -36,6 +36,9 @@ def _shape(size) -> tuple:
 
 def _finish(t: Tensor, requires_grad: bool) -> Tensor:
     if requires_grad:
+        if not t.dtype.is_floating_point:
+            raise RuntimeError(
+                "Only Tensors of floating point and complex dtype can require gradients")
         t.requires_grad_(True)
     return t
 
@@ -59,9 +62,39 @@ def tensor(data, dtype: dtypes.dtype | None = None, requires_grad: bool = False)
         data = data.detach()._array()
     dtype = dtype or _infer_dtype(data)
     arr = np.asarray(data)
-    t = Tensor._empty(arr.shape, dtype, "tensor")
+    t = _empty_preserving(arr.shape, _dense_layout(arr), dtype, "tensor")
     t._array()[...] = arr
     return _finish(t, requires_grad)
+
+
+def _dense_layout(a) -> tuple | None:
+    """Element strides of a dense (possibly permuted) array, else None.
+
+    torch.tensor(ndarray) and the *_like functions keep such a layout (preserve_format)."""
+    if isinstance(a, Tensor):
+        from .ops.indexing import _dense_strides
+
+        return _dense_strides(a)
+    if not isinstance(a, np.ndarray) or a.ndim < 2 or a.flags.c_contiguous:
+        return None
+    if any(s < 0 or s % a.itemsize for s in a.strides):
+        return None
+    strides = tuple(s // a.itemsize for s in a.strides)
+    order = sorted(range(a.ndim), key=lambda d: strides[d])
+    expected = 1
+    for d in order:
+        if a.shape[d] != 1 and strides[d] != expected:
+            return None
+        expected *= a.shape[d]
+    return strides
+
+
+def _empty_preserving(shape, strides, dtype, op: str) -> Tensor:
+    if strides is None or strides == contiguous_strides(tuple(shape)):
+        return Tensor._empty(tuple(shape), dtype, op)
+    t = empty_strided(shape, strides, dtype)
+    t._storage.op = op
+    return t
 
 
 def empty(*size, dtype: dtypes.dtype | None = None, requires_grad: bool = False) -> Tensor:
@@ -95,20 +128,27 @@ def ones(*size, dtype: dtypes.dtype | None = None, requires_grad: bool = False) 
     return _finish(t, requires_grad)
 
 
+def _like(t: Tensor, dtype, requires_grad: bool, fill, op: str) -> Tensor:
+    out = _empty_preserving(t._shape, _dense_layout(t), dtype or t.dtype, op)
+    if fill is not None:
+        out._array().fill(fill)
+    return _finish(out, requires_grad)
+
+
 def empty_like(t: Tensor, dtype=None, requires_grad: bool = False) -> Tensor:
-    return empty(t._shape, dtype=dtype or t.dtype, requires_grad=requires_grad)
+    return _like(t, dtype, requires_grad, None, "empty_like")
 
 
 def zeros_like(t: Tensor, dtype=None, requires_grad: bool = False) -> Tensor:
-    return zeros(t._shape, dtype=dtype or t.dtype, requires_grad=requires_grad)
+    return _like(t, dtype, requires_grad, 0, "zeros_like")
 
 
 def ones_like(t: Tensor, dtype=None, requires_grad: bool = False) -> Tensor:
-    return ones(t._shape, dtype=dtype or t.dtype, requires_grad=requires_grad)
+    return _like(t, dtype, requires_grad, 1, "ones_like")
 
 
 def full_like(t: Tensor, fill_value, dtype=None, requires_grad: bool = False) -> Tensor:
-    return full(t._shape, fill_value, dtype=dtype or t.dtype, requires_grad=requires_grad)
+    return _like(t, dtype, requires_grad, fill_value, "full_like")
 
 
 def arange(start, end=None, step=1, dtype: dtypes.dtype | None = None,

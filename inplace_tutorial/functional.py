@@ -23,4 +23,11 @@ _NAMES = ("add sub mul div pow neg exp log sqrt abs relu sigmoid tanh clamp clam
 for _name in _NAMES:
     globals()[_name] = _method(_name)
 
+
+def pow(input, exponent):  # noqa: A001
+    """torch.pow also takes a Python scalar base: pow(2, x) is 2 ** x."""
+    if not isinstance(input, Tensor):
+        return exponent.__rpow__(input)
+    return input.pow(exponent)
+
 __all__ = [*_NAMES, "einsum", "where"]

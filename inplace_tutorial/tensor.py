@@ -152,7 +152,14 @@ class Tensor:
     # ------------------------------------------------------------------ autograd state
     @property
     def requires_grad(self) -> bool:
-        return self._requires_grad
+        return self._needs_grad()
+
+    def _needs_grad(self) -> bool:
+        """requires_grad, including a view whose base became differentiable after an
+        in-place op (PyTorch regenerates the view's grad_fn then)."""
+        if self._requires_grad:
+            return True
+        return self._base is not None and self._base._requires_grad and self.grad_fn is not None
 
     @requires_grad.setter
     def requires_grad(self, value: bool) -> None:
@@ -172,14 +179,26 @@ class Tensor:
     @property
     def grad_fn(self):
         fn = self._grad_fn
+        if (self._creation is not None and self._creation[0] == "multi" and fn is not None
+                and self._attr_version != self._vc.value and grad_mode._state["enabled"]):
+            from .autograd.graph import short_name
+
+            raise RuntimeError(
+                f"Output {self._creation[2]} of {short_name(self._creation[1])} is a view and its "
+                "base or another view of its base has been modified inplace. This view is the "
+                "output of a function that returns multiple views. Such functions do not allow "
+                "the output views to be modified inplace. You should replace the inplace "
+                "operation by an out-of-place one.")
         # A view whose storage was modified in place gets its grad_fn regenerated from
         # its base (AsStridedBackward0), exactly when PyTorch does it.
-        if fn is not None and self._base is not None and self._attr_version != self._vc.value:
+        if (self._base is not None and self._attr_version != self._vc.value
+                and self._creation is None and self._base._requires_grad
+                and grad_mode._state["enabled"]):
             from .autograd.views_backward import as_strided_node
 
-            if self._base._requires_grad and grad_mode._state["enabled"]:
-                fn = self._grad_fn = as_strided_node(self, self._base)
-                self._attr_version = self._vc.value
+            fn = self._grad_fn = as_strided_node(self, self._base)
+            self._requires_grad = True
+            self._attr_version = self._vc.value
         return fn
 
     @property
@@ -220,8 +239,11 @@ class Tensor:
         self._set_geometry(other._shape, other._stride, other._offset)
 
     @property
-    def _base_or_none(self):
-        return self._base
+    def output_nr(self) -> int:
+        return self._output_nr
+
+    def _is_view(self) -> bool:
+        return self._base is not None
 
     def backward(self, gradient=None, retain_graph: bool | None = None,
                  create_graph: bool = False, inputs=None) -> None:

@@ -31,6 +31,12 @@ def _roots(tensors, grad_tensors):
             from ..creation import tensor as make
 
             g = make(g, dtype=t.dtype)
+        elif g._shape != t._shape:
+            from ..tensor import Size
+
+            raise RuntimeError(f"Mismatch in shape: grad_output[{i}] has a shape of "
+                               f"{Size(g._shape)!r} and output[{i}] has a shape of "
+                               f"{Size(t._shape)!r}.")
         else:
             g = g.detach()
             g._shared_grad = True  # the caller still holds it: never store it as .grad

@@ -51,11 +51,12 @@ def _meta(v):
     return (v._shape, v.dtype) if isinstance(v, Tensor) else None
 
 
-def _save(node: Node, key: str, value, producer: str | None) -> None:
+def _save(node: Node, key: str, value, producer: str | None, is_output: bool = False,
+          requires_grad: bool | None = None) -> None:
     from ..tensor import Tensor
 
     if isinstance(value, Tensor):
-        node._saved[key] = SavedTensor(value, key, node, producer)
+        node._saved[key] = SavedTensor(value, key, node, producer, is_output, requires_grad)
     else:
         node._attrs[key] = value
 
@@ -81,7 +82,8 @@ def record(op: str, out, inputs: dict, **attrs):
         if not _wants(f, key, inputs):
             continue
         if key == "result":
-            _save(node, key, outs[0], _producer_text(outs[0], node, 0))
+            _save(node, key, outs[0], _producer_text(outs[0], node, 0), is_output=True,
+                  requires_grad=True)
         else:
             value = inputs[key] if key in inputs else attrs.get(key)
             _save(node, key, value, _producer_text(value) if hasattr(value, "_grad_fn") else None)
@@ -143,17 +145,20 @@ def record_inplace(op: str, self, inputs: dict, compute: Callable[[], None],
     node._attrs.update(attrs)
     # Backward formulas that read `self` need the value from before the write: clone it.
     if "self" in f.saves and _wants(f, "self", inputs):
-        _save(node, "self", self.clone(), None)
+        with grad_mode.no_grad():
+            original = self.clone()
+        _save(node, "self", original, None, requires_grad=self._requires_grad)
+    # Other inputs are saved before the write: `x.mul_(x)` must see x's old version.
+    for key in f.saves:
+        if key in ("self", "result") or not _wants(f, key, inputs):
+            continue
+        value = inputs[key] if key in inputs else attrs.get(key)
+        _save(node, key, value, _producer_text(value) if hasattr(value, "_grad_fn") else None)
     compute()
     self._vc.bump(op)
-    for key in f.saves:
-        if key == "self" or not _wants(f, key, inputs):
-            continue
-        if key == "result":
-            _save(node, key, self, _producer_text(self, node, 0))
-        else:
-            value = inputs[key] if key in inputs else attrs.get(key)
-            _save(node, key, value, _producer_text(value) if hasattr(value, "_grad_fn") else None)
+    if "result" in f.saves and _wants(f, "result", inputs):
+        _save(node, "result", self, _producer_text(self, node, 0), is_output=True,
+              requires_grad=True)
     rebase_history(self, node)
     return self
 

@@ -33,8 +33,8 @@ VERSION_HINT = (
 
 
 def short_name(node_name: str) -> str:
-    """PyTorch 2.13 names a node without its Backward suffix in error texts."""
-    return re.sub(r"Backward\d*$", "", node_name)
+    """PyTorch 2.13's error texts drop "Backward0" and keep other digits: PowBackward1 -> Pow1."""
+    return re.sub(r"Backward(\d*)$", lambda m: "" if m.group(1) == "0" else m.group(1), node_name)
 
 
 def _shape_str(shape) -> str:
@@ -45,10 +45,17 @@ class SavedTensor:
     """A tensor saved for backward: its storage and geometry, plus the version it had."""
 
     __slots__ = ("_storage", "_shape", "_stride", "_offset", "_dtype", "_vc", "version",
-                 "_producer", "field", "_node", "_released", "__weakref__")
+                 "_producer", "field", "_node", "_released", "_requires_grad", "_is_output",
+                 "_tensor", "__weakref__")
 
-    def __init__(self, t: Tensor, field: str, node: Node, producer: str | None):
+    def __init__(self, t: Tensor, field: str, node: Node, producer: str | None,
+                 is_output: bool = False, requires_grad: bool | None = None):
         self._storage = t._storage
+        self._requires_grad = t._requires_grad if requires_grad is None else requires_grad
+        self._is_output = is_output
+        # PyTorch names a saved *input* by its grad_fn at the time of the error (after any
+        # in-place rebase), so keep a weak handle on the tensor itself.
+        self._tensor = None if is_output else weakref.ref(t)
         self._shape, self._stride, self._offset = t._shape, t._stride, t._offset
         self._dtype, self._vc, self.version = t.dtype, t._vc, t._vc.value
         self._producer = producer  # "output 0 of Sigmoid", or None for a leaf
@@ -79,11 +86,21 @@ class SavedTensor:
             raise RuntimeError(FREED)
         if self._vc.value != self.version:
             raise RuntimeError(self._version_message())
-        return Tensor._make(self._storage, self._shape, self._stride, self._offset,
-                            self._dtype, vc=self._vc)
+        t = Tensor._make(self._storage, self._shape, self._stride, self._offset, self._dtype,
+                         vc=self._vc)
+        t._requires_grad = self._requires_grad
+        return t
+
+    def _producer_now(self) -> str | None:
+        t = self._tensor() if self._tensor is not None else None
+        if t is None:
+            return self._producer
+        fn = t._grad_fn
+        return f"output {t._output_nr} of {short_name(fn.name())}" if fn is not None else None
 
     def _version_message(self) -> str:
-        which = f", which is {self._producer}," if self._producer else ""
+        producer = self._producer_now()
+        which = f", which is {producer}," if producer else ""
         msg = (
             "one of the variables needed for gradient computation has been modified by an "
             f"inplace operation: [torch.{self._dtype.tensor_type} {_shape_str(self._shape)}]"
@@ -141,8 +158,14 @@ class Node:
             if key in saved:
                 return saved[key].unpack()
             attrs = self.__dict__.get("_attrs", {})
+            formula = type(self)._formula
             if key in attrs:
-                return attrs[key]
+                value = attrs[key]
+                if formula is not None and key in formula.inputs and not hasattr(value, "_array"):
+                    return _wrapped_number(value)  # PyTorch wraps Python scalars as 0-dim tensors
+                return value
+            if formula is not None and key in formula.saves:
+                return None  # declared but not needed this time (its partner needs no grad)
         raise AttributeError(attr)
 
     def __dir__(self):
@@ -174,6 +197,13 @@ class Node:
         return tuple(_fit(g, meta) for g, meta in zip(out, self._input_meta))
 
 
+def _wrapped_number(value):
+    from .. import dtypes
+    from ..creation import tensor
+
+    return tensor(value, dtype=dtypes.float64 if isinstance(value, float) else None)
+
+
 def _fit(g, meta):
     """Sum a broadcast gradient back to the input's shape and cast it to its dtype."""
     if g is None or meta is None:
@@ -197,10 +227,17 @@ class AccumulateGrad(Node):
 
     def __init__(self, leaf: Tensor):
         super().__init__(())
-        self.variable = weakref.ref(leaf)
+        self._variable = weakref.ref(leaf)
+
+    @property
+    def variable(self):
+        return self._variable()
+
+    def name(self) -> str:
+        return "torch::autograd::AccumulateGrad"
 
     def apply(self, grads: list) -> tuple:
-        leaf, g = self.variable(), grads[0]
+        leaf, g = self._variable(), grads[0]
         if leaf is None or g is None:
             return ()
         if leaf.grad is None:
@@ -218,7 +255,7 @@ def edge(t) -> tuple:
     """Where a gradient for ``t`` flows: its grad_fn, its AccumulateGrad, or nowhere."""
     from ..tensor import Tensor
 
-    if not isinstance(t, Tensor) or not t._requires_grad:
+    if not isinstance(t, Tensor) or not t._needs_grad():
         return (None, 0)
     fn = t.grad_fn
     if fn is not None:
@@ -233,7 +270,8 @@ def edge(t) -> tuple:
 def any_requires_grad(values) -> bool:
     from ..tensor import Tensor
 
-    return any(isinstance(v, Tensor) and v._requires_grad for v in values)
+    return any(isinstance(v, Tensor) and (v._requires_grad or (v._base is not None
+               and v._needs_grad())) for v in values)
 
 
 def _producer_text(t: Tensor, node: Node | None = None, output_nr: int = 0) -> str | None:

@@ -61,6 +61,9 @@ class CopySlices(Node):
         self._input_meta = [None] * len(self.next_functions)
         self._saved = fn._saved  # what the wrapped op saved is what this node holds
 
+    def name(self) -> str:
+        return "torch::autograd::CopySlices"
+
     def apply(self, grads: list) -> tuple:
         from ..creation import empty_strided
 

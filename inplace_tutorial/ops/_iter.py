@@ -142,3 +142,48 @@ def axpy_(out: np.ndarray, x, alpha, op: str, loop_dtype) -> None:
         tmp = scratch.view(o.shape)
         np.multiply(xb[idx], alpha, out=tmp, dtype=loop_dtype, casting="unsafe")
         np.add(o, tmp, out=o, dtype=loop_dtype, casting="unsafe")
+
+
+def _broadcast_strides(t: Tensor, shape: tuple) -> tuple:
+    lead = len(shape) - t.dim()
+    return (0,) * lead + tuple(0 if s == 1 and n != 1 else st
+                               for s, st, n in zip(t._shape, t._stride, shape[lead:]))
+
+
+def out_strides(shape: tuple, operands) -> tuple | None:
+    """The output layout TensorIterator picks: follow the inputs' memory order.
+
+    None means plain contiguous. Otherwise this is PyTorch's reorder_dimensions: an
+    insertion sort of the dims where the first input with a strict stride order decides.
+    """
+    tensors = [o for o in operands if isinstance(o, Tensor)]
+    if len(shape) < 2 or all(t.is_contiguous() for t in tensors):
+        return None
+    strides = [_broadcast_strides(t, shape) for t in tensors]
+
+    def should_swap(d0: int, d1: int) -> int:
+        for st in strides:
+            s0, s1 = st[d0], st[d1]
+            if s0 == 0 or s1 == 0:
+                continue
+            if s0 != s1:
+                return -1 if s0 < s1 else 1
+            if shape[d0] > shape[d1]:
+                return 1
+        return 0
+
+    perm = list(range(len(shape)))[::-1]  # perm[0] is the fastest-moving dim
+    for i in range(1, len(perm)):
+        d1 = i
+        for d0 in range(i - 1, -1, -1):
+            c = should_swap(perm[d0], perm[d1])
+            if c > 0:
+                perm[d0], perm[d1] = perm[d1], perm[d0]
+                d1 = d0
+            elif c < 0:
+                break
+    out, acc = [0] * len(shape), 1
+    for d in perm:
+        out[d] = acc
+        acc *= max(shape[d], 1)
+    return tuple(out)

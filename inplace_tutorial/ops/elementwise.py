@@ -12,7 +12,9 @@ import numpy as np
 from .. import dtypes
 from ..autograd.function import derivative, record, record_inplace
 from ..tensor import Tensor, tensor_method
-from ._iter import CHUNK, Scratch, arr, axpy_, broadcast_shapes, check_inplace_operands, shape_of
+from ..creation import empty_strided
+from ._iter import (CHUNK, Scratch, arr, axpy_, broadcast_shapes, check_inplace_operands,
+                    out_strides, shape_of)
 
 
 def _result(float_out: bool, *operands) -> dtypes.dtype:
@@ -26,7 +28,12 @@ def _new(name: str, float_out: bool, kernel, *operands, **attrs) -> Tensor:
     shape = shape_of(operands[0])
     for o in operands[1:]:
         shape = broadcast_shapes(shape, shape_of(o))
-    out = Tensor._empty(shape, rd, name)
+    strides = out_strides(shape, operands)
+    if strides is None:
+        out = Tensor._empty(shape, rd, name)
+    else:
+        out = empty_strided(shape, strides, rd)
+        out._storage.op = name
     kernel(*[arr(o) for o in operands], out=out._array(), dtype=rd.np)
     names = ("self", "other")
     return record(name, out, dict(zip(names, operands)), **attrs)
@@ -120,9 +127,9 @@ def rsub(self, other, alpha=1) -> Tensor:
     return out
 
 
-@derivative("rsub", "RsubBackward1", inputs=("self", "other"))
+@derivative("rsub", "RsubBackward1")
 def _rsub_bw(ctx, g):
-    return (g * -ctx.attr("alpha"), g)
+    return (g * -ctx.attr("alpha"),)
 
 
 # --------------------------------------------------------------------------- mul / div / pow
@@ -140,7 +147,7 @@ div = _define("div", _ufunc(np.true_divide), float_out=True, binary=True)
 
 
 @derivative("div", "DivBackward0", inputs=("self", "other"),
-            saves={"self": "other", "other": "self"})
+            saves={"self": "other", "other": None})  # both formulas divide by other
 def _div_bw(ctx, g):
     other = _other(ctx)
     ga = g / other if ctx.needs(0) else None
@@ -149,6 +156,8 @@ def _div_bw(ctx, g):
 
 
 def _pow_kernel(x, e, out, dtype):
+    if np.dtype(dtype).kind in "iu" and np.any(np.asarray(e) < 0):
+        raise RuntimeError("Integers to negative integer powers are not allowed.")
     np.power(x, e, out=out, dtype=dtype, casting="unsafe")
 
 
@@ -178,6 +187,8 @@ def _pow_tensor_bw(ctx, g):
     gb = None
     if ctx.needs(1):
         gb = g * ctx.saved("result") * x.log()
+        from .compare import where
+
         gb = where((x == 0) & (e >= 0), 0.0, gb)
     return (ga, gb)
 

@@ -19,8 +19,8 @@ def select(self, dim: int, index: int) -> Tensor:
     dim = _wrap_dim(dim, self.dim())
     size = self._shape[dim]
     if not -size <= index < size:
-        raise IndexError(
-            f"index {index} is out of bounds for dimension {dim} with size {size}")
+        raise IndexError(f"select(): index {index} out of range for tensor of size "
+                         f"[{', '.join(map(str, self._shape))}] at dimension {dim}")
     index %= size
     shape = self._shape[:dim] + self._shape[dim + 1:]
     stride = self._stride[:dim] + self._stride[dim + 1:]
@@ -86,8 +86,15 @@ def __getitem__(self, index) -> Tensor:
     if Ellipsis in index:
         at = index.index(Ellipsis)
         index = index[:at] + (slice(None),) * (self.dim() - n_real) + index[at + 1:]
-    out, dim = self, 0
+    out, dim, orig = self, 0, 0
     for i in index:
+        if i is not None:
+            orig += 1
+        if i is not None and not isinstance(i, slice):
+            size = out._shape[dim]
+            if not -size <= int(i) < size:
+                raise IndexError(f"index {int(i)} is out of bounds for dimension {orig - 1} "
+                                 f"with size {size}")
         if i is None:
             out = out.unsqueeze(dim)
             dim += 1
@@ -111,10 +118,13 @@ def _alias_bw(ctx, g):
 def __setitem__(self, index, value) -> None:
     """x[idx] = value: an in-place copy into a view (so CopySlices if autograd records)."""
     target = self[index]
-    if isinstance(value, Tensor):
-        target.copy_(value)
-    else:
-        target.fill_(value)
+    if not isinstance(value, Tensor):
+        from ..creation import tensor
+
+        value = tensor(value, dtype=self.dtype)  # PyTorch copies from a wrapped 0-dim tensor
+    if value._shape != target._shape:
+        value = value.expand(*target._shape)  # setitem expands first: expand's error text
+    target.copy_(value)
 
 
 # --------------------------------------------------------------------------- multi-output views
@@ -178,9 +188,10 @@ def split(self, split_size, dim: int = 0) -> tuple:
                 f"split_with_sizes expects split_sizes to sum exactly to {total} (input tensor's "
                 f"size at dimension {dim}), but got split_sizes={list(split_size)}")
         return _multi(self, _split_parts(self, split_size, dim), "split_with_sizes",
-                      "SplitWithSizesBackward0", dim)
+                      "SplitWithSizesBackward0", dim, sizes=tuple(split_size))
     sizes = [min(split_size, total - s) for s in range(0, total, split_size)] or [0]
-    return _multi(self, _split_parts(self, sizes, dim), "split", "SplitBackward0", dim)
+    return _multi(self, _split_parts(self, sizes, dim), "split", "SplitBackward0", dim,
+                  sizes=tuple(sizes))
 
 
 @tensor_method
@@ -196,8 +207,7 @@ def _split_bw(ctx, grads):
     ref = next(g for g in grads if g is not None)
     out = zeros(ctx.attr("self_sizes"), dtype=ref.dtype)
     start = 0
-    for g in grads:
-        n = ref.shape[dim] if g is None else g.shape[dim]
+    for g, n in zip(grads, ctx.attr("sizes")):
         if g is not None:
             out.narrow(dim, start, n).copy_(g)
         start += n

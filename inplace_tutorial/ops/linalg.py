@@ -10,7 +10,7 @@ import numpy as np
 
 from .. import dtypes
 from ..autograd.function import derivative, record, record_inplace
-from ..tensor import Tensor, tensor_method
+from ..tensor import Tensor, contiguous_strides, tensor_method
 from ._iter import axpy_
 
 
@@ -34,6 +34,20 @@ def _bmm_check(a: Tensor, b: Tensor) -> None:
         raise RuntimeError(
             f"Expected size for first two dimensions of batch2 tensor to be: "
             f"[{a._shape[0]}, {a._shape[2]}] but got: [{b._shape[0]}, {b._shape[1]}].")
+
+
+def _addbmm_check(a: Tensor, b: Tensor) -> None:
+    """addbmm checks its batches differently from bmm (and words it differently)."""
+    if b.dim() < 3:  # PyTorch reads batch2.size(2) before it checks anything else
+        raise IndexError(f"Dimension out of range (expected to be in range of [{-b.dim()}, "
+                         f"{b.dim() - 1}], but got 2)")
+    _need(a, 3, "batch1", "3D tensor")
+    if a._shape[0] != b._shape[0]:
+        raise RuntimeError(f"batch1 and batch2 must have same number of batches, got "
+                           f"{a._shape[0]} and {b._shape[0]}")
+    if a._shape[2] != b._shape[1]:
+        raise RuntimeError(f"Incompatible matrix sizes for bmm ({a._shape[1]}x{a._shape[2]} "
+                           f"and {b._shape[1]}x{b._shape[2]})")
 
 
 def _product(a: Tensor, b: Tensor, name: str) -> Tensor:
@@ -88,37 +102,61 @@ def _dot_bw(ctx, g):
 
 
 @tensor_method
+def mv(self, vec: Tensor) -> Tensor:
+    _need(self, 2, "self", "matrix")
+    if vec.dim() != 1 or vec._shape[0] != self._shape[1]:
+        raise RuntimeError(f"size mismatch, got input ({self._shape[0]}), mat "
+                           f"({self._shape[0]}x{self._shape[1]}), vec ({vec.numel()})")
+    out = Tensor._empty((self._shape[0],), dtypes.result_type(self, vec), "mv")
+    np.matmul(self._array(), vec._array(), out=out._array())
+    return record("mv", out, {"self": self, "vec": vec})
+
+
+@derivative("mv", "MvBackward0", inputs=("self", "vec"), saves={"self": "vec", "vec": "self"})
+def _mv_bw(ctx, g):
+    return (g.unsqueeze(1).mm(ctx.saved("vec").unsqueeze(0)) if ctx.needs(0) else None,
+            ctx.saved("self").t().mv(g) if ctx.needs(1) else None)
+
+
+def _unsafe_view(t: Tensor, shape: tuple) -> Tensor:
+    """Reinterpret a fresh contiguous result (no _base): PyTorch's _unsafe_view."""
+    out = Tensor._make(t._storage, tuple(shape), contiguous_strides(tuple(shape)), t._offset,
+                       t.dtype)
+    return record("_unsafe_view", out, {"self": t}, self_sizes=t._shape)
+
+
+@tensor_method
 def matmul(self, other: Tensor) -> Tensor:
-    """PyTorch's matmul dispatch: dot, mv-like, mm, bmm, or broadcast batches."""
+    """PyTorch's matmul dispatch: dot, mv, mm, folded mm, or broadcast bmm."""
     da, db = self.dim(), other.dim()
     if da == 1 and db == 1:
         return self.dot(other)
-    if da == 2 and db == 2:
-        return self.mm(other)
     if da == 2 and db == 1:
-        return self.mm(other.unsqueeze(1)).squeeze(1)
+        return self.mv(other)
     if da == 1 and db == 2:
         return self.unsqueeze(0).mm(other).squeeze(0)
-    if da == 3 and db == 3 and self._shape[0] == other._shape[0]:
-        return self.bmm(other)
-    a = self.unsqueeze(0) if da == 1 else self
-    b = other.unsqueeze(-1) if db == 1 else other
+    if da == 2 and db == 2:
+        return self.mm(other)
+    m = self._shape[-1]
+    if da >= 3 and db <= 2:  # fold the batch into the rows of one mm
+        b2 = other.unsqueeze(-1) if db == 1 else other
+        out = self.reshape(-1, m).mm(b2)
+        shape = self._shape[:-1] + (() if db == 1 else (other._shape[-1],))
+        return _unsafe_view(out, shape)
     from ._iter import broadcast_shapes
 
+    a = self.unsqueeze(0) if da == 1 else self
+    b = other.unsqueeze(-1) if db == 1 else other
     batch = broadcast_shapes(a._shape[:-2], b._shape[:-2])
-    n, m, p = a._shape[-2], a._shape[-1], b._shape[-1]
+    n, p = a._shape[-2], b._shape[-1]
     if b._shape[-2] != m:
         raise RuntimeError(f"Expected size for first two dimensions of batch2 tensor to be: "
                            f"[{batch[0] if batch else 1}, {m}] but got: "
                            f"[{batch[0] if batch else 1}, {b._shape[-2]}].")
     a3 = a.expand(*batch, n, m).reshape(-1, n, m)
     b3 = b.expand(*batch, m, p).reshape(-1, m, p)
-    out = a3.bmm(b3).view(*batch, n, p)
-    if da == 1:
-        out = out.squeeze(-2)
-    if db == 1:
-        out = out.squeeze(-1)
-    return out
+    shape = tuple(batch) + ((n,) if da > 1 else ()) + ((p,) if db > 1 else ())
+    return _unsafe_view(a3.bmm(b3), shape)
 
 
 Tensor.__matmul__ = matmul
@@ -188,7 +226,7 @@ def _family(name: str, check, shape_of, names):
 
 addmm = _family("addmm", _mm_check, lambda a, b: (a._shape[0], b._shape[1]),
                 ("self", "mat1", "mat2"))
-addbmm = _family("addbmm", _bmm_check, lambda a, b: (a._shape[1], b._shape[2]),
+addbmm = _family("addbmm", _addbmm_check, lambda a, b: (a._shape[1], b._shape[2]),
                  ("self", "batch1", "batch2"))
 baddbmm = _family("baddbmm", _bmm_check, lambda a, b: (a._shape[0], a._shape[1], b._shape[2]),
                   ("self", "batch1", "batch2"))

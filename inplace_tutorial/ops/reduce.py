@@ -155,6 +155,8 @@ class _ValuesIndices(tuple):
 
 @tensor_method
 def max(self, dim=None, keepdim: bool = False):
+    if isinstance(dim, Tensor):
+        return self.maximum(dim)  # torch.max(a, b) is the element-wise maximum
     if dim is None:
         out, dims = _reduce(self, "max", np.max, None, False, self.dtype)
         return record("max_all", out, {"self": self}, dims=dims, keepdim=False)

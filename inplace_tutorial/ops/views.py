@@ -136,11 +136,13 @@ def _permuted(self, dims):
 def permute(self, *dims) -> Tensor:
     if len(dims) == 1 and isinstance(dims[0], (tuple, list)):
         dims = tuple(dims[0])
-    dims = tuple(_wrap_dim(d, self.dim()) for d in dims)
-    if sorted(dims) != list(range(self.dim())):
+    if len(dims) != self.dim():
         raise RuntimeError("permute(sparse_coo): number of dimensions in the tensor input does "
                            "not match the length of the desired ordering of dimensions i.e. "
                            f"input.dim() = {self.dim()} is not equal to len(dims) = {len(dims)}")
+    dims = tuple(_wrap_dim(d, self.dim()) for d in dims)
+    if len(set(dims)) != len(dims):
+        raise RuntimeError("permute(): duplicate dims are not allowed.")
     shape, stride = _permuted(self, dims)
     return _view_op(self, shape, stride, self._offset, "permute", dims=dims)
 

@@ -1,0 +1,21 @@
+"""nn: Module, Parameter and the layers, named and behaving as in torch.nn.
+
+Layers own Parameters and buffers; their forward calls ``nn.functional``, which calls the
+core ops (ops/nn_ops.py, ops/loss_ops.py), so every activation is a counted storage.
+"""
+from . import functional, init
+from .activation import LogSoftmax, ReLU, Sigmoid, Softmax, Tanh
+from .batchnorm import BatchNorm1d, BatchNorm2d
+from .container import Sequential
+from .conv import Conv2d
+from .dropout import Dropout
+from .linear import Flatten, Identity, Linear
+from .loss import CrossEntropyLoss, MSELoss, NLLLoss
+from .module import Module
+from .parameter import Parameter
+from .pooling import AvgPool2d, MaxPool2d
+
+__all__ = ["AvgPool2d", "BatchNorm1d", "BatchNorm2d", "Conv2d", "CrossEntropyLoss", "Dropout",
+           "Flatten", "Identity", "Linear", "LogSoftmax", "MSELoss", "MaxPool2d", "Module",
+           "NLLLoss", "Parameter", "ReLU", "Sequential", "Sigmoid", "Softmax", "Tanh",
+           "functional", "init"]

@@ -1,0 +1,51 @@
+"""Activations: ReLU (optionally in place), Sigmoid, Tanh, Softmax, LogSoftmax.
+
+``ReLU(inplace=True)`` calls ``relu_``: it overwrites its input. That is safe in training
+whenever no backward node saved that input (Linear's addmm and BatchNorm don't save their
+output), and fails at backward, with the version-counter error, after Sigmoid or Tanh,
+whose backward reads their output.
+"""
+from __future__ import annotations
+
+from ..tensor import Tensor
+from . import functional as F
+from .module import Module
+
+
+class ReLU(Module):
+    def __init__(self, inplace: bool = False) -> None:
+        super().__init__()
+        self.inplace = inplace
+
+    def forward(self, input: Tensor) -> Tensor:
+        return F.relu(input, inplace=self.inplace)
+
+    def extra_repr(self) -> str:
+        return "inplace=True" if self.inplace else ""
+
+
+class Sigmoid(Module):
+    def forward(self, input: Tensor) -> Tensor:
+        return input.sigmoid()
+
+
+class Tanh(Module):
+    def forward(self, input: Tensor) -> Tensor:
+        return input.tanh()
+
+
+class Softmax(Module):
+    def __init__(self, dim: int | None = None) -> None:
+        super().__init__()
+        self.dim = dim
+
+    def forward(self, input: Tensor) -> Tensor:
+        return input.softmax(self.dim)
+
+    def extra_repr(self) -> str:
+        return f"dim={self.dim}"
+
+
+class LogSoftmax(Softmax):
+    def forward(self, input: Tensor) -> Tensor:
+        return input.log_softmax(self.dim)

@@ -1,0 +1,99 @@
+"""nn.functional: the stateless functions the layers call (F.relu, F.conv2d ...).
+
+Each one is a thin composition of core ops, so its grad_fn is the same node PyTorch
+shows: F.linear -> AddmmBackward0, F.cross_entropy -> NllLossBackward0, F.dropout ->
+MulBackward0 (as on PyTorch's CPU path).
+"""
+from __future__ import annotations
+
+from ..creation import rand
+from ..ops import loss_ops, nn_ops
+from ..tensor import Tensor
+
+
+def relu(input: Tensor, inplace: bool = False) -> Tensor:
+    return input.relu_() if inplace else input.relu()
+
+
+def sigmoid(input: Tensor) -> Tensor:
+    return input.sigmoid()
+
+
+def tanh(input: Tensor) -> Tensor:
+    return input.tanh()
+
+
+def linear(input: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
+    """input @ weight.T + bias; one addmm for 2-D input, as in PyTorch."""
+    if input.dim() == 2 and bias is not None:
+        return bias.addmm(input, weight.t())
+    out = input.matmul(weight.t())
+    return out if bias is None else out + bias
+
+
+def conv2d(input: Tensor, weight: Tensor, bias: Tensor | None = None, stride=1,
+           padding=0) -> Tensor:
+    return nn_ops.conv2d(input, weight, bias, stride, padding)
+
+
+def batch_norm(input: Tensor, running_mean: Tensor | None, running_var: Tensor | None,
+               weight: Tensor | None = None, bias: Tensor | None = None, training: bool = False,
+               momentum: float = 0.1, eps: float = 1e-5) -> Tensor:
+    if not training and (running_mean is None or running_var is None):
+        raise RuntimeError("running_mean and running_var must be defined in evaluation mode")
+    return nn_ops.native_batch_norm(input, weight, bias, running_mean, running_var, training,
+                                    momentum, eps)
+
+
+def max_pool2d(input: Tensor, kernel_size, stride=None, padding=0,
+               return_indices: bool = False):
+    out, indices = nn_ops.max_pool2d_with_indices(input, kernel_size, stride, padding)
+    return (out, indices) if return_indices else out
+
+
+def avg_pool2d(input: Tensor, kernel_size, stride=None, padding=0) -> Tensor:
+    return nn_ops.avg_pool2d(input, kernel_size, stride, padding)
+
+
+def dropout(input: Tensor, p: float = 0.5, training: bool = True,
+            inplace: bool = False) -> Tensor:
+    """Zero each element with probability p and scale the rest by 1/(1-p).
+
+    The mask comes from ipt's generator, so ``ipt.manual_seed`` makes it reproducible.
+    """
+    if p < 0.0 or p > 1.0:
+        raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
+    if not training or p == 0.0:
+        return input
+    if p == 1.0:
+        return input.mul_(0.0) if inplace else input * 0.0
+    # torch: noise = empty_like(input).bernoulli_(1 - p).div_(1 - p); input * noise
+    mask = (rand(*input.shape, dtype=input.dtype) >= p).to(input.dtype).div_(1.0 - p)
+    return input.mul_(mask) if inplace else input * mask
+
+
+def softmax(input: Tensor, dim: int) -> Tensor:
+    return input.softmax(dim)
+
+
+def log_softmax(input: Tensor, dim: int) -> Tensor:
+    return input.log_softmax(dim)
+
+
+def nll_loss(input: Tensor, target: Tensor, reduction: str = "mean",
+             ignore_index: int = -100) -> Tensor:
+    return loss_ops.nll_loss(input, target, reduction, ignore_index)
+
+
+def cross_entropy(input: Tensor, target: Tensor, reduction: str = "mean",
+                  ignore_index: int = -100) -> Tensor:
+    """log_softmax over the class dim, then nll_loss: PyTorch's own composition."""
+    return loss_ops.nll_loss(input.log_softmax(1), target, reduction, ignore_index)
+
+
+def mse_loss(input: Tensor, target: Tensor, reduction: str = "mean") -> Tensor:
+    return loss_ops.mse_loss(input, target, reduction)
+
+
+def flatten(input: Tensor, start_dim: int = 0, end_dim: int = -1) -> Tensor:
+    return input.flatten(start_dim, end_dim)

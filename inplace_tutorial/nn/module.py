@@ -1,0 +1,246 @@
+"""Module: the container that owns Parameters, buffers and child Modules.
+
+Assigning a Parameter, a Module or (through ``register_buffer``) a tensor as an attribute
+registers it, as in PyTorch; everything else here (parameters(), state_dict(), train(),
+zero_grad(), the repr) walks those three dictionaries.
+"""
+from __future__ import annotations
+
+from collections import OrderedDict
+from collections.abc import Iterator
+
+from ..autograd import grad_mode
+from ..tensor import Tensor
+from .parameter import Parameter
+
+
+class Module:
+    training: bool
+
+    def __init__(self) -> None:
+        object.__setattr__(self, "training", True)
+        object.__setattr__(self, "_parameters", OrderedDict())
+        object.__setattr__(self, "_buffers", OrderedDict())
+        object.__setattr__(self, "_modules", OrderedDict())
+
+    def forward(self, *args, **kwargs):
+        raise NotImplementedError(
+            f'Module [{type(self).__name__}] is missing the required "forward" function')
+
+    def __call__(self, *args, **kwargs):
+        return self.forward(*args, **kwargs)
+
+    # ------------------------------------------------------------------ registration
+    def __setattr__(self, name: str, value) -> None:
+        if "_parameters" not in self.__dict__:
+            raise AttributeError("cannot assign before Module.__init__() call")
+        params, mods, bufs = self._parameters, self._modules, self._buffers
+        if isinstance(value, Parameter):
+            self._forget(name)
+            params[name] = value
+        elif name in params:
+            if value is not None:
+                raise TypeError(f"cannot assign '{type(value).__name__}' as parameter "
+                                f"'{name}' (torch.nn.Parameter or None expected)")
+            params[name] = None
+        elif isinstance(value, Module):
+            self._forget(name)
+            mods[name] = value
+        elif name in mods:
+            if value is not None:
+                raise TypeError(f"cannot assign '{type(value).__name__}' as child module "
+                                f"'{name}' (torch.nn.Module or None expected)")
+            mods[name] = None
+        elif name in bufs:
+            if value is not None and not isinstance(value, Tensor):
+                raise TypeError(f"cannot assign '{type(value).__name__}' as buffer '{name}' "
+                                "(torch.Tensor or None expected)")
+            bufs[name] = value
+        else:
+            object.__setattr__(self, name, value)
+
+    def _forget(self, name: str) -> None:
+        self.__dict__.pop(name, None)
+        for store in (self._parameters, self._buffers, self._modules):
+            store.pop(name, None)
+
+    def __getattr__(self, name: str):
+        d = self.__dict__
+        for store in ("_parameters", "_buffers", "_modules"):
+            if store in d and name in d[store]:
+                return d[store][name]
+        raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
+
+    def __delattr__(self, name: str) -> None:
+        for store in (self._parameters, self._buffers, self._modules):
+            if name in store:
+                del store[name]
+                return
+        object.__delattr__(self, name)
+
+    def register_parameter(self, name: str, param: Parameter | None) -> None:
+        self._parameters[name] = param
+
+    def register_buffer(self, name: str, tensor: Tensor | None, persistent: bool = True) -> None:
+        self._buffers[name] = tensor
+        if not persistent:
+            self.__dict__.setdefault("_non_persistent", set()).add(name)
+
+    def add_module(self, name: str, module: Module | None) -> None:
+        self._modules[name] = module
+
+    # ------------------------------------------------------------------ walking the tree
+    def named_modules(self, memo: set | None = None, prefix: str = ""):
+        memo = set() if memo is None else memo
+        if id(self) in memo:
+            return
+        memo.add(id(self))
+        yield prefix, self
+        for name, m in self._modules.items():
+            if m is not None:
+                yield from m.named_modules(memo, f"{prefix}.{name}" if prefix else name)
+
+    def modules(self) -> Iterator[Module]:
+        for _, m in self.named_modules():
+            yield m
+
+    def named_children(self) -> Iterator[tuple[str, Module]]:
+        for name, m in self._modules.items():
+            if m is not None:
+                yield name, m
+
+    def children(self) -> Iterator[Module]:
+        for _, m in self.named_children():
+            yield m
+
+    def _named(self, store: str, prefix: str, recurse: bool):
+        seen: set[int] = set()
+        mods = self.named_modules(prefix=prefix) if recurse else [(prefix, self)]
+        for mod_prefix, m in mods:
+            for name, t in getattr(m, store).items():
+                if t is None or id(t) in seen:
+                    continue
+                seen.add(id(t))
+                yield (f"{mod_prefix}.{name}" if mod_prefix else name), t
+
+    def named_parameters(self, prefix: str = "", recurse: bool = True):
+        return self._named("_parameters", prefix, recurse)
+
+    def parameters(self, recurse: bool = True) -> Iterator[Parameter]:
+        for _, p in self.named_parameters(recurse=recurse):
+            yield p
+
+    def named_buffers(self, prefix: str = "", recurse: bool = True):
+        return self._named("_buffers", prefix, recurse)
+
+    def buffers(self, recurse: bool = True) -> Iterator[Tensor]:
+        for _, b in self.named_buffers(recurse=recurse):
+            yield b
+
+    # ------------------------------------------------------------------ modes and grads
+    def train(self, mode: bool = True) -> Module:
+        if not isinstance(mode, bool):
+            raise ValueError("training mode is expected to be boolean")
+        for m in self.modules():
+            object.__setattr__(m, "training", mode)
+        return self
+
+    def eval(self) -> Module:
+        return self.train(False)
+
+    def requires_grad_(self, requires_grad: bool = True) -> Module:
+        for p in self.parameters():
+            p.requires_grad_(requires_grad)
+        return self
+
+    def zero_grad(self, set_to_none: bool = True) -> None:
+        """set_to_none=True (the default) frees the grads; False zero-fills them in place."""
+        for p in self.parameters():
+            _zero_grad(p, set_to_none)
+
+    # ------------------------------------------------------------------ state
+    def state_dict(self, destination=None, prefix: str = "", keep_vars: bool = False):
+        out = OrderedDict() if destination is None else destination
+        for name, m in self.named_modules(prefix=prefix.rstrip(".")):
+            skip = m.__dict__.get("_non_persistent", set())
+            items = [*m._parameters.items(), *((k, v) for k, v in m._buffers.items()
+                                               if k not in skip)]
+            for key, t in items:
+                if t is not None:
+                    out[f"{name}.{key}" if name else key] = t if keep_vars else t.detach()
+        return out
+
+    def load_state_dict(self, state_dict, strict: bool = True):
+        own = self.state_dict(keep_vars=True)
+        missing = [k for k in own if k not in state_dict]
+        unexpected = [k for k in state_dict if k not in own]
+        if strict and (missing or unexpected):
+            parts = []
+            if missing:
+                parts.append("Missing key(s) in state_dict: " + ", ".join(f'"{k}"' for k in missing)
+                             + ". ")
+            if unexpected:
+                parts.append("Unexpected key(s) in state_dict: "
+                             + ", ".join(f'"{k}"' for k in unexpected) + ". ")
+            raise RuntimeError(f"Error(s) in loading state_dict for {type(self).__name__}:\n\t"
+                               + "\n\t".join(parts))
+        with grad_mode.no_grad():  # an in-place copy into each parameter and buffer
+            for k, t in own.items():
+                if k in state_dict:
+                    src = state_dict[k]
+                    if tuple(src.shape) != tuple(t.shape):
+                        raise RuntimeError(
+                            f"Error(s) in loading state_dict for {type(self).__name__}:\n\t"
+                            f"size mismatch for {k}: copying a param with shape {src.shape} "
+                            f"from checkpoint, the shape in current model is {t.shape}.")
+                    t.copy_(src)
+        return _IncompatibleKeys(missing, unexpected)
+
+    # ------------------------------------------------------------------ repr
+    def extra_repr(self) -> str:
+        return ""
+
+    def __repr__(self) -> str:
+        lines = [line for line in self.extra_repr().split("\n") if line]
+        for name, m in self._modules.items():
+            lines.append(f"({name}): " + _addindent(repr(m), 2))
+        main = type(self).__name__ + "("
+        if lines:
+            if len(lines) == 1 and not self._modules:
+                main += lines[0]
+            else:
+                main += "\n  " + "\n  ".join(lines) + "\n"
+        return main + ")"
+
+
+class _IncompatibleKeys(tuple):
+    def __new__(cls, missing_keys, unexpected_keys):
+        return super().__new__(cls, (missing_keys, unexpected_keys))
+
+    missing_keys = property(lambda self: self[0])
+    unexpected_keys = property(lambda self: self[1])
+
+    def __repr__(self) -> str:
+        if not self[0] and not self[1]:
+            return "<All keys matched successfully>"
+        return f"_IncompatibleKeys(missing_keys={self[0]}, unexpected_keys={self[1]})"
+
+
+def _zero_grad(p: Tensor, set_to_none: bool) -> None:
+    if p.grad is None:
+        return
+    if set_to_none:
+        p.grad = None
+    else:
+        if p.grad.grad_fn is not None:
+            p.grad.detach_()
+        else:
+            p.grad.requires_grad_(False)
+        p.grad.zero_()
+
+
+def _addindent(s: str, n: int) -> str:
+    first, *rest = s.split("\n")
+    if not rest:
+        return s
+    return first + "\n" + "\n".join(" " * n + line for line in rest)

@@ -1,0 +1,304 @@
+"""Neural-network kernels: convolution (im2col), max/avg pooling and batch norm.
+
+Each op is declared like the element-wise ones: a NumPy kernel writing into counted
+buffers, then its derivative entry (PyTorch's node name, what it saves, the backward).
+Workspaces (the im2col column matrix, padded copies) come from the allocator too, under
+an ``op_scope`` name, so a memory timeline shows them.
+"""
+from __future__ import annotations
+
+import numpy as np
+from numpy.lib.stride_tricks import sliding_window_view
+
+from .. import dtypes, memory
+from ..autograd.function import derivative, record
+from ..tensor import Tensor
+
+
+def _pair(v) -> tuple[int, int]:
+    return (int(v), int(v)) if isinstance(v, (int, np.integer)) else (int(v[0]), int(v[1]))
+
+
+def _out_size(size: int, k: int, s: int, p: int) -> int:
+    return (size + 2 * p - k) // s + 1
+
+
+def _padded(x: Tensor, ph: int, pw: int, fill: float, op: str) -> np.ndarray:
+    """x's array, or a counted zero/-inf padded copy of it."""
+    a = x._array()
+    if ph == 0 and pw == 0:
+        return a
+    n, c, h, w = x._shape
+    with memory.op_scope(op):
+        buf = Tensor._empty((n, c, h + 2 * ph, w + 2 * pw), x.dtype, op)
+    out = buf._array()
+    out.fill(fill)
+    out[:, :, ph:ph + h, pw:pw + w] = a
+    return out
+
+
+def _windows(xp: np.ndarray, kh: int, kw: int, sh: int, sw: int, ho: int, wo: int):
+    """(N, C, Ho, Wo, kh, kw) strided view of all windows: no copy."""
+    return sliding_window_view(xp, (kh, kw), axis=(2, 3))[:, :, ::sh, ::sw][:, :, :ho, :wo]
+
+
+# --------------------------------------------------------------------------- convolution
+def _im2col(x: Tensor, kh, kw, sh, sw, ph, pw, ho, wo) -> Tensor:
+    """The column matrix (C*kh*kw, N*Ho*Wo): one GEMM then does the whole batch."""
+    n, c = x._shape[:2]
+    with memory.op_scope("conv2d im2col"):
+        xp = _padded(x, ph, pw, 0.0, "conv2d im2col")
+        cols = Tensor._empty((c, kh, kw, n, ho, wo), x.dtype, "conv2d im2col")
+        win = _windows(xp, kh, kw, sh, sw, ho, wo)  # (n, c, ho, wo, kh, kw)
+        np.copyto(cols._array(), win.transpose(1, 4, 5, 0, 2, 3))
+        del xp
+    return cols.view(c * kh * kw, n * ho * wo)
+
+
+def conv2d(input: Tensor, weight: Tensor, bias: Tensor | None = None, stride=1,
+           padding=0) -> Tensor:
+    """2-D convolution (cross-correlation) of (N, C, H, W) with (Cout, C, kh, kw)."""
+    if input.dim() != 4:
+        raise RuntimeError(f"Expected 4D (batched) input to conv2d, but got input of size: "
+                           f"{list(input.shape)}")
+    (sh, sw), (ph, pw) = _pair(stride), _pair(padding)
+    n, c, h, w = input._shape
+    cout, cin, kh, kw = weight._shape
+    if cin != c:
+        raise RuntimeError(
+            f"Given groups=1, weight of size {list(weight.shape)}, expected input"
+            f"{list(input.shape)} to have {cin} channels, but got {c} channels instead")
+    ho, wo = _out_size(h, kh, sh, ph), _out_size(w, kw, sw, pw)
+    cols = _im2col(input, kh, kw, sh, sw, ph, pw, ho, wo)
+    # GEMM into a (Cout, N, Ho, Wo) buffer, then one transposing copy into NCHW.
+    gemm = Tensor._empty((cout, n, ho, wo), input.dtype, "conv2d (gemm)")
+    np.matmul(weight._array().reshape(cout, -1), cols._array(),
+              out=gemm._array().reshape(cout, n * ho * wo))
+    del cols
+    out = Tensor._empty((n, cout, ho, wo), input.dtype, "conv2d")
+    o = out._array()
+    np.copyto(o, gemm._array().transpose(1, 0, 2, 3))
+    del gemm
+    if bias is not None:
+        o += bias._array().reshape(1, cout, 1, 1)
+    return record("convolution", out, {"self": input, "weight": weight, "bias": bias},
+                  stride=(sh, sw), padding=(ph, pw))
+
+
+@derivative("convolution", "ConvolutionBackward0", inputs=("self", "weight", "bias"),
+            saves={"self": None, "weight": None})
+def _conv_bw(ctx, g):
+    x, w = ctx.saved("self"), ctx.saved("weight")
+    (sh, sw), (ph, pw) = ctx.attr("stride"), ctx.attr("padding")
+    n, c, h, wd = x._shape
+    cout, _, kh, kw = w._shape
+    ho, wo = g._shape[2:]
+    g2 = Tensor._empty((cout, n, ho, wo), g.dtype, "conv2d backward (grad columns)")
+    np.copyto(g2._array(), g._array().transpose(1, 0, 2, 3))
+    g2m = g2._array().reshape(cout, n * ho * wo)
+    gw = gb = gx = None
+    if ctx.needs(1):
+        cols = _im2col(x, kh, kw, sh, sw, ph, pw, ho, wo)
+        gw = Tensor._empty(w._shape, w.dtype, "conv2d backward (weight)")
+        np.matmul(g2m, cols._array().T, out=gw._array().reshape(cout, -1))
+        del cols
+    if ctx.needs(2):
+        gb = Tensor._empty((cout,), g.dtype, "conv2d backward (bias)")
+        np.sum(g._array(), axis=(0, 2, 3), out=gb._array())
+    if ctx.needs(0):
+        gx = _col2im(w._array().reshape(cout, -1).T, g2m, x, kh, kw, sh, sw, ph, pw, ho, wo)
+    return (gx, gw, gb)
+
+
+def _col2im(wt, g2m, x, kh, kw, sh, sw, ph, pw, ho, wo) -> Tensor:
+    """grad_input: W^T @ grad, then each window's column is added back where it came from."""
+    n, c, h, w = x._shape
+    with memory.op_scope("conv2d col2im"):
+        dcols = Tensor._empty((c, kh, kw, n, ho, wo), x.dtype, "conv2d col2im")
+        np.matmul(wt, g2m, out=dcols._array().reshape(c * kh * kw, n * ho * wo))
+        gxp = Tensor._empty((n, c, h + 2 * ph, w + 2 * pw), x.dtype, "conv2d col2im")
+    d, gp = dcols._array(), gxp._array()
+    gp.fill(0)
+    for i in range(kh):
+        for j in range(kw):
+            gp[:, :, i:i + sh * ho:sh, j:j + sw * wo:sw] += d[:, i, j].transpose(1, 0, 2, 3)
+    del dcols
+    if ph == 0 and pw == 0:
+        return gxp
+    gx = Tensor._empty(x._shape, x.dtype, "conv2d backward (input)")
+    np.copyto(gx._array(), gp[:, :, ph:ph + h, pw:pw + w])
+    return gx
+
+
+# --------------------------------------------------------------------------- pooling
+def _pool_geometry(x: Tensor, kernel_size, stride, padding):
+    kh, kw = _pair(kernel_size)
+    sh, sw = _pair(stride if stride not in (None, ()) else kernel_size)
+    ph, pw = _pair(padding)
+    if ph > kh // 2 or pw > kw // 2:
+        raise RuntimeError("pad should be at most half of effective kernel size, but got "
+                           f"pad={ph}, kernel_size={kh} and dilation=1")
+    ho, wo = _out_size(x._shape[2], kh, sh, ph), _out_size(x._shape[3], kw, sw, pw)
+    return kh, kw, sh, sw, ph, pw, ho, wo
+
+
+def max_pool2d_with_indices(input: Tensor, kernel_size, stride=None,
+                            padding=0) -> tuple[Tensor, Tensor]:
+    """Max over each window; indices are flat positions in the input's H*W plane (as torch)."""
+    kh, kw, sh, sw, ph, pw, ho, wo = _pool_geometry(input, kernel_size, stride, padding)
+    n, c, h, w = input._shape
+    xp = _padded(input, ph, pw, -np.inf, "max_pool2d (padded)")
+    win = _windows(xp, kh, kw, sh, sw, ho, wo)
+    flat = Tensor._empty((n, c, ho, wo, kh * kw), input.dtype, "max_pool2d (windows)")
+    np.copyto(flat._array().reshape(n, c, ho, wo, kh, kw), win)
+    del xp
+    local = Tensor._empty((n, c, ho, wo), dtypes.int64, "max_pool2d (indices)")
+    np.argmax(flat._array(), axis=-1, out=local._array())
+    out = Tensor._empty((n, c, ho, wo), input.dtype, "max_pool2d")
+    np.max(flat._array(), axis=-1, out=out._array())
+    del flat
+    # local window index -> (row, col) in the unpadded input -> flat h*w index
+    li = local._array()
+    rows = (li // kw) + (np.arange(ho) * sh - ph).reshape(ho, 1)
+    colm = (li % kw) + (np.arange(wo) * sw - pw)
+    np.multiply(rows, w, out=li)
+    li += colm
+    record("max_pool2d", out, {"self": input}, indices=local, kernel=(kh, kw),
+           stride=(sh, sw), padding=(ph, pw))
+    return out, local
+
+
+@derivative("max_pool2d", "MaxPool2DWithIndicesBackward0", saves={"self": None, "indices": None})
+def _max_pool_bw(ctx, g):
+    x, idx = ctx.saved("self"), ctx.saved("indices")
+    n, c, h, w = x._shape
+    gx = Tensor._empty(x._shape, g.dtype, "max_pool2d backward")
+    gflat = gx._array().reshape(n * c, h * w)
+    gflat.fill(0)
+    ga = g._array().reshape(n * c, -1)
+    ia = idx._array().reshape(n * c, -1)
+    kh, kw = ctx.attr("kernel")
+    sh, sw = ctx.attr("stride")
+    if (kh, kw) == (sh, sw):  # windows don't overlap: each input cell gets at most one grad
+        np.put_along_axis(gflat, ia, ga, axis=1)
+    else:
+        rows = np.arange(n * c).reshape(-1, 1)
+        np.add.at(gflat, (rows, ia), ga)
+    return (gx,)
+
+
+def avg_pool2d(input: Tensor, kernel_size, stride=None, padding=0) -> Tensor:
+    """Mean over each window (count_include_pad=True, PyTorch's default)."""
+    kh, kw, sh, sw, ph, pw, ho, wo = _pool_geometry(input, kernel_size, stride, padding)
+    n, c = input._shape[:2]
+    xp = _padded(input, ph, pw, 0.0, "avg_pool2d (padded)")
+    out = Tensor._empty((n, c, ho, wo), input.dtype, "avg_pool2d")
+    np.mean(_windows(xp, kh, kw, sh, sw, ho, wo), axis=(-2, -1), out=out._array())
+    return record("avg_pool2d", out, {"self": input}, kernel=(kh, kw), stride=(sh, sw),
+                  padding=(ph, pw), self_sizes=input._shape)
+
+
+@derivative("avg_pool2d", "AvgPool2DBackward0")
+def _avg_pool_bw(ctx, g):
+    n, c, h, w = ctx.attr("self_sizes")
+    (kh, kw), (sh, sw), (ph, pw) = ctx.attr("kernel"), ctx.attr("stride"), ctx.attr("padding")
+    ho, wo = g._shape[2:]
+    gp = Tensor._empty((n, c, h + 2 * ph, w + 2 * pw), g.dtype, "avg_pool2d backward")
+    a = gp._array()
+    a.fill(0)
+    share = g._array() / (kh * kw)
+    for i in range(kh):
+        for j in range(kw):
+            a[:, :, i:i + sh * ho:sh, j:j + sw * wo:sw] += share
+    if ph == 0 and pw == 0:
+        return (gp,)
+    return (gp[:, :, ph:ph + h, pw:pw + w].contiguous(),)
+
+
+# --------------------------------------------------------------------------- batch norm
+def _stat_shape(x: Tensor) -> tuple:
+    return (1, x._shape[1]) + (1,) * (x.dim() - 2)
+
+
+def native_batch_norm(input: Tensor, weight: Tensor | None, bias: Tensor | None,
+                      running_mean: Tensor | None, running_var: Tensor | None, training: bool,
+                      momentum: float, eps: float) -> Tensor:
+    """y = (x - mean) * invstd * weight + bias over every dim but 1 (channels).
+
+    In training the batch statistics are used and the running ones are updated in place
+    (running_var gets the *unbiased* batch variance); in eval the running ones are used.
+    """
+    x = input._array()
+    axes = (0,) + tuple(range(2, input.dim()))
+    c = input._shape[1]
+    count = input.numel() // c
+    mean = Tensor._empty((c,), input.dtype, "native_batch_norm (save_mean)")
+    invstd = Tensor._empty((c,), input.dtype, "native_batch_norm (save_invstd)")
+    if training:
+        if count <= 1:
+            raise ValueError(f"Expected more than 1 value per channel when training, got input "
+                             f"size {list(input.shape)}")
+        m = x.mean(axis=axes, dtype=np.float64)
+        var = x.var(axis=axes, dtype=np.float64)
+        mean._array()[...] = m
+        invstd._array()[...] = 1.0 / np.sqrt(var + eps)
+        if running_mean is not None:
+            ra, va = running_mean._array(), running_var._array()
+            ra[...] = momentum * m + (1 - momentum) * ra
+            va[...] = momentum * var * count / (count - 1) + (1 - momentum) * va
+            running_mean._vc.bump("native_batch_norm")
+            running_var._vc.bump("native_batch_norm")
+    else:
+        mean._array()[...] = running_mean._array()
+        invstd._array()[...] = 1.0 / np.sqrt(running_var._array().astype(np.float64) + eps)
+    out = Tensor._empty(input._shape, input.dtype, "native_batch_norm")
+    o, shp = out._array(), _stat_shape(input)
+    np.subtract(x, mean._array().reshape(shp), out=o)
+    o *= invstd._array().reshape(shp)
+    if weight is not None:
+        o *= weight._array().reshape(shp)
+    if bias is not None:
+        o += bias._array().reshape(shp)
+    return record("native_batch_norm", out, {"self": input, "weight": weight, "bias": bias},
+                  save_mean=mean, save_invstd=invstd, training=training)
+
+
+@derivative("native_batch_norm", "NativeBatchNormBackward0", inputs=("self", "weight", "bias"),
+            saves={"self": None, "weight": None, "save_mean": None, "save_invstd": None})
+def _batch_norm_bw(ctx, g):
+    x = ctx.saved("self")
+    shp = _stat_shape(x)
+    axes = (0,) + tuple(range(2, x.dim()))
+    mean = ctx.saved("save_mean")._array().reshape(shp)
+    invstd = ctx.saved("save_invstd")._array().reshape(shp)
+    w = ctx.saved("weight") if "weight" in ctx._saved else None
+    ga = g._array()
+    # xhat lives in one counted buffer that later becomes grad_input.
+    xhat_t = Tensor._empty(x._shape, g.dtype, "native_batch_norm backward")
+    xhat = xhat_t._array()
+    np.subtract(x._array(), mean, out=xhat)
+    xhat *= invstd
+    sum_g = ga.sum(axis=axes)
+    n, c = x._shape[:2]
+    sum_gx = np.einsum("ncl,ncl->c", ga.reshape(n, c, -1), xhat.reshape(n, c, -1))
+    gw = gb = None
+    if ctx.needs(1):
+        gw = Tensor._empty((x._shape[1],), g.dtype, "native_batch_norm backward (weight)")
+        gw._array()[...] = sum_gx
+    if ctx.needs(2):
+        gb = Tensor._empty((x._shape[1],), g.dtype, "native_batch_norm backward (bias)")
+        gb._array()[...] = sum_g
+    gx = None
+    if ctx.needs(0):
+        scale = invstd * (w._array().reshape(shp) if w is not None else 1.0)
+        if ctx.attr("training"):
+            count = x.numel() // x._shape[1]
+            # gx = scale * (g - mean(g) - xhat * mean(g * xhat)), written over xhat.
+            xhat *= -(sum_gx / count).reshape(shp)
+            xhat += ga
+            xhat -= (sum_g / count).reshape(shp)
+            xhat *= scale
+        else:
+            np.multiply(ga, scale, out=xhat)
+        gx = xhat_t
+    return (gx, gw, gb)

@@ -1,0 +1,44 @@
+"""ipt.viz: matplotlib pictures of storages, autograd graphs and memory over time.
+
+Every function returns a ``Figure`` and never calls ``plt.show()``; pictures are
+deterministic (fixed fonts, sizes, per-drawing storage names S0, S1 ...). The core never
+imports this package; widgets build on it.
+"""
+from __future__ import annotations
+
+import matplotlib
+
+from ._style import RC, fmt_bytes, to_png
+from .compare import compare_bars
+from .graph import graph_diagram
+from .storage import Snapshot, compare_storages, snapshot, storage_diagram
+from .timeline import memory_timeline, peak_report
+
+__all__ = ["RC", "Snapshot", "compare_bars", "compare_storages", "fmt_bytes", "graph_diagram",
+           "memory_timeline", "peak_report", "setup_notebook", "snapshot", "storage_diagram",
+           "to_png"]
+
+# Figures inline in a notebook: tight crop, and no matplotlib version in the PNG so
+# committed outputs don't churn on every upgrade.
+_INLINE_KWARGS = {"bbox_inches": "tight", "metadata": {"Software": None}}
+
+
+def setup_notebook() -> bool:
+    """Call from a notebook's first cell: our matplotlib style plus stable inline PNGs.
+
+    Returns True when an IPython shell was found and configured.
+    """
+    ip = None
+    try:
+        from IPython import get_ipython
+
+        ip = get_ipython()
+    except ImportError:
+        pass
+    if ip is not None:
+        ip.run_line_magic("config", f"InlineBackend.print_figure_kwargs = {_INLINE_KWARGS!r}")
+        if getattr(ip, "kernel", None) is not None:
+            ip.run_line_magic("matplotlib", "inline")
+    # After %matplotlib inline, which may apply its own rc settings.
+    matplotlib.rcParams.update(RC)
+    return ip is not None

@@ -1,0 +1,130 @@
+"""Memory timelines: bytes allocated after every recorded alloc/free of an ``ipt.memory.Trace``.
+
+Phases (forward, backward, update, zero_grad) become coloured bands; the peak is marked and
+the largest storages alive at the peak are listed. Two traces (in-place vs out-of-place) can
+share one axes or sit side by side, each with its peak annotated.
+"""
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from matplotlib.figure import Figure
+
+from . import _style as st
+
+
+def _steps(trace, scale: float) -> tuple[list[int], list[float]]:
+    xs = list(range(len(trace.events) + 1))
+    ys = [trace.start_allocated / scale] + [e.allocated / scale for e in trace.events]
+    return xs, ys
+
+
+def _unit(nbytes: int) -> tuple[str, float]:
+    """Axis unit for the largest value, so ticks read 0, 50, 100 KiB rather than 48.8 KiB."""
+    for unit, scale in (("MiB", 1024.0**2), ("KiB", 1024.0)):
+        if nbytes >= 2 * scale:
+            return unit, scale
+    return "B", 1.0
+
+
+def _phase_runs(trace) -> list[tuple[str, int, int]]:
+    """(phase, first event, last event) for each maximal run of one phase."""
+    runs: list[tuple[str, int, int]] = []
+    for i, e in enumerate(trace.events):
+        if e.phase is None:
+            continue
+        if runs and runs[-1][0] == e.phase and runs[-1][2] == i - 1:
+            runs[-1] = (e.phase, runs[-1][1], i)
+        else:
+            runs.append((e.phase, i, i))
+    return runs
+
+
+def _relabel(trace) -> dict[str, str]:
+    """Process-wide labels (S37 ...) -> S0, S1 ... in order of first appearance here."""
+    names: dict[str, str] = {}
+    for e in trace.events:
+        names.setdefault(e.label, f"S{len(names)}")
+    return names
+
+
+def peak_report(trace, top: int = 3) -> list[str]:
+    """Lines naming the largest storages alive at the peak (per-drawing labels)."""
+    if trace.peak_index < 0:
+        return ["peak before the first event"]
+    names = _relabel(trace)
+    alive = trace.alive_at(trace.peak_index)
+    lines = [f"{names[e.label]} {e.op}: {st.fmt_bytes(e.nbytes)}" for e in alive[:top]]
+    if len(alive) > top:
+        lines.append(f"+{len(alive) - top} more")
+    return lines
+
+
+def _draw(ax, trace, label: str | None, colour: str, bands: bool, top: int,
+          text_slot: int, scale: float) -> None:
+    xs, ys = _steps(trace, scale)
+    if bands:
+        for k, (phase, a, b) in enumerate(_phase_runs(trace)):
+            # Event i moves the curve from x=i to x=i+1, so its band spans [i, i+1].
+            ax.axvspan(a + 0.5, b + 1.5, color=st.PHASE_COLOURS.get(phase, "#EEEEEE"), lw=0,
+                       zorder=0)
+            # Staggered, so labels of two narrow neighbouring bands never overlap.
+            ax.text((a + b) / 2 + 1, 1.0 + 0.055 * (k % 2), phase,
+                    transform=ax.get_xaxis_transform(),
+                    ha="center", va="bottom", fontsize=7.5, color=st.CELL_EDGE)
+    ax.step(xs, ys, where="post", color=colour, lw=1.8, label=label, zorder=3)
+    px = trace.peak_index + 1
+    ax.plot([px], [trace.peak / scale], "o", color=colour, ms=6, zorder=4)
+    head = f"{label + ': ' if label else ''}peak {st.fmt_bytes(trace.peak)} at event {px}"
+    body = "\n".join(["alive at the peak:", *peak_report(trace, top)])
+    # Text boxes sit in the upper-left corner, one under the other, never on the curve's
+    # peak marker: the axes' y limit leaves headroom above the highest value.
+    ax.text(0.01, 0.97 - 0.3 * text_slot, head + "\n" + body, transform=ax.transAxes,
+            va="top", ha="left", fontsize=7.5, family=st.MONO, color=colour, zorder=5,
+            bbox=dict(boxstyle="round,pad=0.3", fc="white", ec=colour, alpha=0.9))
+
+
+def _format_axes(ax, traces, unit: str, scale: float) -> None:
+    ax.set_xlabel("event (each alloc or free)")
+    ax.set_ylabel(f"allocated ({unit})")
+    hi = max(t.peak for t in traces) / scale
+    # Headroom above the peak for the text boxes in the upper-left corner.
+    ax.set_ylim(0, hi * (1.9 if len(traces) > 1 else 1.6) + 1 / scale)
+    ax.set_xlim(0, max(len(t.events) for t in traces) + 0.5)
+
+
+def memory_timeline(traces, *, title: str | None = None, layout: str = "overlay",
+                    top: int = 3) -> Figure:
+    """Plot one trace, or {label: trace} for two or more runs.
+
+    ``layout="overlay"`` draws the runs on one axes (phase bands from the first);
+    ``"side"`` gives each run its own axes with its own bands, sharing the y scale.
+    """
+    runs = dict(traces) if isinstance(traces, Mapping) else {None: traces}
+    if layout not in ("overlay", "side"):
+        raise ValueError(f"layout must be 'overlay' or 'side', got {layout!r}")
+    unit, scale = _unit(max(t.peak for t in runs.values()))
+    with st.style():
+        if layout == "side" and len(runs) > 1:
+            fig = st.new_figure(4.6 * len(runs), 3.6)
+            axes = fig.subplots(1, len(runs), sharey=True)
+            for i, (ax, (label, trace)) in enumerate(zip(axes, runs.items())):
+                _draw(ax, trace, label, st.colour(i), True, top, 0, scale)
+                _format_axes(ax, list(runs.values()), unit, scale)
+                ax.set_title(label or "", pad=22)
+                if i:
+                    ax.set_ylabel("")
+        else:
+            fig = st.new_figure(7.5, 3.8 + 0.3 * max(0, len(runs) - 1))
+            ax = fig.add_subplot()
+            # Runs differ in event count, so only the first run's phases can be shaded.
+            for i, (label, trace) in enumerate(runs.items()):
+                _draw(ax, trace, label, st.colour(i), i == 0, top, i, scale)
+            _format_axes(ax, list(runs.values()), unit, scale)
+            if len(runs) > 1:
+                ax.legend(loc="upper right", frameon=False,
+                          title=f"phases shaded for: {next(iter(runs))}", title_fontsize=7.5)
+        if title:
+            fig.suptitle(title, fontsize=10, weight="bold", x=0.01, ha="left")
+        fig.tight_layout()
+    return fig
