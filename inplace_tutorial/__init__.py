@@ -6,6 +6,8 @@ Names and semantics follow PyTorch (``ipt.tensor``, ``x.add_(5)``, ``x._version`
 """
 from __future__ import annotations
 
+import warnings
+
 from . import memory, ops  # noqa: F401  (ops attaches methods to Tensor)
 from .autograd import (detect_anomaly, enable_grad, inference_mode, is_grad_enabled, no_grad,
                        set_grad_enabled)
@@ -19,6 +21,9 @@ from .storage import UntypedStorage
 from .tensor import Size, Tensor
 
 __version__ = "0.1.0"
+
+# PyTorch computes log(0) = -inf or 0/0 = nan silently; so do we (NumPy would warn).
+warnings.filterwarnings("ignore", category=RuntimeWarning, module=r"inplace_tutorial(\.|$)")
 
 __all__ = ["Size", "Tensor", "UntypedStorage", "arange", "bool", "detect_anomaly", "double",
            "dtype", "einsum", "empty", "empty_like", "empty_strided", "enable_grad", "float",

@@ -60,11 +60,31 @@ def tensor(data, dtype: dtypes.dtype | None = None, requires_grad: bool = False)
     """A new tensor holding a copy of ``data`` (nested lists, scalars, NumPy arrays)."""
     if isinstance(data, Tensor):
         data = data.detach()._array()
+    elif isinstance(data, (list, tuple)):
+        _check_nested(data, 0)
     dtype = dtype or _infer_dtype(data)
     arr = np.asarray(data)
     t = _empty_preserving(arr.shape, _dense_layout(arr), dtype, "tensor")
     t._array()[...] = arr
     return _finish(t, requires_grad)
+
+
+def _check_nested(data, dim: int) -> tuple:
+    """torch.tensor's own check of ragged nested lists (NumPy's message is less helpful)."""
+    if not isinstance(data, (list, tuple)):
+        return ()
+    shapes = []
+    for item in data:
+        if isinstance(item, (list, tuple)) != isinstance(data[0], (list, tuple)):
+            raise TypeError("not a sequence")
+        shapes.append(_check_nested(item, dim + 1))
+    if shapes and isinstance(data[0], (list, tuple)):
+        want = len(data[0])
+        for item in data:
+            if len(item) != want:
+                raise ValueError(f"expected sequence of length {want} at dim {dim + 1} "
+                                 f"(got {len(item)})")
+    return (len(data),) + (shapes[0] if shapes else ())
 
 
 def _dense_layout(a) -> tuple | None:
@@ -155,6 +175,10 @@ def arange(start, end=None, step=1, dtype: dtypes.dtype | None = None,
            requires_grad: bool = False) -> Tensor:
     if end is None:
         start, end = 0, start
+    if step == 0:
+        raise RuntimeError("step must be nonzero")
+    if (end - start) * step < 0:
+        raise RuntimeError("upper bound and lower bound inconsistent with step sign")
     if dtype is None:
         is_int = all(isinstance(v, (int, np.integer)) for v in (start, end, step))
         dtype = dtypes.int64 if is_int else dtypes.float32

@@ -79,12 +79,11 @@ def _higher(a: dtype, b: dtype) -> dtype:
 
 def result_type(*operands) -> dtype:
     """PyTorch's result_type over tensors and Python scalars (three priority tiers)."""
-    from .tensor import Tensor
-
     tiers: list[dtype | None] = [None, None, None]  # dimensioned, zero-dim, scalar
     for op in operands:
-        if isinstance(op, Tensor):
-            tier, d = (0 if op.dim() > 0 else 1), op.dtype
+        d = getattr(op, "dtype", None)
+        if isinstance(d, dtype):
+            tier = 0 if op._shape else 1
         else:
             tier, d = 2, scalar_dtype(op)
         tiers[tier] = d if tiers[tier] is None else _higher(tiers[tier], d)

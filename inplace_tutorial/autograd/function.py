@@ -129,6 +129,11 @@ def record_inplace(op: str, self, inputs: dict, compute: Callable[[], None],
     Order as in PyTorch: autograd's checks, then the kernel's ``check`` (overlap, shape,
     dtype), then the write. Nothing is written or bumped if a check raises.
     """
+    if self._inference and not grad_mode._state["inference"]:
+        raise RuntimeError(
+            "Inplace update to inference tensor outside InferenceMode is not allowed.You can make "
+            "a clone to get a normal tensor before doing inplace update.See "
+            "https://github.com/pytorch/rfcs/pull/17 for more details.")
     needs = grad_mode._state["enabled"] and any_requires_grad(inputs.values())
     if not needs:
         if check is not None:

@@ -50,6 +50,12 @@ class SavedTensor:
 
     def __init__(self, t: Tensor, field: str, node: Node, producer: str | None,
                  is_output: bool = False, requires_grad: bool | None = None):
+        if t._inference:
+            raise RuntimeError(
+                "Inference tensors cannot be saved for backward. Please do not use Tensors "
+                "created in inference mode in computation tracked by autograd. To work around "
+                "this, you can make a clone to get a normal tensor and use it in autograd, or use "
+                "`torch.no_grad()` instead of `torch.inference_mode()`.")
         self._storage = t._storage
         self._requires_grad = t._requires_grad if requires_grad is None else requires_grad
         self._is_output = is_output
@@ -241,14 +247,23 @@ class AccumulateGrad(Node):
         if leaf is None or g is None:
             return ()
         if leaf.grad is None:
-            # Keep the incoming buffer only if nothing else can see it (as PyTorch steals it).
-            shared = getattr(g, "_shared_grad", False)
-            leaf.grad = g.contiguous() if not shared and g._base is None else g.clone()
-            if leaf.grad is g and not g.is_contiguous():
-                leaf.grad = g.contiguous()
+            # Keep the incoming buffer only if nothing else can see it and it already has the
+            # leaf's layout (PyTorch's grad layout contract); otherwise copy into that layout.
+            if g._shared_grad or g._base is not None or g._stride != _layout_of(leaf):
+                from ..creation import empty_like
+
+                g = empty_like(leaf).copy_(g)
+            leaf.grad = g
         else:
             leaf.grad.add_(g)
         return ()
+
+
+def _layout_of(t) -> tuple:
+    from ..ops.indexing import _dense_strides
+    from ..tensor import contiguous_strides
+
+    return _dense_strides(t) or contiguous_strides(t._shape)
 
 
 def edge(t) -> tuple:

@@ -109,7 +109,7 @@ def chunks(shape: tuple, limit: int = CHUNK):
         inner *= shape[k - 1]
         k -= 1
     if k == 0:
-        yield ()
+        yield (Ellipsis,)  # the whole thing fits (a 0-dim array stays an array with ...)
         return
     step = max(1, limit // inner)
     for idx in np.ndindex(*shape[: k - 1]):
@@ -120,8 +120,9 @@ def chunks(shape: tuple, limit: int = CHUNK):
 class Scratch:
     """A small counted buffer reused chunk by chunk, so big in-place ops stay O(1) memory."""
 
-    def __init__(self, np_dtype, op: str, numel: int = CHUNK):
-        self.storage = UntypedStorage(numel, np_dtype, op + " (scratch)")
+    def __init__(self, np_dtype, op: str, needed: int = CHUNK):
+        # Never larger than the work itself: a 3-element add_ must not allocate 128 KiB.
+        self.storage = UntypedStorage(min(CHUNK, max(needed, 1)), np_dtype, op + " (scratch)")
 
     def view(self, shape: tuple) -> np.ndarray:
         n = 1
@@ -136,7 +137,7 @@ def axpy_(out: np.ndarray, x, alpha, op: str, loop_dtype) -> None:
         np.add(out, alpha * x, out=out, dtype=loop_dtype, casting="unsafe")
         return
     xb = np.broadcast_to(x, out.shape)
-    scratch = Scratch(loop_dtype, op)
+    scratch = Scratch(loop_dtype, op, out.size)
     for idx in chunks(out.shape):
         o = out[idx]
         tmp = scratch.view(o.shape)

@@ -39,7 +39,19 @@ def _new(name: str, float_out: bool, kernel, *operands, **attrs) -> Tensor:
     return record(name, out, dict(zip(names, operands)), **attrs)
 
 
+_SCALARS = (int, float)
+
+
 def _inplace(name: str, float_out: bool, kernel, self: Tensor, *others, **attrs) -> Tensor:
+    # Fast path for the common teaching case `x.add_(5)`: a float tensor with no autograd
+    # history and a Python scalar can neither fail a check nor record a node.
+    if (not self._requires_grad and self._base is None and self.dtype.category == 2
+            and not self._inference
+            and (not others or type(others[0]) in _SCALARS) and 0 not in self._stride):
+        a = self._array()
+        kernel(a, *others, out=a, dtype=self.dtype.np)
+        self._vc.bump(name + "_")
+        return self
     rd = _result(float_out, self, *others)
     a = self._array()
     inputs = dict(zip(("self", "other"), (self, *others)))
@@ -81,23 +93,37 @@ def _self(ctx):
 
 
 # --------------------------------------------------------------------------- add / sub
+def _check_alpha(alpha, *operands) -> None:
+    if isinstance(alpha, float) and dtypes.result_type(*operands).category < 2:
+        raise RuntimeError(
+            "For integral input tensors, argument alpha must not be a floating point number.")
+
+
 def add(self, other, alpha=1) -> Tensor:
+    _check_alpha(alpha, self, other)
     if alpha == 1:
         return _new("add", False, _ufunc(np.add), self, other, alpha=alpha)
     return _new("add", False, _axpy_kernel(alpha), self, other, alpha=alpha)
 
 
 def add_(self, other, alpha=1) -> Tensor:
+    _check_alpha(alpha, self, other)
     if alpha == 1:
         return _inplace("add", False, _ufunc(np.add), self, other, alpha=alpha)
     return _inplace("add", False, _axpy_kernel(alpha, "add_"), self, other, alpha=alpha)
 
 
 def sub(self, other, alpha=1) -> Tensor:
+    _check_alpha(alpha, self, other)
+    if alpha == 1:
+        return _new("sub", False, _ufunc(np.subtract), self, other, alpha=alpha)
     return _new("sub", False, _axpy_kernel(-alpha), self, other, alpha=alpha)
 
 
 def sub_(self, other, alpha=1) -> Tensor:
+    _check_alpha(alpha, self, other)
+    if alpha == 1:
+        return _inplace("sub", False, _ufunc(np.subtract), self, other, alpha=alpha)
     return _inplace("sub", False, _axpy_kernel(-alpha, "sub_"), self, other, alpha=alpha)
 
 
@@ -211,7 +237,7 @@ def _relu_kernel(x, out, dtype):
     if x.size < 4096 or x.dtype.kind != "f":
         np.maximum(x, 0, out=out, dtype=dtype, casting="unsafe")
         return
-    zero = Scratch(x.dtype, "relu").view((CHUNK,))
+    zero = Scratch(x.dtype, "relu", x.size).view((min(CHUNK, x.size),))
     zero.fill(0)
     xs, os_ = x.reshape(-1) if x.flags.c_contiguous else None, None
     if xs is not None and out.flags.c_contiguous:

@@ -71,7 +71,7 @@ def _fill_chunked(a: np.ndarray, draw, op: str) -> None:
     if a.flags.c_contiguous:
         draw(gen, a.reshape(-1))
         return
-    scratch = Scratch(a.dtype, op)
+    scratch = Scratch(a.dtype, op, a.size)
     for idx in chunks(a.shape):
         part = a[idx]
         tmp = scratch.view(part.shape)

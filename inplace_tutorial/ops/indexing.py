@@ -229,10 +229,18 @@ def as_strided(self, size, stride, storage_offset: int | None = None) -> Tensor:
 
 
 def _check_bounds(self, size, stride, offset) -> None:
+    """as_strided's argument checks, with PyTorch's messages, before any geometry changes."""
+    for name, pos, values in (("size", 1, size), ("stride", 2, stride)):
+        for i, v in enumerate(values):
+            if not isinstance(v, int) or isinstance(v, bool):
+                raise TypeError(f"as_strided(): argument '{name}' (position {pos}) must be tuple "
+                                f"of ints, but found element of type {type(v).__name__} at pos {i}")
+    if len(size) != len(stride):
+        raise RuntimeError("mismatch in length of strides and shape")
+    if offset < 0:
+        raise RuntimeError(f"Tensor: invalid storage offset {offset}")
     if any(s < 0 for s in size):
-        raise RuntimeError(f"as_strided: Negative strides are not supported at the moment, got "
-                           f"strides: {list(stride)}" if any(st < 0 for st in stride) else
-                           f"Trying to create tensor with negative dimension {min(size)}: "
+        raise RuntimeError(f"Trying to create tensor with negative dimension {min(size)}: "
                            f"{list(size)}")
     if any(st < 0 for st in stride):
         raise RuntimeError("as_strided: Negative strides are not supported at the moment, got "

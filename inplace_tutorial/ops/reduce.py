@@ -82,6 +82,15 @@ def _mean_bw(ctx, g):
 derivative("mean_dim", "MeanBackward1")(_mean_bw)
 
 
+def _quiet(fn, *args, **kwargs):
+    """NumPy warns on a correction >= N; PyTorch returns nan/inf (and warns once in C++)."""
+    import warnings
+
+    with np.errstate(all="ignore"), warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        return fn(*args, **kwargs)
+
+
 def _correction(unbiased, correction) -> float:
     if correction is not None:
         return correction
@@ -91,7 +100,7 @@ def _correction(unbiased, correction) -> float:
 @tensor_method
 def var(self, dim=None, unbiased=None, keepdim: bool = False, *, correction=None) -> Tensor:
     c = _correction(unbiased, correction)
-    out, dims = _reduce(self, "var", lambda a, **k: np.var(a, ddof=c, **k), dim, keepdim,
+    out, dims = _reduce(self, "var", lambda a, **k: _quiet(np.var, a, ddof=c, **k), dim, keepdim,
                         dtypes.float_result(self.dtype))
     return record("var", out, {"self": self}, dims=dims, keepdim=keepdim, correction=c)
 
@@ -99,7 +108,7 @@ def var(self, dim=None, unbiased=None, keepdim: bool = False, *, correction=None
 @tensor_method
 def std(self, dim=None, unbiased=None, keepdim: bool = False, *, correction=None) -> Tensor:
     c = _correction(unbiased, correction)
-    out, dims = _reduce(self, "std", lambda a, **k: np.std(a, ddof=c, **k), dim, keepdim,
+    out, dims = _reduce(self, "std", lambda a, **k: _quiet(np.std, a, ddof=c, **k), dim, keepdim,
                         dtypes.float_result(self.dtype))
     return record("std", out, {"self": self}, dims=dims, keepdim=keepdim, correction=c)
 

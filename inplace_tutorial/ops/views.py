@@ -210,6 +210,9 @@ def expand(self, *sizes) -> Tensor:
     shape, stride = [], []
     for i, size in enumerate(sizes):
         if i < lead:
+            if size < 0:
+                raise RuntimeError(f"The expanded size of the tensor ({size}) isn't allowed in a "
+                                   f"leading, non-existing dimension {i}")
             shape.append(size)
             stride.append(0)
             continue
@@ -219,7 +222,7 @@ def expand(self, *sizes) -> Tensor:
         if old == size:
             shape.append(size)
             stride.append(st)
-        elif old == 1:
+        elif old == 1 and size >= 0:
             shape.append(size)
             stride.append(0)
         else:

@@ -33,7 +33,9 @@ def compare_bars(results: Mapping[str, tuple[float, float]], *, title: str | Non
             hi = max(values) or 1.0
             ax.set_xlim(0, hi * 1.45)  # room for the value labels right of the bars
             for y, v in zip(ys, values):
-                ax.text(v + hi * 0.02, y, fmt(v), va="center", fontsize=8)
+                ax.text(v + hi * 0.02, y, fmt(v), va="center", fontsize=8,
+                        color=st.GOOD if v == best else "black",
+                        weight="bold" if v == best else "normal")
             ax.set_title(label, fontsize=9)
             ax.set_xticks([])
             ax.spines["bottom"].set_visible(False)

@@ -145,10 +145,7 @@ def _draw_panel(cv: _Canvas, states: list[TensorState], names: dict[int, str],
     for key, views in groups.items():
         storage = views[0].storage
         is_new = before is not None and key not in before
-        head = (f"{names[key]}: {storage.values.size} × {views[0].dtype}, "
-                f"{st.fmt_bytes(storage.nbytes)}, made by {storage.op}"
-                + ("   (NEW storage)" if is_new else ""))
-        cv.add(_draw_head, cv.y, head, is_new)
+        cv.add(_draw_head, cv.y, _head(names[key], views[0], is_new), is_new)
         cv.y += 0.28
         old = before.get(key) if before else None
         n = storage.values.size
@@ -164,6 +161,12 @@ def _draw_panel(cv: _Canvas, states: list[TensorState], names: dict[int, str],
             cv.add(_draw_text_line, cv.y, _label(v, old_versions.get(v.name)), colours[v.name])
             cv.y += 0.2
         cv.y += 0.18
+
+
+def _head(name: str, t: TensorState, is_new: bool) -> str:
+    s = t.storage
+    return (f"{name}: {s.values.size} × {t.dtype}, {st.fmt_bytes(s.nbytes)}, made by {s.op}"
+            + ("   (NEW storage)" if is_new else ""))
 
 
 def _draw_head(ax, top, left, y, text, is_new) -> None:
@@ -218,7 +221,8 @@ def _layout(panels: list[list[TensorState]], per_row: int | None):
         for t in states:
             names.setdefault(t.storage.key, f"S{len(names)}")
             colours.setdefault(t.name, st.colour(len(colours)))
-            longest = max(longest, len(_label(t, t.version - 1)) + 2)
+            longest = max(longest, len(_label(t, t.version - 1)) + 2,
+                          len(_head("S00", t, True)))
             widest = max(widest, t.storage.values.size)
     if per_row is None:
         per_row = min(widest, 16)
