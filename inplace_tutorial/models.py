@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 
-
 from . import nn
 from .autograd import grad_mode
 from .nn import functional as F

@@ -179,21 +179,13 @@ class Tensor:
     @property
     def grad_fn(self):
         fn = self._grad_fn
-        if (self._creation is not None and self._creation[0] == "multi" and fn is not None
-                and self._attr_version != self._vc.value and grad_mode._state["enabled"]):
-            from .autograd.graph import short_name
-
-            raise RuntimeError(
-                f"Output {self._creation[2]} of {short_name(self._creation[1])} is a view and its "
-                "base or another view of its base has been modified inplace. This view is the "
-                "output of a function that returns multiple views. Such functions do not allow "
-                "the output views to be modified inplace. You should replace the inplace "
-                "operation by an out-of-place one.")
-        # A view whose storage was modified in place gets its grad_fn regenerated from
-        # its base (AsStridedBackward0), exactly when PyTorch does it.
+        # A view whose base was modified in place (through any alias) gets its grad_fn
+        # regenerated from the base as AsStridedBackward0, exactly when PyTorch does it,
+        # and with PyTorch's errors for views that may not be regenerated.
         if (self._base is not None and self._attr_version != self._vc.value
-                and self._creation is None and self._base._requires_grad
-                and grad_mode._state["enabled"]):
+                and self._base._requires_grad and grad_mode._state["enabled"]):
+            if self._creation is not None:
+                raise RuntimeError(_stale_view_message(self._creation, fn is not None))
             from .autograd.views_backward import as_strided_node
 
             fn = self._grad_fn = as_strided_node(self, self._base)
@@ -225,6 +217,13 @@ class Tensor:
         return t
 
     def detach_(self) -> Tensor:
+        if self._base is not None:
+            raise RuntimeError(
+                "Can't detach views in-place. Use detach() instead. If you are using "
+                "DistributedDataParallel (DDP) for training, and gradient_as_bucket_view is set "
+                "as True, gradients are views of DDP buckets, and hence detach_() cannot be "
+                "called on these gradients. To fix this error, please refer to the "
+                "Optimizer.zero_grad() function in torch/optim/optimizer.py as the solution.")
         self._grad_fn, self._requires_grad = None, False
         return self
 
@@ -311,6 +310,26 @@ class Tensor:
         if self.dim() == 0 and spec:
             return format(self.item(), spec)
         return repr(self)
+
+
+_MULTI_TAIL = ("This view is the output of a function that returns multiple views. Such "
+               "functions do not allow the output views to be modified inplace. You should "
+               "replace the inplace operation by an out-of-place one.")
+
+
+def _stale_view_message(creation: tuple, had_grad: bool) -> str:
+    from .autograd.function import NO_GRAD_VIEW
+    from .autograd.graph import short_name
+
+    kind, node, nr = creation
+    if kind == "multi" and had_grad:
+        return (f"Output {nr} of {short_name(node)} is a view and its base or another view of "
+                f"its base has been modified inplace. " + _MULTI_TAIL)
+    head = ("A view was created in no_grad mode and its base or another view of its base has "
+            "been modified inplace with grad mode enabled. ")
+    if kind == "multi":
+        return head + _MULTI_TAIL
+    return head + NO_GRAD_VIEW[NO_GRAD_VIEW.index("Given that"):]
 
 
 class Size(tuple):

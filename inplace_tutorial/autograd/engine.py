@@ -38,7 +38,7 @@ def _roots(tensors, grad_tensors):
                                f"{Size(g._shape)!r} and output[{i}] has a shape of "
                                f"{Size(t._shape)!r}.")
         else:
-            g = g.detach()
+            g = g.detach() if g.dtype is t.dtype else g.to(t.dtype)  # PyTorch casts it too
             g._shared_grad = True  # the caller still holds it: never store it as .grad
         roots.append((edge(t), g))
     return roots

@@ -123,7 +123,7 @@ def check_inplace(t) -> None:
 
 
 def record_inplace(op: str, self, inputs: dict, compute: Callable[[], None],
-                   check: Callable[[], None] | None = None, **attrs):
+                   check: Callable[[], None] | None = None, metadata: bool = False, **attrs):
     """Run ``compute`` (which writes into self) with PyTorch's checks and bookkeeping.
 
     Order as in PyTorch: autograd's checks, then the kernel's ``check`` (overlap, shape,
@@ -164,7 +164,12 @@ def record_inplace(op: str, self, inputs: dict, compute: Callable[[], None],
     if "result" in f.saves and _wants(f, "result", inputs):
         _save(node, "result", self, _producer_text(self, node, 0), is_output=True,
               requires_grad=True)
-    rebase_history(self, node)
+    if metadata:
+        # t_(), transpose_() ... change only this tensor's geometry: no CopySlices on the base
+        self._grad_fn, self._requires_grad, self._output_nr = node, True, 0
+        self._attr_version = self._vc.value
+    else:
+        rebase_history(self, node)
     return self
 
 

@@ -30,6 +30,10 @@ VERSION_HINT = (
     " Hint: enable anomaly detection to find the operation that failed to compute its "
     "gradient, with torch.autograd.set_detect_anomaly(True, check_nan=False)."
 )
+ANOMALY_HINT = (
+    " Hint: the backtrace further above shows the operation that failed to compute its "
+    "gradient. The variable in question was changed in there or anywhere later. Good luck!"
+)
 
 
 def short_name(node_name: str) -> str:
@@ -111,7 +115,7 @@ class SavedTensor:
             "one of the variables needed for gradient computation has been modified by an "
             f"inplace operation: [torch.{self._dtype.tensor_type} {_shape_str(self._shape)}]"
             f"{which} is at version {self._vc.value}; expected version {self.version} instead."
-            + VERSION_HINT
+            + (ANOMALY_HINT if anomaly.is_anomaly_enabled() else VERSION_HINT)
         )
         node = self._node()
         if anomaly.is_anomaly_enabled() or self._vc.history:

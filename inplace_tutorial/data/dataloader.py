@@ -47,4 +47,4 @@ class DataLoader:
             if not self.shuffle:  # contiguous rows: a slice, still copied like torch's collate
                 idx = slice(int(idx[0]), int(idx[-1]) + 1)
             yield tuple(tensor(a[idx], dtype=t.dtype)
-                        for a, t in zip(arrays, self.dataset.tensors))
+                        for a, t in zip(arrays, self.dataset.tensors, strict=True))

@@ -26,7 +26,7 @@ def tanh(input: Tensor) -> Tensor:
 def linear(input: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
     """input @ weight.T + bias; one addmm for 2-D input, as in PyTorch."""
     if input.dim() == 2 and bias is not None:
-        return bias.addmm(input, weight.t())
+        return nn_ops.linear(input, weight, bias)  # == bias.addmm(input, weight.t())
     out = input.matmul(weight.t())
     return out if bias is None else out + bias
 

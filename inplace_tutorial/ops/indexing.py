@@ -76,10 +76,12 @@ def _slice_bw(ctx, g):
 @tensor_method
 def __getitem__(self, index) -> Tensor:
     """Basic indexing: ints, slices, None and Ellipsis (all views)."""
+    from .advanced_indexing import index as advanced_index, is_advanced
+
+    if is_advanced(index):
+        return advanced_index(self, index)
     if not isinstance(index, tuple):
         index = (index,)
-    if any(isinstance(i, (Tensor, list)) for i in index):
-        raise IndexError("this core supports basic indexing only (ints, slices, None, ...)")
     n_real = sum(1 for i in index if i is not None and i is not Ellipsis)
     if n_real > self.dim():
         raise IndexError(f"too many indices for tensor of dimension {self.dim()}")
@@ -117,6 +119,11 @@ def _alias_bw(ctx, g):
 @tensor_method
 def __setitem__(self, index, value) -> None:
     """x[idx] = value: an in-place copy into a view (so CopySlices if autograd records)."""
+    from .advanced_indexing import index_put_, is_advanced
+
+    if is_advanced(index):
+        index_put_(self, index, value)
+        return
     target = self[index]
     if not isinstance(value, Tensor):
         from ..creation import tensor
@@ -267,7 +274,8 @@ def _as_strided_bw(ctx, g):
 def _meta_inplace(self, op, shape, stride, offset, **attrs) -> Tensor:
     def compute():
         self._set_geometry(shape, stride, offset)
-    return record_inplace(op, self, {"self": self}, compute, self_sizes=self._shape, **attrs)
+    return record_inplace(op, self, {"self": self}, compute, metadata=True,
+                          self_sizes=self._shape, **attrs)
 
 
 @tensor_method

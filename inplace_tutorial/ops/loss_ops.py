@@ -24,44 +24,44 @@ def nll_loss(input: Tensor, target: Tensor, reduction: str = "mean",
     _check_reduction(reduction)
     if input.dim() != 2:
         raise ValueError(f"Expected 2 dimensions (got {input.dim()})")
-    n = input._shape[0]
+    n, c = input._shape
     if target._shape != (n,):
         raise ValueError(f"Expected input batch_size ({n}) to match target batch_size "
                          f"({target._shape[0] if target.dim() else 0}).")
     t = target._array()
-    keep = t != ignore_index
-    safe = np.where(keep, t, 0)
-    if np.any((safe < 0) | (safe >= input._shape[1])):
-        raise IndexError(f"Target {int(safe.max())} is out of bounds.")
-    picked = np.where(keep, -input._array()[np.arange(n), safe], 0)
-    total = int(keep.sum())
+    rows = np.nonzero(t != ignore_index)[0]  # the targets that count
+    cols = t[rows]
+    if cols.size and (cols.min() < 0 or cols.max() >= c):
+        raise IndexError(f"Target {int(cols.max() if cols.max() >= c else cols.min())} is "
+                         "out of bounds.")
+    picked = input._array()[rows, cols]
     if reduction == "none":
         out = Tensor._empty((n,), input.dtype, "nll_loss")
-        out._array()[...] = picked
+        o = out._array()
+        o.fill(0)
+        o[rows] = -picked
     else:
         out = Tensor._empty((), input.dtype, "nll_loss")
-        s = picked.sum(dtype=np.float64)
-        out._array()[...] = s / total if reduction == "mean" else s
+        s = -picked.sum(dtype=np.float64)
+        out._array()[...] = s / rows.size if reduction == "mean" else s
     return record("nll_loss", out, {"self": input}, target=target, reduction=reduction,
-                  ignore_index=ignore_index, total_weight=float(total), self_sizes=input._shape)
+                  ignore_index=ignore_index, total_weight=float(rows.size),
+                  self_sizes=input._shape, rows=rows, cols=cols)
 
 
 @derivative("nll_loss", "NllLossBackward0", saves={"target": None})
 def _nll_loss_bw(ctx, g):
-    t = ctx.saved("target")._array()
-    n, c = ctx.attr("self_sizes")
-    keep = t != ctx.attr("ignore_index")
-    gx = Tensor._empty((n, c), g.dtype, "nll_loss backward")
+    ctx.saved("target")  # the saved target is checked like PyTorch's (version counter)
+    rows, cols = ctx.attr("rows"), ctx.attr("cols")
+    gx = Tensor._empty(ctx.attr("self_sizes"), g.dtype, "nll_loss backward")
     a = gx._array()
     a.fill(0)
     ga = g._array()
-    if ctx.attr("reduction") == "none":
-        vals = -ga
+    reduction = ctx.attr("reduction")
+    if reduction == "none":
+        a[rows, cols] = -ga[rows]
     else:
-        vals = np.full(n, -ga.item() / (ctx.attr("total_weight")
-                                         if ctx.attr("reduction") == "mean" else 1.0))
-    rows = np.nonzero(keep)[0]
-    a[rows, t[rows]] = np.broadcast_to(vals, (n,))[rows]
+        a[rows, cols] = -ga.item() / (ctx.attr("total_weight") if reduction == "mean" else 1.0)
     return (gx,)
 
 

@@ -42,6 +42,23 @@ def _windows(xp: np.ndarray, kh: int, kw: int, sh: int, sw: int, ho: int, wo: in
     return sliding_window_view(xp, (kh, kw), axis=(2, 3))[:, :, ::sh, ::sw][:, :, :ho, :wo]
 
 
+# --------------------------------------------------------------------------- linear
+def linear(input: Tensor, weight: Tensor, bias: Tensor) -> Tensor:
+    """bias + input @ weight.T for 2-D input, recorded as PyTorch does: one AddmmBackward0
+    whose mat2 is ``weight.t()`` (a TBackward0 view). The kernel is a single GEMM into the
+    output plus an in-place bias add; addmm's generic path also copies and buffers."""
+    from .linalg import _mm_check
+
+    wt = weight.t()
+    _mm_check(input, wt)
+    out = Tensor._empty((input._shape[0], wt._shape[1]), dtypes.result_type(bias, input, wt),
+                        "addmm")
+    o = out._array()
+    np.matmul(input._array(), wt._array(), out=o)
+    o += bias._array()
+    return record("addmm", out, {"self": bias, "mat1": input, "mat2": wt}, beta=1, alpha=1)
+
+
 # --------------------------------------------------------------------------- convolution
 def _im2col(x: Tensor, kh, kw, sh, sw, ph, pw, ho, wo) -> Tensor:
     """The column matrix (C*kh*kw, N*Ho*Wo): one GEMM then does the whole batch."""

@@ -1,0 +1,81 @@
+"""Advanced indexing: integer lists/tensors and boolean masks.
+
+Unlike basic indexing this COPIES (``x[mask]._base is None``), and ``x[mask] = v`` is the
+in-place ``index_put_``. NumPy gathers the values; the result lives in a counted storage.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from ..autograd.function import derivative, record, record_inplace
+from ..tensor import Tensor
+
+
+def is_advanced(index) -> bool:
+    items = index if isinstance(index, tuple) else (index,)
+    return any(isinstance(i, (Tensor, list, np.ndarray)) for i in items)
+
+
+def _numpy_index(index):
+    items = index if isinstance(index, tuple) else (index,)
+    out = []
+    for i in items:
+        if isinstance(i, Tensor):
+            out.append(i._array())
+        elif isinstance(i, list):
+            out.append(np.asarray(i))
+        else:
+            out.append(i)
+    return tuple(out)
+
+
+def index(self: Tensor, idx) -> Tensor:
+    """x[idx] with an advanced index: a new tensor (IndexBackward0 saves the indices)."""
+    np_idx = _numpy_index(idx)
+    try:
+        gathered = self._array()[np_idx]  # NumPy's gather: a short-lived temporary
+    except IndexError as e:
+        raise IndexError(str(e)) from None
+    out = Tensor._empty(gathered.shape, self.dtype, "index")
+    out._array()[...] = gathered
+    del gathered
+    return record("index", out, {"self": self}, indices=np_idx, self_sizes=self._shape)
+
+
+@derivative("index", "IndexBackward0", saves={"indices": None})
+def _index_bw(ctx, g):
+    from ..creation import zeros
+
+    out = zeros(ctx.attr("self_sizes"), dtype=g.dtype)
+    np.add.at(out._array(), ctx.attr("indices"), g._array())  # repeated indices accumulate
+    return (out,)
+
+
+def index_put_(self: Tensor, idx, values) -> Tensor:
+    """x[idx] = values with an advanced index, in place (IndexPutBackward0)."""
+    np_idx = _numpy_index(idx)
+    a = self._array()
+
+    def compute():
+        a[np_idx] = values._array() if isinstance(values, Tensor) else values
+
+    def check():
+        target = np.empty(self._shape, dtype=bool)[np_idx]  # shape of the selection only
+        if isinstance(values, Tensor):
+            np.broadcast_shapes(values._shape, target.shape)
+
+    return record_inplace("index_put_", self, {"self": self, "values": values}, compute,
+                          check=check, indices=np_idx)
+
+
+@derivative("index_put_", "IndexPutBackward0", inputs=("self", "values"))
+def _index_put_bw(ctx, g):
+    idx = ctx.attr("indices")
+    g_self = g.clone()
+    g_self._array()[idx] = 0  # overwritten cells get no gradient from before the write
+    g_values = None
+    if ctx.needs(1):
+        picked = g._array()[idx]
+        g_values = Tensor._empty(picked.shape, g.dtype, "index_put_ backward")
+        g_values._array()[...] = picked
+    return (g_self, g_values)
