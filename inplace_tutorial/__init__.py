@@ -40,6 +40,6 @@ def __getattr__(name: str):
     # Heavier subpackages load on first use, so `import inplace_tutorial` stays fast.
     import importlib
 
-    if name in ("nn", "optim", "data", "viz", "widgets", "exercises", "profiler"):
+    if name in ("nn", "optim", "data", "viz", "widgets", "exercises", "profiler", "models"):
         return importlib.import_module(f".{name}", __name__)
     raise AttributeError(f"module 'inplace_tutorial' has no attribute {name!r}")

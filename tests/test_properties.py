@@ -18,8 +18,7 @@ from hypothesis import strategies as st
 
 ipt = importlib.import_module(os.environ.get("IPT_PROPERTIES_MODULE", "inplace_tutorial"))
 
-settings.register_profile("ipt", max_examples=60, deadline=None)
-settings.load_profile("ipt")
+SETTINGS = settings(max_examples=60, deadline=None)  # per test: don't change other modules' profile
 
 
 # --------------------------------------------------------------------------------------
@@ -69,6 +68,7 @@ def data_ptr_rule(x):
 # broadcasting
 
 
+@SETTINGS
 @given(broadcastable_pair(), st.integers(0, 2**16), st.sampled_from(["add", "sub", "mul", "maximum"]))
 def test_broadcast_binary_matches_numpy(shapes, seed, op):
     sa, sb = shapes
@@ -82,6 +82,7 @@ def test_broadcast_binary_matches_numpy(shapes, seed, op):
     np.testing.assert_allclose(r.numpy(), ref, rtol=1e-6)
 
 
+@SETTINGS
 @given(broadcastable_pair(), st.integers(0, 2**16))
 def test_broadcast_int_and_float_operands(shapes, seed):
     sa, sb = shapes
@@ -94,6 +95,7 @@ def test_broadcast_int_and_float_operands(shapes, seed):
     np.testing.assert_array_equal(ri.numpy(), a + a)
 
 
+@SETTINGS
 @given(broadcastable_pair(), st.integers(0, 2**16))
 def test_inplace_broadcasts_other_into_self(shapes, seed):
     sa, sb = shapes
@@ -106,6 +108,7 @@ def test_inplace_broadcasts_other_into_self(shapes, seed):
     np.testing.assert_allclose(x.numpy(), a + b, rtol=1e-6)
 
 
+@SETTINGS
 @given(broadcastable_pair(), st.integers(0, 2**16))
 def test_inplace_cannot_grow_self(shapes, seed):
     sa, sb = shapes
@@ -126,6 +129,7 @@ def test_inplace_cannot_grow_self(shapes, seed):
 # permuted strides
 
 
+@SETTINGS
 @given(permuted())
 def test_permuted_reads_like_numpy_transpose(case):
     shape, perm, seed = case
@@ -140,6 +144,7 @@ def test_permuted_reads_like_numpy_transpose(case):
     assert y.tolist() == a.transpose(perm).tolist()
 
 
+@SETTINGS
 @given(permuted())
 def test_contiguous_produces_c_strides(case):
     shape, perm, seed = case
@@ -159,6 +164,7 @@ def test_contiguous_produces_c_strides(case):
         assert c.untyped_storage().data_ptr() != y.untyped_storage().data_ptr()
 
 
+@SETTINGS
 @given(permuted(min_dims=2))
 def test_transpose_swaps_strides(case):
     shape, perm, seed = case
@@ -178,6 +184,7 @@ def test_transpose_swaps_strides(case):
         np.testing.assert_array_equal(y.t().numpy(), a.transpose(perm).T)
 
 
+@SETTINGS
 @given(permuted())
 def test_view_reshape_round_trip(case):
     shape, perm, seed = case
@@ -197,6 +204,7 @@ def test_view_reshape_round_trip(case):
         assert r.data_ptr() == y.data_ptr()
 
 
+@SETTINGS
 @given(permuted(), st.integers(2, 4))
 def test_expand_gives_stride_zero(case, k):
     shape, perm, seed = case
@@ -214,6 +222,7 @@ def test_expand_gives_stride_zero(case, k):
             assert y.expand(*target).stride()[d] == 0
 
 
+@SETTINGS
 @given(permuted(), st.data())
 def test_select_and_narrow_offsets(case, data):
     shape, perm, seed = case
@@ -239,6 +248,7 @@ def test_select_and_narrow_offsets(case, data):
     assert neg.storage_offset() == y.storage_offset() + (y.shape[d] - 1) * y.stride(d)
 
 
+@SETTINGS
 @given(permuted())
 def test_inplace_on_permuted_writes_through(case):
     shape, perm, seed = case
@@ -256,6 +266,7 @@ def test_inplace_on_permuted_writes_through(case):
     np.testing.assert_allclose(x.numpy(), expected.transpose(inv), rtol=1e-6)
 
 
+@SETTINGS
 @given(permuted(), st.data())
 def test_setitem_on_permuted_writes_through(case, data):
     shape, perm, seed = case
@@ -270,6 +281,7 @@ def test_setitem_on_permuted_writes_through(case, data):
     assert x._version == 1
 
 
+@SETTINGS
 @given(permuted(), st.sampled_from(["relu_", "neg_", "abs_", "tanh_", "zero_", "clamp_"]))
 def test_unary_inplace_on_permuted(case, op):
     shape, perm, seed = case
@@ -284,6 +296,7 @@ def test_unary_inplace_on_permuted(case, op):
     np.testing.assert_allclose(x.numpy(), ref, rtol=1e-6, atol=1e-7)
 
 
+@SETTINGS
 @given(permuted(), permuted())
 def test_copy_between_layouts(case_dst, case_src):
     shape, perm, seed = case_dst
@@ -299,6 +312,7 @@ def test_copy_between_layouts(case_dst, case_src):
     np.testing.assert_array_equal(x.numpy(), src_np.transpose(inv))
 
 
+@SETTINGS
 @given(permuted())
 def test_out_of_place_on_permuted_matches_numpy(case):
     shape, perm, seed = case
@@ -311,3 +325,45 @@ def test_out_of_place_on_permuted_matches_numpy(case):
     for d in range(y.dim()):
         np.testing.assert_allclose(y.sum(d).numpy(), ref.sum(axis=d), rtol=1e-5, atol=1e-5)
     assert y.clone().numpy().tolist() == ref.tolist()
+
+
+@st.composite
+def non_broadcastable_pair(draw):
+    sa, sb = draw(broadcastable_pair())
+    sa, sb = list(sa), list(sb)
+    if not sa:
+        sa = [draw(st.integers(2, 4))]
+    # make one aligned dimension disagree (both sizes != 1)
+    k = draw(st.integers(1, len(sa)))
+    while len(sb) < k:
+        sb.insert(0, 1)
+    a_size = draw(st.integers(2, 4))
+    b_size = draw(st.integers(2, 4).filter(lambda v: v != a_size))
+    sa[-k], sb[-k] = a_size, b_size
+    return tuple(sa), tuple(sb)
+
+
+def expected_broadcast_error(sa, sb):
+    """PyTorch's infer_size: scan from the last dimension, report the first mismatch."""
+    nd = max(len(sa), len(sb))
+    for i in range(nd - 1, -1, -1):
+        off = nd - 1 - i
+        a = sa[len(sa) - 1 - off] if len(sa) - 1 - off >= 0 else 1
+        b = sb[len(sb) - 1 - off] if len(sb) - 1 - off >= 0 else 1
+        if a != b and a != 1 and b != 1:
+            return f"The size of tensor a ({a}) must match the size of tensor b ({b}) at non-singleton dimension {i}"
+    raise AssertionError("shapes broadcast")
+
+
+@SETTINGS
+@given(non_broadcastable_pair(), st.integers(0, 2**16))
+def test_broadcast_error_message(shapes, seed):
+    sa, sb = shapes
+    x, y = ipt.tensor(values(sa, seed)), ipt.tensor(values(sb, seed + 1))
+    for op in (lambda: x + y, lambda: x * y, lambda: ipt.maximum(x, y)):
+        try:
+            op()
+        except RuntimeError as e:
+            assert str(e) == expected_broadcast_error(sa, sb)
+        else:
+            raise AssertionError(f"{sa} and {sb} should not broadcast")

@@ -135,11 +135,12 @@ def record_inplace(op: str, self, inputs: dict, compute: Callable[[], None],
             "a clone to get a normal tensor before doing inplace update.See "
             "https://github.com/pytorch/rfcs/pull/17 for more details.")
     needs = grad_mode._state["enabled"] and any_requires_grad(inputs.values())
+    method = op if op.endswith("_") else op + "_"  # the name the user typed, for anomaly mode
     if not needs:
         if check is not None:
             check()
         compute()
-        self._vc.bump(op)
+        self._vc.bump(method)
         return self
     check_inplace(self)
     if check is not None:
@@ -160,7 +161,7 @@ def record_inplace(op: str, self, inputs: dict, compute: Callable[[], None],
         value = inputs[key] if key in inputs else attrs.get(key)
         _save(node, key, value, _producer_text(value) if hasattr(value, "_grad_fn") else None)
     compute()
-    self._vc.bump(op)
+    self._vc.bump(method)
     if "result" in f.saves and _wants(f, "result", inputs):
         _save(node, "result", self, _producer_text(self, node, 0), is_output=True,
               requires_grad=True)

@@ -31,6 +31,11 @@ def arr(*shape, seed=0, dtype=np.float32, low=-2.0, high=2.0):
     return rng.uniform(low, high, size=shape).astype(dtype)
 
 
+def ints(*shape, seed=0, dtype=np.float32, low=-3, high=4):
+    """Small integers stored as floats: large matmul-style sums stay exact in float32."""
+    return arr(*shape, seed=seed, dtype=np.int64, low=low, high=high).astype(dtype)
+
+
 def pos(*shape, seed=0, dtype=np.float32):
     """Positive values away from zero (for log, sqrt, div, pow)."""
     return arr(*shape, seed=seed, dtype=dtype, low=0.5, high=2.0)

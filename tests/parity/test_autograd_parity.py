@@ -5,6 +5,8 @@ Gradients flow from a fixed, non-uniform upstream gradient so that a wrong deriv
 behind all-ones.
 """
 
+import warnings
+
 import numpy as np
 import pytest
 
@@ -64,6 +66,10 @@ _grad_program("grad_mul", [_F(3, 4, seed=1), _F(3, 4, seed=2)], lambda t, x, y: 
 _grad_program("grad_mul_scalar", [_F(3, 4, seed=1)], lambda t, x: x * 2.5)
 _grad_program("grad_mul_self", [_F(3, 4, seed=1)], lambda t, x: x * x)
 _grad_program("grad_div", [_F(3, 4, seed=1), _P(3, 4, seed=2)], lambda t, x, y: x / y)
+_grad_program("grad_div_constant_numerator", [_C(3, 4, seed=1), _P(3, 4, seed=2)], lambda t, c, y: c / y)
+_grad_program("grad_sub_constant_first", [_C(3, 4, seed=1), _F(3, 4, seed=2)], lambda t, c, y: c - y)
+_grad_program("grad_pow_constant_base", [_P(3, 4, seed=1), (arr(3, 4, seed=2), False)], lambda t, x, e: x.pow(e))
+_grad_program("grad_maximum_constant", [_C(3, 4, seed=1), _F(3, 4, seed=2)], lambda t, c, y: t.maximum(c, y))
 _grad_program("grad_div_scalar", [_F(3, 4, seed=1)], lambda t, x: x / 4)
 _grad_program("grad_rdiv_scalar", [_P(3, 4, seed=1)], lambda t, x: 2 / x)
 _grad_program("grad_pow_scalar", [_P(3, 4, seed=1)], lambda t, x: x.pow(3))
@@ -91,6 +97,23 @@ _grad_program("grad_minimum", [_F(3, 4, seed=1), _F(3, 4, seed=2)], lambda t, x,
 _grad_program("grad_maximum_ties", [(np.array([1.0, 2.0, 3.0], np.float32), True),
                                     (np.array([1.0, 0.0, 3.0], np.float32), True)],
               lambda t, x, y: t.maximum(x, y))
+# aliases and the smaller ops the course uses
+_grad_program("grad_clip_alias", [_F(3, 4, seed=1)], lambda t, x: x.clip(-0.5, 0.5))
+_grad_program("grad_divide_alias", [_F(3, 4, seed=1), _P(3, 4, seed=2)], lambda t, x, y: x.divide(y))
+_grad_program("grad_multiply_alias", [_F(3, 4, seed=1), _F(3, 4, seed=2)], lambda t, x, y: x.multiply(y))
+_grad_program("grad_subtract_alias", [_F(3, 4, seed=1), _F(3, 4, seed=2)], lambda t, x, y: x.subtract(y, alpha=2))
+_grad_program("grad_negative_alias", [_F(3, 4, seed=1)], lambda t, x: x.negative())
+_grad_program("grad_true_divide_alias", [_F(3, 4, seed=1)], lambda t, x: x.true_divide(2))
+_grad_program("grad_where", [_F(3, 4, seed=1), _F(3, 4, seed=2)], lambda t, x, y: t.where(x > y, x, y * 2))
+_grad_program("grad_sign", [_F(3, 4, seed=1)], lambda t, x: x.sign())
+_grad_program("grad_reciprocal", [_P(3, 4, seed=1)], lambda t, x: x.reciprocal())
+_grad_program("grad_dot", [_F(4, seed=1), _F(4, seed=2)], lambda t, x, y: t.dot(x, y))
+_grad_program("grad_mv", [_F(3, 4, seed=1), _F(4, seed=2)], lambda t, m, v: m.mv(v))
+_grad_program("grad_expand_as", [_F(4, seed=1), _C(3, 4, seed=2)], lambda t, x, c: x.expand_as(c))
+_grad_program("grad_mT", [_F(2, 3, 4, seed=1)], lambda t, x: x.mT)
+_grad_program("grad_type_as", [_F(3, seed=1), (arr(3, seed=2, dtype=np.float64), False)],
+              lambda t, x, d: x.type_as(d))
+_grad_program("grad_to_float64", [_F(3, seed=1)], lambda t, x: x.to(t.float64))
 # broadcasting: gradients are summed back to each input's shape
 _grad_program("grad_broadcast_add_row", [_F(2, 3, seed=1), _F(3, seed=2)], lambda t, x, b: x + b)
 _grad_program("grad_broadcast_mul_outer", [_F(2, 1, seed=1), _F(1, 3, seed=2)], lambda t, x, y: x * y)
@@ -170,6 +193,14 @@ _grad_program("grad_split_one", [_F(5, 4, seed=1)], lambda t, x: x.split(2)[2])
 _grad_program("grad_chunk_one", [_F(5, 4, seed=1)], lambda t, x: x.chunk(2, dim=1)[1])
 _grad_program("grad_chain", [_F(3, 4, seed=1), _F(4, seed=2)],
               lambda t, x, b: ((x * b).exp().sum(1) + x[:, 0]).sigmoid())
+
+
+_grad_program("grad_float64", [(arr(3, 4, seed=1, dtype=np.float64), True)], lambda t, x: (x * x).exp())
+_grad_program("grad_mixed_float32_float64",
+              [(arr(3, seed=1), True), (arr(3, seed=2, dtype=np.float64), True)], lambda t, a, b: a * b)
+_grad_program("grad_max_dim_ties", [(np.array([[1.0, 3.0, 3.0], [2.0, 2.0, 2.0]], np.float32), True)],
+              lambda t, x: x.max(1).values)
+_grad_program("grad_min_via_neg_amax", [_F(3, 4, seed=1)], lambda t, x: -((-x).amax(0)))
 
 
 # ======================================================================================
@@ -290,6 +321,50 @@ def backward_shared_input_sums_paths(t):
     z = y * x + y.tanh()
     z.sum().backward()
     return {"grad": x.grad}
+
+
+@prog
+def backward_from_indexed_scalar(t):
+    x = t.tensor(arr(3, 4), requires_grad=True)
+    y = x.exp()
+    y[1, 2].backward()
+    return {"grad": x.grad}
+
+
+@prog
+def backward_into_preassigned_grad(t):
+    x = t.tensor(arr(3), requires_grad=True)
+    g = t.ones(3)
+    x.grad = g
+    (x * 2).sum().backward()
+    return {"grad": x.grad, "same_object": x.grad is g, "g": g}
+
+
+@prog
+def backward_inplace_broadcast_operand_grad(t):
+    x = t.tensor(arr(3, 4), requires_grad=True)
+    b = t.tensor(arr(4, seed=1), requires_grad=True)
+    c = t.tensor(arr(3, 1, seed=2), requires_grad=True)
+    y = x * 1
+    y.add_(b)
+    y.mul_(c)
+    y.backward(upstream(t, y))
+    return {"x": x.grad, "b": b.grad, "c": c.grad, "graph": graph(y.grad_fn, depth=3)}
+
+
+@prog
+def backward_grad_layout_of_noncontiguous_leaf(t):
+    w = t.tensor(arr(2, 3)).t().requires_grad_()
+    (w * w).sum().backward()
+    return {"leaf": w.is_leaf, "w_stride": w.stride(), "grad_stride": w.grad.stride(), "grad": w.grad}
+
+
+@prog
+def backward_grad_layout_of_contiguous_leaf_from_transposed_upstream(t):
+    x = t.tensor(arr(3, 2), requires_grad=True)
+    y = x.t()
+    y.backward(upstream(t, y).t().contiguous().t())
+    return {"grad_stride": x.grad.stride(), "grad": x.grad}
 
 
 @prog
@@ -440,6 +515,30 @@ def mode_inplace_bumps_version_under_no_grad(t):
         w.mul_(2)
         w[0] = 1.0
     return {"versions": [v0, w._version], "leaf": w.is_leaf}
+
+
+@prog
+def mode_no_grad_inplace_on_nonleaf_keeps_grad_fn(t):
+    a = t.tensor(arr(3), requires_grad=True)
+    y = a * 2
+    with t.no_grad():
+        y.add_(a)
+    obs = {"grad_fn": fn_name(y.grad_fn), "version": y._version, "y": y}
+    y.sum().backward()
+    obs["grad"] = a.grad
+    return obs
+
+
+@prog
+def mode_no_grad_result_then_inplace_with_grad(t):
+    a = t.tensor(arr(3), requires_grad=True)
+    with t.no_grad():
+        y = a * 2
+    y.mul_(a)
+    obs = {"grad_fn": fn_name(y.grad_fn), "leaf": y.is_leaf, "rg": y.requires_grad}
+    y.sum().backward()
+    obs["grad"] = a.grad
+    return obs
 
 
 # ======================================================================================
@@ -643,6 +742,71 @@ _inplace_on_intermediate("inplace_zero_", "zero_")
 _inplace_on_intermediate("inplace_fill_", "fill_", (2.0,))
 
 
+def _optimizer_inplace(name, op):
+    def program(t):
+        x = t.tensor(pos(4, seed=3), requires_grad=True)
+        a = t.tensor(pos(4, seed=4), requires_grad=True)
+        b = t.tensor(pos(4, seed=5), requires_grad=True)
+        y = x * 1.5
+        p = y.data_ptr()
+        r = op(y, a, b)
+        obs = {"y": y, "same": r is y, "ptr_same": y.data_ptr() == p, "version": y._version,
+               "grad_fn": fn_name(y.grad_fn), "next": next_names(y.grad_fn)}
+        y.backward(upstream(t, y))
+        obs["grads"] = [x.grad, a.grad, b.grad]
+        with t.no_grad():  # the optimizer use: plain tensors, no graph
+            s = t.tensor(pos(4, seed=6))
+            v0 = s._version
+            op(s, t.tensor(pos(4, seed=7)), t.tensor(pos(4, seed=8)))
+            obs["plain"] = s
+            obs["plain_versions"] = [v0, s._version]
+        return obs
+
+    program.__name__ = name
+    prog(program)
+
+
+_optimizer_inplace("inplace_addcmul_", lambda y, a, b: y.addcmul_(a, b, value=0.5))
+_optimizer_inplace("inplace_addcdiv_", lambda y, a, b: y.addcdiv_(a, b, value=-0.1))
+_optimizer_inplace("inplace_lerp_", lambda y, a, b: y.lerp_(a, 0.3))
+_optimizer_inplace("inplace_reciprocal_", lambda y, a, b: y.reciprocal_())
+_optimizer_inplace("inplace_sign_", lambda y, a, b: y.sign_())
+_optimizer_inplace("inplace_clip_", lambda y, a, b: y.clip_(0.6, 1.2))
+
+
+@prog
+def detach_inplace(t):
+    x = t.tensor(arr(3), requires_grad=True)
+    y = x * 2
+    r = y.detach_()
+    z = x * 2
+    v = z[0]
+    return {"same": r is y, "leaf": y.is_leaf, "rg": y.requires_grad, "grad_fn": y.grad_fn is None,
+            "view_err": catch(lambda: v.detach_())}
+
+
+@prog
+def gradcheck_simple_functions(t):
+    x = t.tensor(arr(4, dtype=np.float64), requires_grad=True)
+    w = t.tensor(arr(4, seed=1, dtype=np.float64), requires_grad=True)
+    return {"sigmoid": t.autograd.gradcheck(lambda v: v.sigmoid(), (x,)),
+            "mul_exp": t.autograd.gradcheck(lambda a, b: (a * b).exp(), (x, w))}
+
+
+@prog
+def anomaly_mode_changes_hint(t):
+    x = t.tensor(arr(3), requires_grad=True)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        with t.autograd.detect_anomaly():
+            y = x.exp()
+            y.add_(1)
+            err = catch(lambda: y.sum().backward())
+        enabled_after = t.is_anomaly_enabled() if hasattr(t, "is_anomaly_enabled") else \
+            t.autograd.is_anomaly_enabled()
+    return {"err": err, "enabled_after": enabled_after}
+
+
 @prog
 def inplace_chain_on_intermediate(t):
     x = t.tensor(arr(4, seed=3), requires_grad=True)
@@ -775,6 +939,28 @@ def version_error_via_view(t):
 
 
 @prog
+def version_error_inplace_with_self_as_operand(t):
+    x = t.tensor(pos(3), requires_grad=True)
+    out = {}
+    for name in ["mul_", "div_", "pow_", "add_", "sub_"]:
+        y = x * 1.5
+        getattr(y, name)(y)
+        out[name] = catch(lambda: y.sum().backward())
+    out["grad"] = x.grad
+    return out
+
+
+@prog
+def version_error_names_current_grad_fn_of_saved_input(t):
+    x = t.tensor(pos(3), requires_grad=True)
+    w = t.tensor(pos(3, seed=1), requires_grad=True)
+    h = x * 1
+    y = h * w  # saves h (an input) and w
+    h.exp_().relu_()
+    return {"err": catch(lambda: y.sum().backward()), "h_grad_fn": fn_name(h.grad_fn)}
+
+
+@prog
 def version_no_error_if_not_saved(t):
     x = t.tensor(arr(3), requires_grad=True)
     y = x + 1
@@ -896,6 +1082,65 @@ def multi_output_view_no_grad_base_ok(t):
 
 
 @prog
+def multi_output_view_modified_under_no_grad_then_used(t):
+    x = t.tensor(arr(3, 4), requires_grad=True)
+    y = x * 1
+    a, b, c = y.unbind(0)
+    with t.no_grad():
+        b.clamp_(-0.5, 0.5)
+    return {"use_b": catch(lambda: b.sum()), "use_a": catch(lambda: fn_name(a.grad_fn)),
+            "y_version": y._version}
+
+
+@prog
+def multi_output_view_of_plain_tensor_base_gets_grad(t):
+    # found by the fuzzer (seed 588): split of a tensor that does not require grad, then the
+    # base is modified in place by an op that makes it require grad
+    x = t.tensor(arr(2, 3, 4), requires_grad=True)
+    c = t.tensor(arr(2, 3, 4, seed=1))
+    p = c.split(2)[0]
+    c.mul_(x)
+    return {"use_view": catch(lambda: p.sum()), "c_grad_fn": fn_name(c.grad_fn)}
+
+
+@prog
+def view_of_plain_tensor_setitem_then_inplace(t):
+    # found by the fuzzer (seed 1753)
+    x = t.tensor(arr(3, 4), requires_grad=True)
+    c = t.tensor(arr(3, 4, seed=1))
+    u = c.unsqueeze(0)
+    u[0] = x
+    obs = {"u_grad_fn": fn_name(u.grad_fn), "c_grad_fn": fn_name(c.grad_fn), "u_leaf": u.is_leaf,
+           "c_leaf": c.is_leaf}
+    obs["clamp_"] = catch(lambda: u.clamp_(-0.5, 0.5) is u)
+    return obs
+
+
+@prog
+def metadata_inplace_on_view_of_nonleaf(t):
+    # found by the fuzzer (seed 2207): transpose_ on a permuted view of a non-leaf
+    x = t.tensor(arr(2, 3, 4), requires_grad=True)
+    y = x.clone()
+    v = y.permute(1, 0, 2)
+    v.transpose_(0, 2)
+    obs = {"meta": tuple(v.shape), "stride": v.stride(), "grad_fn": fn_name(v.grad_fn)}
+    (v.sum() * 2 + y.sum()).backward()
+    obs["grad"] = x.grad
+    return obs
+
+
+@prog
+def metadata_inplace_t_on_nonleaf_then_backward(t):
+    x = t.tensor(arr(3, 4), requires_grad=True)
+    y = x * 1
+    y.t_()
+    obs = {"grad_fn": fn_name(y.grad_fn), "shape": tuple(y.shape), "version": y._version}
+    y.backward(upstream(t, y))
+    obs["grad"] = x.grad
+    return obs
+
+
+@prog
 def view_made_under_no_grad_inplace_raises(t):
     x = t.tensor(arr(3, 4), requires_grad=True)
     y = x * 1
@@ -958,6 +1203,29 @@ def view_grad_fn_after_base_modified(t):
     after = fn_name(v.grad_fn)
     v.sum().backward()
     return {"before": before, "after": after, "grad": x.grad}
+
+
+@prog
+def view_of_plain_tensor_sees_base_become_differentiable(t):
+    x = t.tensor(arr(3, 4), requires_grad=True)
+    c = t.zeros(3, 4)
+    v = c[:, ::2]
+    before = v.requires_grad
+    c.add_(x)
+    obs = {"before": before, "after": v.requires_grad, "grad_fn": fn_name(v.grad_fn), "c_grad_fn": fn_name(c.grad_fn)}
+    v.backward(upstream(t, v))
+    obs["grad"] = x.grad
+    return obs
+
+
+@prog
+def view_of_plain_tensor_written_with_grad_then_base_used(t):
+    x = t.tensor(arr(4), requires_grad=True)
+    c = t.zeros(3, 4)
+    c[1] = x * 2
+    c.t()[0].mul_(3)
+    c.backward(upstream(t, c))
+    return {"grad": x.grad, "c": c, "graph": graph(c.grad_fn, depth=3)}
 
 
 @prog

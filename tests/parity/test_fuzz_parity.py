@@ -18,13 +18,15 @@ import pytest
 from .harness import arr
 
 N_PROGRAMS = int(os.environ.get("IPT_FUZZ_N", "300"))
-SHAPE = (3, 4)
+SHAPES = [(3, 4), (3, 4), (2, 3, 4)]
 
-UNARY = ["exp", "tanh", "sigmoid", "relu", "neg", "abs", "square", "mul2", "add1", "div3", "clamp"]
-BINARY = ["add", "sub", "mul", "maximum", "add_alpha"]
+UNARY = ["exp", "tanh", "sigmoid", "relu", "neg", "abs", "square", "mul2", "add1", "div3", "clamp",
+         "softmax", "log_softmax", "mean_keep", "log_abs", "sqrt_abs", "pow3", "clone"]
+SHAPE_CHANGING = ["sum0", "amax_last", "mm_const"]
+BINARY = ["add", "sub", "mul", "maximum", "add_alpha", "div_safe", "minimum"]
 INPLACE_UNARY = ["relu_", "sigmoid_", "tanh_", "exp_", "neg_", "abs_", "clamp_", "zero_",
-                 "mul_scalar", "add_scalar", "pow_", "fill_"]
-INPLACE_BINARY = ["add_", "mul_", "sub_", "copy_", "setitem_row", "setitem_scalar"]
+                 "mul_scalar", "add_scalar", "pow_", "fill_", "div_scalar", "clamp_min_"]
+INPLACE_BINARY = ["add_", "mul_", "sub_", "copy_", "setitem_row", "setitem_scalar", "setitem_slice"]
 
 
 # --------------------------------------------------------------------------------------
@@ -35,17 +37,18 @@ def generate(seed):
     rng = random.Random(seed)
     steps = []
     shapes = []  # shape of each pool entry
-    kinds = []  # "leaf" / "const" / "op" / "view"
+    kinds = []  # "leaf" / "const" / "op" / "view" / "leaf_view"
+    shape0 = rng.choice(SHAPES)
 
     n_leaves = rng.randint(1, 3)
     for i in range(n_leaves):
         rg = i == 0 or rng.random() < 0.6
-        steps.append(("leaf", seed * 10 + i, rg))
-        shapes.append(SHAPE)
+        steps.append(("leaf", seed * 10 + i, rg, shape0))
+        shapes.append(shape0)
         kinds.append("leaf")
     if rng.random() < 0.4:
-        steps.append(("const", seed * 10 + 7))
-        shapes.append(SHAPE)
+        steps.append(("const", seed * 10 + 7, shape0))
+        shapes.append(shape0)
         kinds.append("const")
 
     def pick(pred=lambda i: True, leaf_weight=1.0):
@@ -55,34 +58,48 @@ def generate(seed):
         weights = [leaf_weight if kinds[i] in ("leaf", "leaf_view") else 1.0 for i in cands]
         return rng.choices(cands, weights)[0]
 
-    for _ in range(rng.randint(3, 9)):
+    def add(step, shape, kind):
+        steps.append(step)
+        shapes.append(tuple(shape))
+        kinds.append(kind)
+
+    for _ in range(rng.randint(3, 10)):
         r = rng.random()
-        if r < 0.25:
+        if r < 0.20:
             src = pick()
-            steps.append(("unary", src, rng.choice(UNARY)))
-            shapes.append(shapes[src])
-            kinds.append("op")
-        elif r < 0.42:
+            add(("unary", src, rng.choice(UNARY)), shapes[src], "op")
+        elif r < 0.25:
+            src = pick(lambda i: len(shapes[i]) >= 1)
+            op = rng.choice(SHAPE_CHANGING)
+            sh = shapes[src]
+            out = {"sum0": sh[1:], "amax_last": sh[:-1], "mm_const": sh}[op]
+            add(("shape_op", src, op, seed * 10 + 8), out, "op")
+        elif r < 0.40:
             a = pick()
             b = pick(lambda i: _broadcastable(shapes[i], shapes[a]))
-            out = tuple(np.broadcast_shapes(shapes[a], shapes[b]))
-            steps.append(("binary", a, b, rng.choice(BINARY)))
-            shapes.append(out)
-            kinds.append("op")
-        elif r < 0.62:
+            add(("binary", a, b, rng.choice(BINARY)), np.broadcast_shapes(shapes[a], shapes[b]), "op")
+        elif r < 0.58:
             src = pick(lambda i: len(shapes[i]) >= 1)
             kind, args, shape = _random_view(rng, shapes[src])
-            steps.append(("view", src, kind, args))
-            shapes.append(shape)
-            kinds.append("leaf_view" if kinds[src] in ("leaf", "leaf_view") else "view")
-        elif r < 0.67:
+            add(("view", src, kind, args), shape, "leaf_view" if kinds[src] in ("leaf", "leaf_view") else "view")
+        elif r < 0.62:
             src = pick()
-            steps.append(("expand_op", src))
-            shapes.append((2,) + shapes[src])
-            kinds.append("op")
-        elif r < 0.83:
+            add(("expand_op", src), (2,) + shapes[src], "op")
+        elif r < 0.64:
+            # metadata in place: t_() / transpose_() change the target's shape
+            target = pick(lambda i: len(shapes[i]) >= 2, leaf_weight=0.05)
+            if target is None:
+                continue
+            steps.append(("meta_inplace", target))
+            sh = shapes[target]
+            shapes[target] = (sh[-1],) + sh[1:-1] + (sh[0],)
+        elif r < 0.77:
             target = pick(leaf_weight=0.05)
             steps.append(("inplace_unary", target, rng.choice(INPLACE_UNARY)))
+        elif r < 0.81:
+            # an optimizer-style update: in place under no_grad (allowed on leaves; bumps versions)
+            target = pick(leaf_weight=3.0)
+            steps.append(("nograd_inplace", target, rng.choice(["mul_scalar", "add_scalar", "zero_", "clamp_"])))
         else:
             target = pick(leaf_weight=0.05)
             op = rng.choice(INPLACE_BINARY)
@@ -90,10 +107,12 @@ def generate(seed):
                 steps.append(("inplace_binary", target, "setitem_scalar", None))
                 continue
             if op == "setitem_row":
-                row_shape = shapes[target][1:]
-                other = pick(lambda i: _broadcastable_to(shapes[i], row_shape))
+                dst = shapes[target][1:]
+            elif op == "setitem_slice":
+                dst = (max(shapes[target][0] - 1, 0),) + shapes[target][1:]
             else:
-                other = pick(lambda i: _broadcastable_to(shapes[i], shapes[target]))
+                dst = shapes[target]
+            other = pick(lambda i: _broadcastable_to(shapes[i], dst))
             if other is None:
                 steps.append(("inplace_binary", target, "setitem_scalar", None))
             else:
@@ -118,9 +137,9 @@ def _broadcastable_to(src, dst):
 
 def _random_view(rng, shape):
     nd = len(shape)
-    choices = ["slice", "select", "view_flat", "unsqueeze", "step"]
+    choices = ["slice", "select", "view_flat", "unsqueeze", "step", "expand_view", "narrow"]
     if nd >= 2:
-        choices += ["transpose", "slice_col"]
+        choices += ["transpose", "slice_col", "permute", "unbind_k", "split_k", "chunk_k"]
     if nd == 2:
         choices += ["t"]
     kind = rng.choice(choices)
@@ -136,12 +155,33 @@ def _random_view(rng, shape):
         return kind, (), (int(np.prod(shape)),)
     if kind == "unsqueeze":
         return kind, (), (1,) + shape
+    if kind == "expand_view":
+        return kind, (), (2,) + shape
+    if kind == "narrow":
+        d = rng.randrange(nd)
+        start = rng.randint(0, max(shape[d] - 1, 0))
+        length = rng.randint(1, max(shape[d] - start, 1)) if shape[d] else 0
+        return kind, (d, start, length), shape[:d] + (length,) + shape[d + 1:]
     if kind == "transpose":
         return kind, (0, nd - 1), (shape[-1],) + shape[1:-1] + (shape[0],)
     if kind == "t":
         return kind, (), (shape[1], shape[0])
     if kind == "slice_col":
-        return kind, (), shape[:1] + ((shape[1] - 1 + 1) // 2 if shape[1] else 0,) + shape[2:]
+        return kind, (), shape[:1] + ((shape[1] + 1) // 2,) + shape[2:]
+    if kind == "permute":
+        perm = list(range(nd))
+        rng.shuffle(perm)
+        return kind, tuple(perm), tuple(shape[p] for p in perm)
+    if kind == "unbind_k":
+        k = rng.randrange(shape[0]) if shape[0] else 0
+        return kind, (k,), shape[1:]
+    if kind == "split_k":
+        return kind, (), (min(2, shape[0]),) + shape[1:]
+    if kind == "chunk_k":
+        # the last of 2 chunks along dim 1
+        n = shape[1]
+        size = -(-n // 2)
+        return kind, (), shape[:1] + (n - size if n > size else size,) + shape[2:]
     raise AssertionError(kind)
 
 
@@ -154,13 +194,29 @@ def _unary(t, x, op):
         "exp": lambda: x.exp(), "tanh": lambda: x.tanh(), "sigmoid": lambda: x.sigmoid(),
         "relu": lambda: x.relu(), "neg": lambda: -x, "abs": lambda: x.abs(), "square": lambda: x * x,
         "mul2": lambda: x * 2, "add1": lambda: x + 1, "div3": lambda: x / 3, "clamp": lambda: x.clamp(-1, 1),
+        "softmax": lambda: x.softmax(-1), "log_softmax": lambda: x.log_softmax(0),
+        "mean_keep": lambda: x.mean(-1, keepdim=True) * x, "log_abs": lambda: (x.abs() + 0.5).log(),
+        "sqrt_abs": lambda: (x.abs() + 0.25).sqrt(), "pow3": lambda: x.pow(3), "clone": lambda: x.clone(),
     }[op]()
+
+
+def _shape_op(t, x, op, seed):
+    if op == "sum0":
+        return x.sum(0)
+    if op == "amax_last":
+        return x.amax(-1)
+    if op == "mm_const":
+        n = x.shape[-1]
+        w = t.tensor(arr(n, n, seed=seed, low=-1.0, high=1.0))
+        return x @ w
+    raise AssertionError(op)
 
 
 def _binary(t, a, b, op):
     return {
         "add": lambda: a + b, "sub": lambda: a - b, "mul": lambda: a * b,
-        "maximum": lambda: t.maximum(a, b), "add_alpha": lambda: a.add(b, alpha=0.5),
+        "maximum": lambda: t.maximum(a, b), "minimum": lambda: t.minimum(a, b),
+        "add_alpha": lambda: a.add(b, alpha=0.5), "div_safe": lambda: a / (b.abs() + 0.5),
     }[op]()
 
 
@@ -175,12 +231,24 @@ def _view(t, x, kind, args):
         return x.view(-1)
     if kind == "unsqueeze":
         return x.unsqueeze(0)
+    if kind == "expand_view":
+        return x.expand(2, *x.shape)
+    if kind == "narrow":
+        return x.narrow(*args)
     if kind == "transpose":
         return x.transpose(*args)
     if kind == "t":
         return x.t()
     if kind == "slice_col":
         return x[:, ::2]
+    if kind == "permute":
+        return x.permute(*args)
+    if kind == "unbind_k":
+        return x.unbind(0)[args[0]]
+    if kind == "split_k":
+        return x.split(2)[0]
+    if kind == "chunk_k":
+        return x.chunk(2, dim=1)[-1]
     raise AssertionError(kind)
 
 
@@ -195,6 +263,10 @@ def _inplace_unary(t, x, op):
         x.pow_(2)
     elif op == "fill_":
         x.fill_(0.75)
+    elif op == "div_scalar":
+        x.div_(2)
+    elif op == "clamp_min_":
+        x.clamp_min_(0.0)
     else:
         getattr(x, op)()
 
@@ -204,6 +276,8 @@ def _inplace_binary(t, x, op, y):
         x[0] = 0.5
     elif op == "setitem_row":
         x[0] = y
+    elif op == "setitem_slice":
+        x[1:] = y
     elif op == "add_":
         x.add_(y)
     elif op == "mul_":
@@ -224,11 +298,19 @@ def execute(t, steps):
         for step in steps:
             kind = step[0]
             if kind == "leaf":
-                x = t.tensor(arr(*SHAPE, seed=step[1], low=-1.5, high=1.5), requires_grad=step[2])
+                x = t.tensor(arr(*step[3], seed=step[1], low=-1.5, high=1.5), requires_grad=step[2])
                 pool.append(x)
                 leaves.append(x)
             elif kind == "const":
-                pool.append(t.tensor(arr(*SHAPE, seed=step[1], low=-1.5, high=1.5)))
+                pool.append(t.tensor(arr(*step[2], seed=step[1], low=-1.5, high=1.5)))
+            elif kind == "shape_op":
+                pool.append(_shape_op(t, pool[step[1]], step[2], step[3]))
+            elif kind == "meta_inplace":
+                x = pool[step[1]]
+                if x.dim() == 2:
+                    x.t_()
+                else:
+                    x.transpose_(0, x.dim() - 1)
             elif kind == "unary":
                 pool.append(_unary(t, pool[step[1]], step[2]))
             elif kind == "binary":
@@ -240,6 +322,9 @@ def execute(t, steps):
                 pool.append(x.unsqueeze(0).expand(2, *x.shape) * 0.5)
             elif kind == "inplace_unary":
                 _inplace_unary(t, pool[step[1]], step[2])
+            elif kind == "nograd_inplace":
+                with t.no_grad():
+                    _inplace_unary(t, pool[step[1]], step[2])
             elif kind == "inplace_binary":
                 _inplace_binary(t, pool[step[1]], step[2], None if step[3] is None else pool[step[3]])
             else:
@@ -295,6 +380,44 @@ def format_steps(steps):
     return "\n    ".join(repr(s) for s in steps)
 
 
+_REF_FIELDS = {"unary": (1,), "binary": (1, 2), "view": (1,), "expand_op": (1,), "inplace_unary": (1,),
+               "nograd_inplace": (1,), "inplace_binary": (1, 3), "shape_op": (1,), "meta_inplace": (1,)}
+_PRODUCES = {"leaf", "const", "unary", "binary", "view", "expand_op", "shape_op"}
+
+
+def _refs(step):
+    return [step[i] for i in _REF_FIELDS.get(step[0], ()) if step[i] is not None]
+
+
+def _without(steps, k):
+    """steps with step k removed (None if a later step uses what step k produced)."""
+    if steps[k][0] in _PRODUCES:
+        entry = sum(1 for s in steps[:k] if s[0] in _PRODUCES)
+        if any(entry in _refs(s) for s in steps[k + 1:]):
+            return None
+        out = []
+        for s in steps[:k] + steps[k + 1:]:
+            s = list(s)
+            for i in _REF_FIELDS.get(s[0], ()):
+                if s[i] is not None and s[i] > entry:
+                    s[i] -= 1
+            out.append(tuple(s))
+        return out
+    return steps[:k] + steps[k + 1:]
+
+
+def shrink(steps, fails):
+    """Greedily drop steps while ``fails(steps)`` stays true: a shorter program showing the same problem."""
+    changed = True
+    while changed:
+        changed = False
+        for k in reversed(range(len(steps))):
+            cand = _without(steps, k)
+            if cand is not None and fails(cand):
+                steps, changed = cand, True
+    return steps
+
+
 SEEDS = list(range(N_PROGRAMS))
 
 
@@ -305,7 +428,10 @@ def test_fuzz_parity(seed, torch_mod, core):
     got = execute(core, steps)
     diffs = compare_runs(ref, got)
     if diffs:
-        pytest.fail(f"fuzz program {seed}:\n    {format_steps(steps)}\n  " + "\n  ".join(diffs), pytrace=False)
+        small = shrink(steps, lambda st: bool(compare_runs(execute(torch_mod, st), execute(core, st))))
+        small_diffs = compare_runs(execute(torch_mod, small), execute(core, small))
+        pytest.fail(f"fuzz program {seed}:\n    {format_steps(steps)}\n  " + "\n  ".join(diffs)
+                    + f"\n  shrunk to:\n    {format_steps(small)}\n  " + "\n  ".join(small_diffs), pytrace=False)
 
 
 def fuzz_stats(torch_mod, core=None, n=N_PROGRAMS):

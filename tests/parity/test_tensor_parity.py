@@ -7,7 +7,7 @@ Each program below is ordinary PyTorch code written against ``t``; the harness r
 import numpy as np
 import pytest
 
-from .harness import Registry, arr, catch, check_parity, meta, pos, ptr_delta, same_storage
+from .harness import Registry, arr, catch, check_parity, ints, meta, pos, ptr_delta, same_storage
 
 prog = Registry()
 
@@ -614,6 +614,38 @@ def flatten_variants(t):
 
 
 @prog
+def view_and_reshape_of_expanded(t):
+    e = t.zeros(3, 1).expand(3, 4)
+    r = e.reshape(12)
+    return {"view_flat": catch(lambda: meta(e.view(12))), "view_split": catch(lambda: meta(e.view(3, 2, 2))),
+            "reshape": meta(r), "reshape_copied": r._base is None, "reshape_same_shape": meta(e.reshape(3, 4)),
+            "reshape_same_shape_is_view": e.reshape(3, 4)._base is not None}
+
+
+@prog
+def unsqueeze_strides_of_views(t):
+    x = t.arange(6.0).view(2, 3)
+    return {"t_u1": meta(x.t().unsqueeze(1)), "u2": meta(x.unsqueeze(2)), "step_u0": meta(x[:, ::2].unsqueeze(0)),
+            "sel_u": meta(x[:, 1].unsqueeze(-1)), "u_u": meta(x.unsqueeze(0).unsqueeze(0))}
+
+
+@prog
+def numpy_shares_memory(t):
+    x = t.arange(6.0).view(2, 3)
+    n = x.numpy()
+    n[0, 0] = 50.0
+    v = x.t().numpy()
+    return {"x": x, "n_shape": n.shape, "v_strides": v.strides, "version": x._version,
+            "from_view_shares": bool(np.shares_memory(v, n))}
+
+
+@prog
+def create_empty_list(t):
+    e = t.tensor([])
+    return {"dtype": e.dtype, "shape": tuple(e.shape), "numel": e.numel(), "sum": e.sum()}
+
+
+@prog
 def select_and_narrow(t):
     x = t.arange(12.0).view(3, 4)
     return {
@@ -933,6 +965,33 @@ def ew_rebinding_allocates(t):
 def ew_out_of_place_result_layout_of_transposed(t):
     x = t.arange(6.0).view(2, 3).t()
     return {"add": meta(x + 1), "exp": meta(x.exp()), "mul": meta(x * x), "vals": x + 1}
+
+
+@prog
+def ew_result_layout_mixed_operands(t):
+    x = t.arange(6.0).view(2, 3)
+    y = t.arange(6.0).view(3, 2)
+    return {"t_plus_c": meta(x.t() + y), "c_plus_t": meta(y + x.t()), "vals": x.t() + y,
+            "t_times_scalar_tensor": meta(x.t() * t.tensor(2.0)), "t_plus_row": meta(x.t() + t.ones(2))}
+
+
+@prog
+def ew_result_layout_of_expanded_and_sliced(t):
+    e = t.zeros(3, 1).expand(3, 4)
+    s = t.arange(12.0).view(3, 4)[:, ::2]
+    return {"e_plus": meta(e + 1), "e_clone": meta(e.clone()), "e_contig": meta(e.contiguous()),
+            "s_plus": meta(s + 1), "s_exp": meta(s.exp()), "s_vals": s * 2}
+
+
+@prog
+def ew_int_division_by_zero(t):
+    return {"div": t.tensor([1, -2, 0]) / 0, "float_div": t.tensor([1.0, -1.0]) / t.tensor([0.0, 0.0])}
+
+
+@prog
+def ew_int_negative_power_raises(t):
+    return {"err": catch(lambda: t.tensor([2, 3]).pow(-1)), "ok": t.tensor([2, 3]).pow(2),
+            "float_ok": t.tensor([2.0, 4.0]).pow(-1)}
 
 
 @prog
@@ -1316,8 +1375,8 @@ def la_addbmm_seed_article_example(t):
 @prog
 def la_addbmm_correct_shape_for_seed_example(t):
     out = t.zeros(20, 40)
-    batch1 = t.tensor(arr(10, 20, 30, seed=38))
-    batch2 = t.tensor(arr(10, 30, 40, seed=39))
+    batch1 = t.tensor(ints(10, 20, 30, seed=38))
+    batch2 = t.tensor(ints(10, 30, 40, seed=39))
     out.addbmm_(batch1, batch2)
     return {"out": out, "bmm_then_sum": t.bmm(batch1, batch2).sum(0)}
 
@@ -1352,8 +1411,8 @@ def la_baddbmm_inplace(t):
 @prog
 def la_baddbmm_seed_article_alternative_shape(t):
     out = t.zeros(10, 20, 40)
-    b1 = t.tensor(arr(10, 20, 30, seed=38))
-    b2 = t.tensor(arr(10, 30, 40, seed=39))
+    b1 = t.tensor(ints(10, 20, 30, seed=38))
+    b2 = t.tensor(ints(10, 30, 40, seed=39))
     out.baddbmm_(b1, b2)
     return {"shape": tuple(out.shape), "out": out}
 
@@ -1386,6 +1445,207 @@ def la_einsum_seed_article_subscripts_fail(t):
 def la_module_functions_exist(t):
     return {name: callable(getattr(t, name, None)) for name in
             ["bmm", "addbmm", "baddbmm", "einsum", "matmul", "mm", "addmm"]}
+
+
+# ======================================================================================
+# more error texts and edge cases
+
+
+@prog
+def err_int_alpha_float(t):
+    return {"err": catch(lambda: t.tensor([1, 2]).add_(1, alpha=0.5)),
+            "out_of_place": catch(lambda: t.tensor([1, 2]).add(t.tensor([1, 1]), alpha=0.5))}
+
+
+@prog
+def err_expand_minus_one_leading(t):
+    return {"err": catch(lambda: t.zeros(3).expand(-1, 3))}
+
+
+@prog
+def err_dim_out_of_range_in_view_ops(t):
+    x = t.zeros(3, 4)
+    return {"squeeze": catch(lambda: x.squeeze(3)), "transpose": catch(lambda: x.transpose(0, 2)),
+            "unsqueeze": catch(lambda: x.unsqueeze(3)), "unsqueeze_ok": tuple(x.unsqueeze(2).shape),
+            "unsqueeze_neg": tuple(x.unsqueeze(-3).shape), "select": catch(lambda: x.select(2, 0)),
+            "softmax": catch(lambda: x.softmax(2))}
+
+
+@prog
+def err_narrow_out_of_range(t):
+    x = t.zeros(3, 4)
+    return {"err": catch(lambda: x.narrow(1, 3, 2)), "ok": tuple(x.narrow(1, 3, 1).shape)}
+
+
+@prog
+def err_split_sizes_must_sum(t):
+    return {"err": catch(lambda: t.zeros(5).split([1, 2])), "ok": [tuple(v.shape) for v in t.zeros(5).split([2, 3])]}
+
+
+@prog
+def err_arange_bad_bounds(t):
+    return {"err": catch(lambda: t.arange(1, 0)), "tenth": t.arange(0, 1, 0.1), "len": t.arange(0, 1, 0.1).numel()}
+
+
+@prog
+def err_ragged_nested_list(t):
+    return {"err": catch(lambda: t.tensor([[1, 2], [3]]))}
+
+
+@prog
+def layout_of_reductions_and_softmax_on_permuted(t):
+    y = t.arange(24.0).view(2, 3, 4).permute(2, 0, 1)
+    return {
+        "sum0": meta(y.sum(0)), "sum1": meta(y.sum(1)), "sum2": meta(y.sum(2)), "mean_keep": meta(y.mean(1, keepdim=True)),
+        "amax0": meta(y.amax(0)), "max0": meta(y.max(0).values), "argmax0": meta(y.argmax(0)), "var0": meta(y.var(0)),
+        "softmax0": meta(y.softmax(0)), "log_softmax2": meta(y.log_softmax(2)), "exp": meta(y.exp()),
+        "vals": y.sum(1), "sm_vals": y.softmax(0),
+    }
+
+
+@prog
+def layout_of_matmul_with_transposed_inputs(t):
+    a = t.tensor(arr(3, 2, seed=1))
+    b = t.tensor(arr(4, 3, seed=2))
+    bb = t.tensor(arr(5, 3, 2, seed=3))
+    return {"mm": meta(a.t().mm(b.t())), "matmul": meta(a.t() @ b.t()), "bmm": meta(bb.transpose(1, 2).bmm(bb)),
+            "vals": a.t() @ b.t()}
+
+
+@prog
+def inference_mode_tensors(t):
+    with t.inference_mode():
+        c = t.ones(3)
+    a = t.tensor(arr(3), requires_grad=True)
+    return {"is_inference": c.is_inference(), "a_is_inference": a.is_inference(),
+            "saved": catch(lambda: a * c), "not_saved": catch(lambda: a + c),
+            "inplace_outside": catch(lambda: c.add_(1)), "clone_ok": (a * c.clone()).requires_grad}
+
+
+@prog
+def comparisons_and_logical(t):
+    x = t.tensor([1.0, 2.0, 3.0])
+    y = t.tensor([3.0, 2.0, 1.0])
+    gt = x > y
+    return {"gt": gt, "ge": x >= 2, "lt": x < y, "le": x <= y, "eq": x == y, "ne": x != 2,
+            "methods": [x.gt(y), x.eq(2.0), t.lt(x, y)], "and": gt.logical_and(x > 1), "or": gt.logical_or(x < 2),
+            "int_vs_float": t.tensor([1, 2]) == t.tensor([1.0, 2.5]), "dtype": gt.dtype}
+
+
+@prog
+def creation_extras(t):
+    x = t.tensor(arr(2, 3))
+    e = t.empty_strided((2, 3), (1, 2))
+    return {"full_like": t.full_like(x, 2.5), "full_like_int": t.full_like(t.tensor([1, 2]), 7),
+            "empty_strided": meta(e), "is_tensor": [t.is_tensor(x), t.is_tensor(3.0), t.is_tensor(np.zeros(2))]}
+
+
+@prog
+def optimizer_style_inplace_plain(t):
+    p = t.tensor(pos(4, seed=1))
+    g = t.tensor(arr(4, seed=2))
+    m = t.zeros(4)
+    v = t.zeros(4)
+    ptrs = [p.data_ptr(), m.data_ptr(), v.data_ptr()]
+    m.mul_(0.9).add_(g, alpha=0.1)
+    v.mul_(0.999).addcmul_(g, g, value=0.001)
+    p.addcdiv_(m, v.sqrt().add_(1e-8), value=-0.01)
+    m.lerp_(g, 0.5)
+    return {"p": p, "m": m, "v": v, "versions": [p._version, m._version, v._version],
+            "ptrs_same": [a == b for a, b in zip(ptrs, [p.data_ptr(), m.data_ptr(), v.data_ptr()])]}
+
+
+@prog
+def uniform_inplace(t):
+    x = t.zeros(200)
+    r = x.uniform_(-1, 2)
+    vals = x.tolist()
+    return {"same": r is x, "version": x._version, "in_range": all(-1 <= v < 2 for v in vals),
+            "spread": min(vals) < 0 < max(vals)}
+
+
+@prog
+def advanced_indexing_copies(t):
+    x = t.arange(12.0).view(3, 4)
+    rows = x[[0, 2]]
+    mask = x > 5
+    sel = x[mask]
+    return {"rows": rows, "rows_base_none": rows._base is None, "rows_same_storage": same_storage(rows, x),
+            "sel": sel, "sel_meta": meta(sel), "x_version": x._version}
+
+
+@prog
+def advanced_indexing_setitem(t):
+    x = t.arange(12.0).view(3, 4)
+    x[x > 5] = 0.0
+    v1 = x._version
+    x[[0, 2], 1] = t.tensor([-1.0, -2.0])
+    return {"x": x, "versions": [v1, x._version]}
+
+
+@prog
+def inplace_bool_cannot_hold_long(t):
+    b = t.tensor([True, False])
+    return {"err": catch(lambda: b.add_(1)), "ok": t.tensor([1, 2]).add_(t.tensor([True, False]))}
+
+
+# ======================================================================================
+# printing (notebooks show these reprs; nbval compares them)
+
+
+@prog
+def repr_simple_tensors(t):
+    return {
+        "float": repr(t.tensor([1.0, 2.0])),
+        "int": repr(t.tensor([1, 2])),
+        "bool": repr(t.tensor([True, False])),
+        "scalar": repr(t.tensor(3.5)),
+        "f64": repr(t.tensor([1.5, 2.0], dtype=t.float64)),
+        "empty": repr(t.tensor([])),
+        "matrix": repr(t.arange(6.0).view(2, 3)),
+        "decimals": repr(t.tensor([0.5, 1.25])),
+        "int_matrix": repr(t.arange(6).view(3, 2)),
+        "negative": repr(t.tensor([-1.0, 2.5])),
+    }
+
+
+@prog
+def repr_autograd_suffixes(t):
+    a = t.tensor([1.0, 2.0], requires_grad=True)
+    with t.no_grad():
+        n = a * 2
+    return {"leaf": repr(a), "mul": repr(a * 2), "sum": repr((a * 2).sum()), "no_grad": repr(n),
+            "view": repr(a[0]), "detached": repr(a.detach())}
+
+
+@prog
+def repr_size_and_dtype(t):
+    x = t.zeros(2, 3)
+    return {"shape": str(x.shape), "size": repr(x.size()), "dtype": str(x.dtype), "empty_shape": str(t.tensor(1.0).shape)}
+
+
+# ======================================================================================
+# dtype conversions and factory kwargs
+
+
+@prog
+def dtype_conversions(t):
+    f = t.tensor([1.7, -2.7])
+    i = t.tensor([1, 2])
+    d = f.double()
+    return {
+        "double": d, "float": i.float(), "long": f.long(), "to": f.to(t.float64), "to_same_is_self": f.to(t.float32) is f,
+        "float_same_is_self": f.float() is f, "d_new_storage": same_storage(d, f),
+    }
+
+
+@prog
+def factories_with_requires_grad(t):
+    z = t.zeros(3, requires_grad=True)
+    o = t.ones(2, 2, requires_grad=True)
+    f = t.full((2,), 1.5, requires_grad=True)
+    return {"z": [z.is_leaf, z.requires_grad], "o": [o.is_leaf, o.requires_grad], "f": [f.is_leaf, f.requires_grad],
+            "int_rg": catch(lambda: t.zeros(2, dtype=t.int64, requires_grad=True))}
 
 
 # ======================================================================================

@@ -1,0 +1,201 @@
+"""ipt.widgets without a browser: click buttons, set values, assert state and that pictures change."""
+from __future__ import annotations
+
+import io
+
+import matplotlib
+
+matplotlib.use("Agg")
+
+import pytest  # noqa: E402
+
+import inplace_tutorial as ipt  # noqa: E402
+from inplace_tutorial.widgets import (HazardLab, Progress, StrideExplorer,  # noqa: E402
+                                      StrideView, TrainingStep, TrainingStepper,
+                                      run_experiment)
+
+
+# --------------------------------------------------------------------------- StrideExplorer
+@pytest.mark.parametrize("shape, stride, offset, needle", [
+    ("5", "3", "0", "out of bounds for storage of size 48"),   # the core's own text
+    ("-1", "1", "0", "negative dimension -1"),
+    ("2", "-1", "0", "Negative strides are not supported"),
+    ("2, 3", "1", "0", "mismatch in length of strides and shape"),
+    ("2", "1", "-1", "invalid storage offset -1"),
+    ("2.5", "1", "0", "shape must be whole numbers, got '2.5'"),
+    ("2", "1", "one", "offset must be whole numbers"),
+    ("2", "1", "1 2", "offset must be one whole number"),
+])
+def test_stride_view_invalid_inputs_give_messages(shape, stride, offset, needle):
+    m = StrideView()
+    assert m.set(shape, stride, offset) is False
+    assert m.view is None and needle in m.error
+
+
+def test_stride_view_uses_the_core_as_strided():
+    m = StrideView()
+    assert m.set("2, 3", "0, 1", "2")
+    v = m.view
+    assert v.untyped_storage() is m.base.untyped_storage()
+    assert (tuple(v.shape), v.stride(), v.storage_offset()) == ((2, 3), (0, 1), 2)
+    assert m.touched() == {2: 2, 3: 2, 4: 2}
+    assert v.tolist() == [[2.0, 3.0, 4.0], [2.0, 3.0, 4.0]]
+    assert "3 cells are read by more than one index" in m.describe()
+
+
+def test_stride_explorer_shows_message_not_traceback_and_redraws():
+    w = StrideExplorer()
+    first = w.image.value
+    assert "12 elements over 12 of 12 cells" in w.message.value
+    w.stride.value = "1, 3"  # transpose-like: same cells, new picture
+    assert "is_contiguous()=False" in w.message.value
+    assert w.image.value != first
+    w.shape.value = "4, 4"
+    assert "RuntimeError" in w.message.value and "out of bounds" in w.message.value
+    assert "Traceback" not in w.message.value
+    w.shape.value = "x"
+    assert "TypeError: shape must be whole numbers" in w.message.value
+
+
+# --------------------------------------------------------------------------- TrainingStepper
+def test_training_step_runs_op_by_op_with_phases():
+    s = TrainingStep(inplace=True)
+    assert s.phase == "ready" and s.done == [] and s.trace.events == []
+    assert s.next_op() and s.done == ["h = torch.addmm(b1, X, W1)"]
+    assert s.trace.events and all(e.phase == "forward" for e in s.trace.events)
+    s.run_phase("forward")
+    assert s.phase == "backward" and s.done[-1].startswith("loss =")
+    loss = s.t["loss"]
+    s.run_phase("backward")
+    assert all(s.t[p].grad is not None for p in ("W1", "b1", "W2", "b2"))
+    versions = [s.t[p]._version for p in ("W1", "b1", "W2", "b2")]
+    s.run_phase("update")
+    assert [s.t[p]._version for p in ("W1", "b1", "W2", "b2")] == [v + 1 for v in versions]
+    s.run_all()
+    assert s.finished and s.phase == "done" and not s.next_op()
+    assert all(s.t[p].grad is None for p in ("W1", "b1", "W2", "b2"))  # set_to_none
+    assert s.trace.phases() == ["forward", "backward", "update", "zero_grad"]
+    assert s.peak == s.trace.peak >= s.trace.start_allocated
+    assert 0.5 < loss.item() < 3.0  # a real cross-entropy of a 3-class model
+
+
+def test_training_step_out_of_place_mode_differs_for_real():
+    a, b = TrainingStep(inplace=True), None
+    a.run_all()
+    b = TrainingStep(inplace=False)
+    w1_before = b.t["W1"]
+    b.run_all()
+    assert "a = h.relu()" in b.done and "a = h.relu_()   # a is h" in a.done
+    assert b.t["W1"] is not w1_before and b.t["W1"].requires_grad
+    assert all(b.t[p].grad is not None and b.t[p].grad.abs().sum().item() == 0
+               for p in ("W1", "b1", "W2", "b2"))  # zero-filled grads
+    # Same seed, same math: both updates give the same weights.
+    assert a.t["W1"].sub(b.t["W1"]).abs().amax().item() < 1e-6
+    relu = [e for e in b.trace.events if e.op == "relu" and e.kind == "alloc"]
+    assert relu and not [e for e in a.trace.events if e.op == "relu" and e.kind == "alloc"]
+
+
+def test_training_stepper_buttons_update_state_and_pictures():
+    w = TrainingStepper()
+    graph0, timeline0 = w.graph_image.value, w.timeline_image.value
+    assert "phase <b>ready</b>" in w.status.value
+    w.buttons["forward"].click()
+    assert w.step.phase == "backward" and "loss = picked.sum()" in w.status.value
+    assert w.graph_image.value != graph0 and w.timeline_image.value != timeline0
+    graph1 = w.graph_image.value
+    w.buttons["next"].click()  # backward
+    assert w.step.current_op == "loss.backward()" and w.graph_image.value != graph1
+    assert "W1.grad" in w.storages.value
+    w.buttons["update"].click()
+    w.buttons["zero_grad"].click()
+    assert w.step.finished and "in-place" in w.peaks
+    w.toggle.value = False  # switch mode: a fresh step, out-of-place
+    assert w.step.phase == "ready" and not w.step.inplace
+    w.buttons["zero_grad"].click()  # runs every earlier phase first
+    assert w.step.finished and set(w.peaks) == {"in-place", "out-of-place"}
+    assert "out-of-place" in w.compare.value and "in-place" in w.compare.value
+    w.buttons["reset"].click()
+    assert w.step.op_index == 0 and w.step.done == []
+
+
+def test_stepper_reset_releases_previous_step_memory():
+    s = TrainingStep(inplace=False)
+    start = ipt.memory.memory_allocated()
+    s.run_all()
+    s.reset()
+    assert ipt.memory.memory_allocated() == start
+
+
+# --------------------------------------------------------------------------- HazardLab
+@pytest.mark.parametrize("forward, target, fails, node, field", [
+    ("sigmoid", "output y", True, "SigmoidBackward0", "result"),
+    ("sigmoid", "input x", False, "SigmoidBackward0", "result"),
+    ("exp", "output y", True, "ExpBackward0", "result"),
+    ("log", "input x", True, "LogBackward0", "self"),
+    ("log", "output y", False, "LogBackward0", "self"),
+    ("mul", "input x", True, "MulBackward0", "self"),
+    ("matmul", "output y", False, "MmBackward0", "self"),
+])
+def test_hazard_outcomes_come_from_the_core(forward, target, fails, node, field):
+    r = run_experiment(forward, "mul_(2)", target, predicted_fail=True)
+    assert r.failed is fails
+    s = next(s for s in r.saved if s.node == node and s.field == field)
+    assert s.stale is fails
+    if fails:
+        assert r.stage == "backward"
+        assert "modified by an inplace operation" in r.error
+        assert "NOT SAFE" in r.explanation
+    else:
+        assert r.error is None and "a" in r.grads
+    assert r.prediction_correct is fails
+
+
+def test_hazard_gradients_are_real():
+    r = run_experiment("sigmoid", "mul_(2)", "input x")
+    # x was doubled after sigmoid saved its result: dy/da = s * (1 - s) of the original a.
+    import math
+
+    sig = lambda v: 1 / (1 + math.exp(-v))  # noqa: E731
+    expected = [[sig(v) * (1 - sig(v)) for v in row] for row in ([0.5, 1.0], [1.5, 2.0])]
+    assert sum(r.grads["a"], []) == pytest.approx(sum(expected, []), rel=1e-5)
+
+
+def test_hazard_lab_widget_run_shows_outcome_and_verdict():
+    w = HazardLab()
+    w.forward.value, w.inplace.value, w.target.value = "tanh", "zero_()", "output y"
+    w.prediction.value = "backward works"
+    w.run_button.click()
+    assert w.result.failed and w.result.prediction_correct is False
+    assert "RuntimeError during the backward" in w.output.value
+    assert "your prediction was wrong" in w.output.value
+    assert "TanhBackward0" in w.output.value and "STALE" in w.output.value
+    w.target.value = "input x"
+    w.prediction.value = "backward works"
+    w.run_button.click()
+    assert not w.result.failed and "backward succeeded" in w.output.value
+    assert "your prediction was right" in w.output.value
+
+
+# --------------------------------------------------------------------------- Progress
+def test_progress_text_mode_prints_about_ten_lines():
+    out = io.StringIO()
+    p = Progress(100, "train", mode="text", file=out)
+    for step in range(1, 101):
+        p(epoch=1, step=step, total=100, loss=1.0 / step, acc=step / 100)
+    p.close()
+    lines = out.getvalue().splitlines()
+    assert 9 <= len(lines) <= 11
+    assert lines[-1] == "train: epoch 1 · step 100/100 · loss 0.0100 · acc 100.0%"
+
+
+def test_progress_widget_mode_updates_bar_and_label():
+    p = Progress(10, "fit", mode="widget", file=io.StringIO())
+    p(epoch=2, step=4, total=10, loss=0.25, acc=0.5)
+    assert (p.bar.value, p.bar.max) == (4, 10)
+    assert p.label.value == "epoch 2 · step 4/10 · loss 0.2500 · acc 50.0%"
+    p.close()
+    assert p.closed
+
+
+def test_progress_auto_is_text_outside_a_kernel():
+    assert Progress(3, mode="auto", file=io.StringIO()).widget is False
