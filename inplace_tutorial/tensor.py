@@ -30,6 +30,19 @@ class _VersionCounter:
             self.history.append((self.value, op, anomaly.user_location()))
 
 
+def non_overlapping_and_dense(shape: tuple, stride: tuple) -> bool:
+    """PyTorch's is_non_overlapping_and_dense: some permutation of the dims is contiguous."""
+    if len(shape) == 1:
+        return shape[0] < 2 or stride[0] == 1
+    order = sorted((d for d in range(len(shape)) if shape[d] >= 2), key=lambda d: stride[d])
+    expected = 1
+    for d in order:
+        if stride[d] != expected:
+            return False
+        expected *= shape[d]
+    return True
+
+
 def contiguous_strides(shape: tuple) -> tuple:
     strides, acc = [], 1
     for s in reversed(shape):
@@ -122,6 +135,8 @@ class Tensor:
         return self._offset
 
     def is_contiguous(self) -> bool:
+        if 0 in self._shape:
+            return True  # PyTorch: an empty tensor is always contiguous
         expected = 1
         for size, st in zip(reversed(self._shape), reversed(self._stride)):
             if size != 1 and st != expected:

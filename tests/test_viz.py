@@ -220,5 +220,5 @@ def test_core_does_not_import_viz():
 
 def test_setup_notebook_without_ipython_applies_style():
     matplotlib.rcParams["font.size"] = 13
-    assert viz.setup_notebook() is False
+    assert viz.setup_notebook() is None
     assert matplotlib.rcParams["font.size"] == viz.RC["font.size"]

@@ -1,4 +1,4 @@
-"""ipt.widgets without a browser: click buttons, set values, assert state and that pictures change."""
+"""ipt.widgets without a browser: click, set values, assert state and changed pictures."""
 from __future__ import annotations
 
 import io
@@ -10,9 +10,15 @@ matplotlib.use("Agg")
 import pytest  # noqa: E402
 
 import inplace_tutorial as ipt  # noqa: E402
-from inplace_tutorial.widgets import (HazardLab, Progress, StrideExplorer,  # noqa: E402
-                                      StrideView, TrainingStep, TrainingStepper,
-                                      run_experiment)
+from inplace_tutorial.widgets import (  # noqa: E402
+    HazardLab,
+    Progress,
+    StrideExplorer,
+    StrideView,
+    TrainingStep,
+    TrainingStepper,
+    run_experiment,
+)
 
 
 # --------------------------------------------------------------------------- StrideExplorer

@@ -8,7 +8,8 @@ from __future__ import annotations
 
 from ..autograd import grad_mode
 from ..autograd.function import derivative, record, record_inplace
-from ..tensor import Tensor, _wrap_dim, contiguous_strides, tensor_method
+from ..tensor import (Tensor, _wrap_dim, contiguous_strides, non_overlapping_and_dense,
+                      tensor_method)
 from .views import _make_view, _squeezed, _swap, _unsqueezed, _view_op
 
 
@@ -337,15 +338,15 @@ derivative("as_strided_", "AsStridedBackward1")(_as_strided_bw)
 
 # --------------------------------------------------------------------------- copies
 def _dense_strides(self) -> tuple | None:
-    """Strides to preserve in clone(): PyTorch keeps them when self is non-overlapping and dense."""
-    order = sorted(range(self.dim()), key=lambda d: (self._stride[d], -d), reverse=True)
-    expected, out = 1, [0] * self.dim()
-    for d in reversed(order):
-        if self._shape[d] != 1 and self._stride[d] != expected:
-            return None
-        out[d] = expected
-        expected *= self._shape[d]
-    return tuple(out)
+    """Strides that clone()/empty_like() keep (preserve_format), or None for contiguous.
+
+    PyTorch keeps self's exact strides when self is non-overlapping and dense; otherwise
+    it lays the copy out in self's memory order, as TensorIterator would."""
+    from ._iter import out_strides
+
+    if non_overlapping_and_dense(self._shape, self._stride):
+        return self._stride
+    return out_strides(self._shape, (self,))
 
 
 @tensor_method

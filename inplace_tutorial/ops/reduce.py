@@ -205,6 +205,8 @@ def _softmax_into(self, dim: int, name: str, log: bool) -> Tensor:
     a = self._array()
     out = Tensor._empty(self._shape, dtypes.float_result(self.dtype), name)
     o = out._array()
+    if a.size == 0:
+        return out
     rowmax = Tensor._empty(_out_shape(self, (dim,), True), out.dtype, name + " (row max)")
     np.max(a, axis=dim, keepdims=True, out=rowmax._array())
     np.subtract(a, rowmax._array(), out=o, casting="unsafe")

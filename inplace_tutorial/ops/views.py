@@ -53,12 +53,13 @@ def _infer_size(shape, numel: int) -> tuple:
 def _compute_stride(old_shape, old_stride, new_shape):
     """PyTorch's computeStride: strides for a view, or None if no view is possible."""
     if not old_shape:
-        return contiguous_strides(new_shape)
+        return (1,) * len(new_shape)
     numel = 1
     for s in old_shape:
         numel *= s
-    if numel == 0:
-        return contiguous_strides(new_shape)
+    if numel == 0:  # strides are arbitrary here; PyTorch keeps them if the shape is unchanged
+        return tuple(old_stride) if tuple(old_shape) == tuple(new_shape) else \
+            contiguous_strides(new_shape)
     new_stride = [0] * len(new_shape)
     view_d = len(new_shape) - 1
     chunk_base = old_stride[-1]

@@ -32,7 +32,7 @@ def compare_bars(results: Mapping[str, tuple[float, float]], *, title: str | Non
             ax.barh(ys, values, color=colours, height=0.6)
             hi = max(values) or 1.0
             ax.set_xlim(0, hi * 1.45)  # room for the value labels right of the bars
-            for y, v in zip(ys, values):
+            for y, v in zip(ys, values, strict=True):
                 ax.text(v + hi * 0.02, y, fmt(v), va="center", fontsize=8,
                         color=st.GOOD if v == best else "black",
                         weight="bold" if v == best else "normal")

@@ -119,7 +119,7 @@ def graph_diagram(root, *, names: dict | None = None, title: str | None = None,
                 st.text_width(len(title or ""), 10) + 0.4,
                 st.text_width(max(map(len, _LEGEND)), 7.5) + 0.3) + 0.5
     y = (0.45 if title else 0.15) + 0.5  # below the title and the root tensor box
-    for layer, lw in zip(layers, widths):
+    for layer, lw in zip(layers, widths, strict=True):
         x = (fig_w - lw) / 2
         for n in layer:
             b = boxes[id(n)]

@@ -78,7 +78,7 @@ def touches(shape: tuple, stride: tuple, offset: int) -> dict[int, tuple[int, tu
     """cell -> (how many indices reach it, the first index that does)."""
     hits: dict[int, tuple[int, tuple]] = {}
     for idx in np.ndindex(*shape):
-        cell = offset + sum(i * s for i, s in zip(idx, stride))
+        cell = offset + sum(i * s for i, s in zip(idx, stride, strict=True))
         n, first = hits.get(cell, (0, idx))
         hits[cell] = (n + 1, first)
     return hits
@@ -154,7 +154,7 @@ def _draw_panel(cv: _Canvas, states: list[TensorState], names: dict[int, str],
             stop = min(n, start + cv.per_row)
             cv.add(_draw_cells, cv.y, storage, old, start, stop)
             cv.y += CELL_H + 0.2
-            for v, h in zip(views, hits):
+            for v, h in zip(views, hits, strict=True):
                 cv.add(_draw_track, cv.y, v, h, start, stop, colours[v.name])
                 cv.y += TRACK_H + 0.04
         for v in views:

@@ -108,7 +108,7 @@ def memory_timeline(traces, *, title: str | None = None, layout: str = "overlay"
         if layout == "side" and len(runs) > 1:
             fig = st.new_figure(4.6 * len(runs), 3.6)
             axes = fig.subplots(1, len(runs), sharey=True)
-            for i, (ax, (label, trace)) in enumerate(zip(axes, runs.items())):
+            for i, (ax, (label, trace)) in enumerate(zip(axes, runs.items(), strict=True)):
                 _draw(ax, trace, label, st.colour(i), True, top, 0, scale)
                 _format_axes(ax, list(runs.values()), unit, scale)
                 ax.set_title(label or "", pad=22)

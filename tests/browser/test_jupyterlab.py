@@ -86,6 +86,7 @@ def lab(tmp_path_factory):
 
 
 def test_training_stepper_renders_and_forward_updates_it(lab):
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
     from playwright.sync_api import sync_playwright
 
     base, token = lab
@@ -97,9 +98,14 @@ def test_training_stepper_renders_and_forward_updates_it(lab):
         try:
             page.goto(f"{base}/lab/tree/stepper_demo.ipynb?token={token}")
             page.wait_for_selector(".jp-Notebook .jp-Cell", timeout=90_000)
-            # Wait for the kernel before running cells (status reads "Idle" when ready).
-            page.wait_for_selector(".jp-Notebook-ExecutionIndicator[data-status='idle'], "
-                                   "#jp-main-statusbar :text('Idle')", timeout=90_000)
+            # A fresh server may ask which kernel to start: take the preselected venv kernel.
+            select = page.locator(".jp-Dialog button:has-text('Select')")
+            try:
+                select.wait_for(timeout=15_000)
+                select.click()
+            except PlaywrightTimeout:
+                pass
+            page.wait_for_selector("#jp-main-statusbar :text('Idle')", timeout=90_000)
             page.click("li.lm-MenuBar-item:has-text('Run')")
             page.click("li.lm-Menu-item:has-text('Run All Cells')")
             forward = page.locator("button.jupyter-widgets:has-text('Forward')")

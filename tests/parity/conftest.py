@@ -32,3 +32,23 @@ def core():
     """The module compared against torch: inplace_tutorial (or torch itself in sanity mode)."""
     name = os.environ.get("IPT_PARITY_CORE", "inplace_tutorial")
     return importlib.import_module(name)
+
+
+def pytest_terminal_summary(terminalreporter):
+    """After a run that included the fuzz test: how many programs raised and how many compared grads."""
+    import sys
+
+    mod = next((m for name, m in sys.modules.items() if name.endswith("parity.test_fuzz_parity")), None)
+    results = getattr(mod, "RESULTS", None)
+    if not results:
+        return
+    n = len(results)
+    fwd = sum(1 for o, st, _ in results.values() if o == "raised" and st == "forward")
+    bwd = sum(1 for o, st, _ in results.values() if o == "raised" and st == "backward")
+    grads = sum(1 for o, _, _ in results.values() if o == "grads")
+    agreed = sum(1 for *_, ok in results.values() if ok)
+    terminalreporter.write_sep("-", "fuzz parity")
+    terminalreporter.write_line(
+        f"{n} programs: torch raised in {fwd} (forward) + {bwd} (backward), computed gradients in {grads}; "
+        f"the core agreed on {agreed}/{n}"
+    )

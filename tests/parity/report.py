@@ -23,7 +23,7 @@ for _p in (str(HERE.parent), str(ROOT)):  # the checkout's inplace_tutorial, the
 
 from parity.harness import Raised, compare, run  # noqa: E402
 
-FILES = ["test_tensor_parity", "test_autograd_parity", "test_layout_fuzz_parity"]
+FILES = ["test_tensor_parity", "test_autograd_parity", "test_dtype_parity", "test_layout_fuzz_parity"]
 
 # (priority, label, predicate on (path, text) of a single diff line); the first match wins
 CAUSES = [
@@ -165,6 +165,11 @@ NOTES = [
     "`u = c.unsqueeze(0); u[0] = leaf`, torch lazily refreshes `u.grad_fn`; an in-place op on `u` *before* "
     "anything reads `u.grad_fn` raises 'a leaf Variable that requires grad ...', after a read it does not. "
     "The named program `view_of_plain_tensor_setitem_then_inplace` pins the read-first behaviour.",
+    "- `x * 2` with a Python scalar: torch wraps the scalar as a 0-dim tensor that MulBackward0 keeps as "
+    "`_saved_other` (likewise `x / 2`, and `expand(...) * 0.5` in the fuzz). backward() frees it, so a second "
+    "backward() raises 'Trying to backward through the graph a second time'. Seed claim 7 still holds for memory "
+    "(nothing input-sized is saved), but a core that saves nothing lets the second backward() through. The fuzz "
+    "checks a second backward() after every successful one; `backward_twice_per_op` probes op by op.",
     "- Stride differences in size-1 dimensions or empty tensors are listed separately: they do not change "
     "which memory an element lives in, but they are visible in `stride()` and in notebooks.", "",
 ]

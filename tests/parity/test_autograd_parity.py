@@ -164,6 +164,17 @@ _grad_program("grad_baddbmm", [_F(4, 3, 5, seed=0), _F(4, 3, 2, seed=1), _F(4, 2
               lambda t, s, a, b: t.baddbmm(s, a, b, beta=0.5, alpha=1.5))
 _grad_program("grad_einsum_addbmm_like", [_F(4, 3, 2, seed=1), _F(4, 2, 5, seed=2)],
               lambda t, a, b: t.einsum("bij,bjk->ik", a, b) * 1)
+# non-contiguous inputs
+_grad_program("grad_mm_transposed_inputs", [_F(3, 2, seed=1), _F(4, 3, seed=2)], lambda t, a, b: a.t().mm(b.t()))
+_grad_program("grad_bmm_transposed_inputs", [_F(4, 3, 2, seed=1), _F(4, 3, 5, seed=2)],
+              lambda t, a, b: a.transpose(1, 2).bmm(b))
+_grad_program("grad_addbmm_permuted_batches", [_F(2, 5, seed=0), _F(2, 4, 3, seed=1), _F(3, 4, 5, seed=2)],
+              lambda t, s, a, b: t.addbmm(s, a.permute(1, 0, 2), b.permute(1, 0, 2)))
+_grad_program("grad_softmax_transposed", [_F(3, 4, seed=1)], lambda t, x: x.t().softmax(-1))
+_grad_program("grad_sum_of_expanded_mul", [_F(3, 1, seed=1), _F(1, 4, seed=2)],
+              lambda t, a, b: (a.expand(3, 4) * b.expand(3, 4)).sum(0))
+_grad_program("grad_var_transposed_dim", [_F(3, 4, seed=1)], lambda t, x: x.t().var(0))
+_grad_program("grad_strided_slice_chain", [_F(4, 6, seed=1)], lambda t, x: x[::2, 1::2].t()[1:] * 3)
 # views
 _grad_program("grad_view", [_F(3, 4, seed=1)], lambda t, x: x.view(2, 6))
 _grad_program("grad_view_minus_one", [_F(3, 4, seed=1)], lambda t, x: x.view(-1))
@@ -382,6 +393,34 @@ def backward_twice_without_saved_tensors_works(t):
     y.backward()
     r = catch(lambda: y.backward())
     return {"second": r, "grad": x.grad}
+
+
+@prog
+def backward_twice_per_op(t):
+    """A second backward fails exactly when the graph saved something: a probe of what each node saves."""
+    ops = {
+        "mul_scalar": lambda x: x * 2, "add_scalar": lambda x: x + 1, "div_scalar": lambda x: x / 2,
+        "neg": lambda x: -x, "relu": lambda x: x.relu(), "exp": lambda x: x.exp(), "view": lambda x: x.view(3),
+        "t": lambda x: x.unsqueeze(0).t(), "expand": lambda x: x.expand(2, 3), "select": lambda x: x[1],
+        "slice": lambda x: x[1:], "clamp": lambda x: x.clamp(0, 1), "sum": lambda x: x.sum(),
+        "mean": lambda x: x.mean(), "pow2": lambda x: x.pow(2), "abs": lambda x: x.abs(), "rdiv": lambda x: 2 / x,
+        "rsub": lambda x: 1 - x, "clone": lambda x: x.clone(), "softmax": lambda x: x.softmax(0),
+        "amax": lambda x: x.amax(0), "max": lambda x: x.max(), "maximum_const": lambda x: t.maximum(x, t.zeros(3)),
+        "mul_const": lambda x: x * t.ones(3), "add_const": lambda x: x + t.ones(3),
+        "mm_const": lambda x: x.view(1, 3).mm(t.ones(3, 1)), "sigmoid": lambda x: x.sigmoid(),
+        "tanh": lambda x: x.tanh(), "sqrt": lambda x: x.sqrt(), "log": lambda x: x.log(),
+        "unbind": lambda x: x.unbind(0)[0], "permute": lambda x: x.view(1, 3).permute(1, 0),
+        "var": lambda x: x.var(), "sub_alpha": lambda x: x.sub(t.ones(3), alpha=2),
+        "relu_inplace": lambda x: (x * 1).relu_(), "mul_inplace_scalar": lambda x: (x + 0).mul_(2),
+    }
+    out = {}
+    for name, f in ops.items():
+        x = t.tensor(pos(3), requires_grad=True)
+        y = f(x).sum()
+        y.backward()
+        out[name] = catch(lambda: y.backward())
+        out[name + "_grad"] = x.grad
+    return out
 
 
 @prog
@@ -958,6 +997,69 @@ def version_error_names_current_grad_fn_of_saved_input(t):
     y = h * w  # saves h (an input) and w
     h.exp_().relu_()
     return {"err": catch(lambda: y.sum().backward()), "h_grad_fn": fn_name(h.grad_fn)}
+
+
+@prog
+def version_error_which_saved_tensor_is_reported_minimum(t):
+    # found by the fuzzer (seed 17): both saved operands of minimum were modified;
+    # the message names the one that backward unpacks first
+    x = t.tensor(arr(2, 3, 4), requires_grad=True)
+    d = t.tensor(arr(2, 3, 4, seed=1)).clone()
+    d.relu_()
+    m = t.minimum(d, x)
+    d[0] = 0.5
+    with t.no_grad():
+        x.add_(0.25)
+    return {"err": catch(lambda: m.sum().backward())}
+
+
+@prog
+def version_error_which_saved_tensor_is_reported_maximum(t):
+    # found by the fuzzer (seed 295)
+    x = t.tensor(arr(3, 4), requires_grad=True)
+    m = t.tensor(arr(3, 4, seed=1)) * 2
+    m.exp_()
+    y = t.maximum(x, m)
+    m.clamp_min_(0.0)
+    with t.no_grad():
+        x.narrow(0, 0, 3).mul_(1.5)
+    return {"err": catch(lambda: y.sum().backward())}
+
+
+@prog
+def version_error_which_saved_tensor_is_reported_mul(t):
+    a = t.tensor(arr(3), requires_grad=True)
+    b = t.tensor(arr(3, seed=1), requires_grad=True)
+    p = a * 1
+    q = b * 1
+    y = p * q
+    p.add_(1)
+    q.add_(1)
+    return {"err": catch(lambda: y.sum().backward())}
+
+
+@prog
+def version_error_which_node_fails_first(t):
+    # two nodes saved tensors that were modified; the engine's execution order decides which fails
+    x = t.tensor(arr(3), requires_grad=True)
+    a = x.exp()
+    b = x.sigmoid()
+    y = a * 2 + b * 3
+    a.add_(1)
+    b.add_(1)
+    return {"err": catch(lambda: y.sum().backward())}
+
+
+@prog
+def multi_output_view_of_leaf_setitem(t):
+    # found by the fuzzer (seed 54): which check fires first
+    x = t.tensor(arr(3, 4), requires_grad=True)
+    v = x.unbind(0)[1]
+
+    def f():
+        v[0] = 0.5
+
+    return {"setitem": catch(f), "inplace": catch(lambda: v.add_(1))}
 
 
 @prog

@@ -698,6 +698,16 @@ def indexing_ellipsis_and_none(t):
 
 
 @prog
+def indexing_zero_dim_raises(t):
+    s = t.tensor(2.0)
+
+    def f():
+        s[0] = 1.0
+
+    return {"get": catch(lambda: s[0]), "set": catch(f), "ellipsis": s[...], "none": tuple(s[None].shape)}
+
+
+@prog
 def indexing_out_of_range_raises(t):
     x = t.zeros(3, 4)
     return {"err": catch(lambda: x[5]), "err_neg": catch(lambda: x[0, -5])}
@@ -1606,6 +1616,27 @@ def repr_simple_tensors(t):
         "decimals": repr(t.tensor([0.5, 1.25])),
         "int_matrix": repr(t.arange(6).view(3, 2)),
         "negative": repr(t.tensor([-1.0, 2.5])),
+    }
+
+
+@prog
+def repr_formatting_edge_cases(t):
+    return {
+        "sci_small": repr(t.tensor([1e-5, 1.0])),
+        "sci_big": repr(t.tensor([1e10, 1.0])),
+        "mixed_widths": repr(t.tensor([[1.0, -22.5], [333.25, 0.125]])),
+        "nan_inf": repr(t.tensor([float("nan"), float("inf"), -float("inf"), 1.0])),
+        "ints_wide": repr(t.tensor([1, -100, 12345])),
+        "long_summarized": repr(t.arange(2000.0)),
+        "long_int_summarized": repr(t.arange(1500)),
+        "matrix_summarized": repr(t.arange(3000.0).view(1000, 3)),
+        "3d": repr(t.arange(8.0).view(2, 2, 2)),
+        "whole_floats": repr(t.tensor([100.0, 2.0])),
+        "f64_grad": repr(t.tensor([1.0, 2.0], dtype=t.float64, requires_grad=True) * 2),
+        "int_0dim": repr(t.tensor(7)),
+        "bool_0dim": repr(t.tensor(False)),
+        "empty_2d": repr(t.zeros(0, 3)),
+        "str": str(t.tensor([0.5, 1.5])),
     }
 
 
