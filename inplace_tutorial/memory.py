@@ -127,21 +127,21 @@ def current_op(default: str) -> str:
     return _op_stack[-1] if _op_stack else default
 
 
-def _on_alloc(nbytes: int, label: str, op: str) -> None:
+def _on_alloc(nbytes: int, storage) -> None:
     global _allocated, _peak
     _allocated += nbytes
     if _allocated > _peak:
         _peak = _allocated
     if _recorders:
-        ev = Event("alloc", nbytes, label, op, _phase, _allocated)
+        ev = Event("alloc", nbytes, storage.label, storage.op, _phase, _allocated)
         for t in _recorders:
             t.events.append(ev)
 
 
-def _on_free(nbytes: int, label: str, op: str) -> None:
+def _on_free(nbytes: int, storage) -> None:
     global _allocated
     _allocated -= nbytes
     if _recorders:
-        ev = Event("free", nbytes, label, op, _phase, _allocated)
+        ev = Event("free", nbytes, storage.label, storage.op, _phase, _allocated)
         for t in _recorders:
             t.events.append(ev)

@@ -17,28 +17,35 @@ _labels = itertools.count()
 
 
 class UntypedStorage:
-    __slots__ = ("_array", "_nbytes", "label", "op", "_ptr", "_saved", "__weakref__")
+    __slots__ = ("_array", "_nbytes", "_id", "op", "_ptr", "_saved", "__weakref__")
 
     def __init__(self, numel: int, np_dtype: np.dtype, op: str = "empty"):
         self._array = np.empty(numel, dtype=np_dtype)
         self._nbytes = self._array.nbytes
-        self._ptr = self._array.ctypes.data
-        self.label = f"S{next(_labels)}"
-        self.op = memory.current_op(op)
+        self._ptr = 0  # looked up on first data_ptr() (ctypes is slow on the hot path)
+        self._id = next(_labels)
+        self.op = memory._op_stack[-1] if memory._op_stack else op
         self._saved: weakref.WeakSet | None = None  # SavedTensors that point here (explain())
-        memory._on_alloc(self._nbytes, self.label, self.op)
+        memory._on_alloc(self._nbytes, self)
 
     def __del__(self) -> None:
         # Runs when the last tensor, view or saved tensor lets go: the bytes leave the count.
         try:
-            memory._on_free(self._nbytes, self.label, self.op)
+            memory._on_free(self._nbytes, self)
         except Exception:  # interpreter shutdown
             pass
+
+    @property
+    def label(self) -> str:
+        """A stable name, S0, S1 ... in order of allocation (never a raw address)."""
+        return f"S{self._id}"
 
     def nbytes(self) -> int:
         return self._nbytes
 
     def data_ptr(self) -> int:
+        if not self._ptr:
+            self._ptr = self._array.__array_interface__["data"][0]
         return self._ptr
 
     def size(self) -> int:

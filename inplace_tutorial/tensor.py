@@ -6,6 +6,7 @@ methods, so this file stays about what a tensor *is*, not what it can do.
 """
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 import numpy as np
@@ -43,6 +44,7 @@ def non_overlapping_and_dense(shape: tuple, stride: tuple) -> bool:
     return True
 
 
+@functools.lru_cache(maxsize=4096)
 def contiguous_strides(shape: tuple) -> tuple:
     strides, acc = [], 1
     for s in reversed(shape):
@@ -145,7 +147,7 @@ class Tensor:
         return True
 
     def data_ptr(self) -> int:
-        return self._storage._ptr + self._offset * self.dtype.itemsize
+        return self._storage.data_ptr() + self._offset * self.dtype.itemsize
 
     def untyped_storage(self) -> UntypedStorage:
         return self._storage
@@ -366,6 +368,16 @@ def _wrap_dim(dim: int, ndim: int) -> int:
         raise IndexError(
             f"Dimension out of range (expected to be in range of [{-n}, {n - 1}], but got {dim})")
     return dim % n
+
+
+def _bind_late() -> None:
+    # autograd.graph needs the Tensor class in hot paths but is imported before it exists
+    from .autograd import graph
+
+    graph.Tensor = Tensor
+
+
+_bind_late()
 
 
 def tensor_method(fn: Any) -> Any:

@@ -12,7 +12,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from . import grad_mode
+from . import grad_mode, graph
 from .graph import AccumulateGrad, Node, SavedTensor, _producer_text, any_requires_grad, edge
 
 Backward = Callable[[Node, Any], tuple]
@@ -46,16 +46,12 @@ def derivative(op: str, node: str, inputs: tuple[str, ...] = ("self",),
 
 
 def _meta(v):
-    from ..tensor import Tensor
-
-    return (v._shape, v.dtype) if isinstance(v, Tensor) else None
+    return (v._shape, v.dtype) if isinstance(v, graph.Tensor) else None
 
 
 def _save(node: Node, key: str, value, producer: str | None, is_output: bool = False,
           requires_grad: bool | None = None) -> None:
-    from ..tensor import Tensor
-
-    if isinstance(value, Tensor):
+    if isinstance(value, graph.Tensor):
         node._saved[key] = SavedTensor(value, key, node, producer, is_output, requires_grad)
     else:
         node._attrs[key] = value

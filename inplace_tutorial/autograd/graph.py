@@ -18,6 +18,7 @@ if TYPE_CHECKING:
     from ..tensor import Tensor
 
 _seq = itertools.count()
+Tensor = None  # bound by tensor.py once the class exists (tensor.py imports this package first)
 
 FREED = (
     "Trying to backward through the graph a second time (or directly access saved tensors "
@@ -90,8 +91,6 @@ class SavedTensor:
         self._released = True
 
     def unpack(self) -> Tensor:
-        from ..tensor import Tensor
-
         if self._released:
             raise RuntimeError(FREED)
         if self._vc.value != self.version:
@@ -272,8 +271,6 @@ def _layout_of(t) -> tuple:
 
 def edge(t) -> tuple:
     """Where a gradient for ``t`` flows: its grad_fn, its AccumulateGrad, or nowhere."""
-    from ..tensor import Tensor
-
     if not isinstance(t, Tensor) or not t._needs_grad():
         return (None, 0)
     fn = t.grad_fn
@@ -287,8 +284,6 @@ def edge(t) -> tuple:
 
 
 def any_requires_grad(values) -> bool:
-    from ..tensor import Tensor
-
     return any(isinstance(v, Tensor) and (v._requires_grad or (v._base is not None
                and v._needs_grad())) for v in values)
 

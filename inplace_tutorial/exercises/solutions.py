@@ -5,3 +5,76 @@ tests execute every one of them and check that it passes its exercise.
 """
 
 SOLUTIONS: dict[str, str] = {}
+
+# --- notebook 06: autograd hazards ---
+SOLUTIONS["06.1"] = """
+from inplace_tutorial.exercises import nb06
+# relu_ after scalar mul: nothing stale (A); sigmoid/exp saved their output (B, C);
+# add and scalar mul save nothing (D); log saved its input x (E).
+answer = {"A": False, "B": True, "C": True, "D": False, "E": True}
+"""
+SOLUTIONS["06.2"] = """
+def answer(x):
+    s = x.sigmoid()
+    s = s * 2          # out of place: SigmoidBackward0's saved s stays at version 0
+    return s.sum()
+"""
+SOLUTIONS["06.3"] = """
+from inplace_tutorial.exercises import nb06
+env = nb06.safety_scenario()
+answer = {name for name, t in env.items() if ipt.autograd.inplace_safe(t)}
+# {'b', 'c', 'h'}: w is a leaf that requires grad, x was saved by mm, a was saved by tanh
+"""
+
+# ---- notebooks 01-05 ------------------------------------------------------------------
+SOLUTIONS["01.1"] = """
+answer = lambda t: t.mul_(2)   # mul_ writes into t and returns t itself
+"""
+SOLUTIONS["01.2"] = """
+x = ipt.zeros(250, 400)
+with ipt.memory.record() as tr:
+    y = x * 3
+answer = tr.peak - tr.start_allocated   # 250 * 400 * 4 = 400,000 B
+"""
+SOLUTIONS["02.1"] = """
+answer = ((3,), (4,), 1)   # 3 elements, 4 cells apart, starting at cell 1
+"""
+SOLUTIONS["02.2"] = """
+answer = {
+    "x.t()": False,               # a view: same storage, strides swapped
+    "x.contiguous()": False,      # already contiguous: returns x itself
+    "x.t().contiguous()": True,   # must lay the transposed order out in a new storage
+    "x.reshape(12)": False,       # a view is possible, so reshape returns one
+    "x.t().reshape(12)": True,    # no strides can describe it: reshape copies
+    "x[:, 1]": False,             # slicing is always a view
+}
+"""
+SOLUTIONS["03.1"] = """
+answer = lambda n, channels, h, w: n * channels * (h - 2) * (w - 2) * 4
+"""
+SOLUTIONS["03.2"] = """
+answer = lambda t: t.clone()   # run outside inference_mode: the clone is a normal tensor
+"""
+SOLUTIONS["04.1"] = """
+def normalize_(t):
+    mean, std = t.mean(), t.std()   # two 0-d tensors: 4 B each
+    return t.sub_(mean).div_(std)
+
+answer = normalize_
+"""
+SOLUTIONS["04.2"] = """
+answer = lambda img: img.float().div_(255)   # .float() makes the one new buffer
+"""
+SOLUTIONS["05.1"] = """
+def sgd_update(params, lr):
+    with ipt.no_grad():
+        for p in params:
+            if p.grad is not None:
+                p.add_(p.grad, alpha=-lr)
+
+answer = sgd_update
+"""
+SOLUTIONS["05.2"] = """
+model = ipt.models.digits_mlp()
+answer = 2 * sum(p.numel() for p in model.parameters()) * 4   # exp_avg + exp_avg_sq, float32
+"""

@@ -42,14 +42,22 @@ def _new(name: str, float_out: bool, kernel, *operands, **attrs) -> Tensor:
 _SCALARS = (int, float)
 
 
+def _plain_same(self: Tensor, o) -> bool:
+    """An operand that can't trip any check: same shape and dtype, another storage, and
+    nothing autograd could care about (optimizer updates hit this path)."""
+    return (type(o) is Tensor and o._shape == self._shape and o.dtype is self.dtype
+            and o._storage is not self._storage and not o._requires_grad
+            and (o._base is None or not o._base._requires_grad))
+
+
 def _inplace(name: str, float_out: bool, kernel, self: Tensor, *others, **attrs) -> Tensor:
     # Fast path for the common teaching case `x.add_(5)`: a float tensor with no autograd
     # history and a Python scalar can neither fail a check nor record a node.
     if (not self._requires_grad and self._base is None and self.dtype.category == 2
-            and not self._inference
-            and (not others or type(others[0]) in _SCALARS) and 0 not in self._stride):
+            and not self._inference and 0 not in self._stride
+            and (not others or type(others[0]) in _SCALARS or _plain_same(self, others[0]))):
         a = self._array()
-        kernel(a, *others, out=a, dtype=self.dtype.np)
+        kernel(a, *[arr(o) for o in others], out=a, dtype=self.dtype.np)
         self._vc.bump(name + "_")
         return self
     rd = _result(float_out, self, *others)
@@ -295,7 +303,14 @@ def _abs_bw(ctx, g):
 
 @derivative("relu", "ReluBackward0", saves={"result": None})
 def _relu_bw(ctx, g):
-    return (g * (ctx.saved("result") > 0),)
+    # threshold_backward in two NumPy passes, no temporary: sign(result) is 1 where the
+    # output was positive and 0 where ReLU clipped it.
+    r = ctx.saved("result")
+    out = Tensor._empty(r._shape, g.dtype, "threshold_backward")
+    o = out._array()
+    np.sign(r._array(), out=o, casting="unsafe")
+    np.multiply(o, g._array(), out=o, casting="unsafe")
+    return (out,)
 
 
 @derivative("sigmoid", "SigmoidBackward0", saves={"result": None})

@@ -246,5 +246,13 @@ def _softmax_bw(ctx, g):
 
 @derivative("log_softmax", "LogSoftmaxBackward0", saves={"result": None})
 def _log_softmax_bw(ctx, g):
-    r = ctx.saved("result")
-    return (g - r.exp() * g.sum(dim=ctx.attr("dim"), keepdim=True),)
+    # g - exp(result) * g.sum(dim): fused into one output buffer and one row-sum buffer
+    r, dim = ctx.saved("result"), ctx.attr("dim")
+    out = Tensor._empty(r._shape, g.dtype, "log_softmax_backward")
+    rows = Tensor._empty(_out_shape(r, (dim,), True), g.dtype, "log_softmax_backward (sum)")
+    o, ga = out._array(), g._array()
+    np.sum(ga, axis=dim, keepdims=True, out=rows._array())
+    np.exp(r._array(), out=o)
+    np.multiply(o, rows._array(), out=o)
+    np.subtract(ga, o, out=o)
+    return (out,)

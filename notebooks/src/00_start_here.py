@@ -1,7 +1,116 @@
 # %% [markdown]
 # # 00 · Start here
-# placeholder: the real notebook is written in issue 6.
+#
+# This course teaches PyTorch's **in-place operations**: `x.add_(5)`, `relu_()`,
+# `t.sub_(mean).div_(std)`, `param.add_(grad, alpha=-lr)`, `addbmm_` and the rest. For each one
+# you will see what it does to memory, when it really saves memory, when it saves nothing, and
+# which training-time mistakes it can cause.
+#
+# Everything runs on `inplace_tutorial` (`ipt`), a small tensor and autograd library written in
+# NumPy. It uses PyTorch's names and rules (`data_ptr()`, `_version`, `grad_fn`, the same error
+# messages), and it **counts every byte** it allocates. So instead of reading that an operation
+# "saves 4 MB", you measure it. You don't need PyTorch installed. Where the two differ, an
+# **In real PyTorch** note tells you.
+#
+# **Who it is for:** you have trained a model in PyTorch (or follow the code in a tutorial) and
+# want to know when `inplace=True` and the trailing `_` are worth using and when they are a
+# trap.
+#
+# The course started from two Japanese blog articles: one on in-place operations and one on
+# `addbmm_`. Several of their claims are wrong or only half right. Each claim gets a cell that
+# runs it, under a heading like **"Claim 5 (article): … — what really happens"**.
+
+# %% [markdown]
+# ## The map
+#
+# | notebook | after it you can … |
+# |---|---|
+# | **00 Start here** | check your setup and plan your route |
+# | **01 What in-place means** | tell an in-place op from a new allocation by `data_ptr`, `_version` and bytes counted |
+# | **02 Memory layout** | read storage, strides and offset; predict which ops make views and which copy |
+# | **03 Inference** | find a model's memory peak on a timeline and say whether `relu_` lowers it |
+# | **04 Preprocessing** | normalise batches in place, and know when `clone()` cancels the saving and when dtypes block it |
+# | **05 Training phases** | follow forward, backward and update step by step; write an optimizer update with no full-size temporary |
+# | **06 Autograd hazards** | predict which in-place op breaks backward, and read the version-counter error |
+# | **07 When in-place saves nothing** | spot in-place ops that autograd has to undo with a hidden clone |
+# | **08 addbmm_ in depth** | use `addbmm_`/`baddbmm_` with the right shapes, and compare them with `bmm` and `einsum` |
+# | **09 Appendix: the in-place catalogue** | look up which in-place ops exist and what each one saves for backward |
+# | **10 Workshop lab** | apply all of it to a small model on your own |
+
+# %% [markdown]
+# ## How to use it
+#
+# **On your own:** go in order from 01 to 05. After that, 06–09 can be read in any order, and 10
+# is the capstone. Run every cell from top to bottom (*Run → Run All Cells* also works). Change
+# numbers and run cells again: every measurement is computed live.
+#
+# **In class:** a one-day workshop fits in these times (each notebook runs in seconds; the times
+# are for reading, discussion and exercises):
+#
+# | notebook | minutes |
+# |---|---|
+# | 00 + 01 | 40 |
+# | 02 | 45 |
+# | 03 | 40 |
+# | 04 | 30 |
+# | 05 | 50 |
+# | 06 | 50 |
+# | 07 | 35 |
+# | 08 | 40 |
+# | 09 | 15 (reference) |
+# | 10 | 60 |
+#
+# **Exercises** end each notebook. Each has a cell like
+#
+# ```python
+# answer = None  # your code here
+# check("01.1", answer)
+# # hint("01.1")
+# # solution("01.1")
+# ```
+#
+# Replace `None` with your answer and run the cell: `check` prints ✅, ❌ with a reason, or ⏳ if
+# you haven't tried yet. It computes the right answer on the library, so it also accepts
+# solutions that differ from ours. Uncomment `hint(...)` for a nudge, and `solution(...)` for our
+# answer. (Teachers: the solutions live in a separate file,
+# `inplace_tutorial/exercises/solutions.py`.)
+#
+# **As a test suite:** `make test` runs the unit tests and then re-runs every notebook with
+# nbval, comparing each printed output with the committed one. A lesson whose numbers no longer
+# hold fails CI.
+
+# %% [markdown]
+# ## Setup check
+#
+# Run the next two cells. The first loads the library as every notebook does. The second checks
+# that it works on your machine. Each line should end in `ok`.
 
 # %%
+import importlib.util
+
 import inplace_tutorial as ipt
-print("setup ok")
+from inplace_tutorial import viz
+from inplace_tutorial.exercises import check, hint, solution  # noqa: F401
+viz.setup_notebook()
+ipt.manual_seed(0)
+
+# %%
+x = ipt.tensor([1.0, 2.0, 3.0])
+same_memory = x.add_(5) is x and x.tolist() == [6.0, 7.0, 8.0] and x._version == 1
+with ipt.memory.record() as trace:
+    y = ipt.zeros(1000, 1000) + 1
+counted = trace.peak - trace.start_allocated
+print(f"inplace_tutorial imports:         ok")
+print(f"x.add_(5) works in place:        {'ok' if same_memory else 'FAILED'}")
+print(f"memory accounting (2 x 4 MB):    {'ok' if counted == 8_000_000 else 'FAILED'}")
+print(f"pictures (viz) and widgets load: "
+      f"{'ok' if importlib.util.find_spec('ipywidgets') and ipt.widgets else 'FAILED'}")
+torch_found = importlib.util.find_spec("torch") is not None
+print(f"optional PyTorch install:        ok (the course never needs it)")
+
+# %% [markdown]
+# The last line reads the same whether PyTorch is installed or not, because the course never
+# imports it (`torch_found` holds the answer if you are curious). If a line says `FAILED`, run
+# `make setup` in the repository folder and restart the kernel.
+#
+# **Next:** [01 What in-place means](01_what_inplace_means.ipynb).
