@@ -1,4 +1,5 @@
-"""PyTorch's tensor repr: same number formats, alignment, summarisation and suffixes."""
+"""PyTorch's tensor repr (torch/_tensor_str.py's rules): number formats, widths, line
+wrapping at 80 columns, summarisation of big tensors with "...", and the suffixes."""
 from __future__ import annotations
 
 import math
@@ -7,79 +8,110 @@ import numpy as np
 
 from . import dtypes
 
-_THRESHOLD, _EDGE = 1000, 3
+_THRESHOLD, _EDGE, _LINEWIDTH, _PRECISION = 1000, 3, 80, 4
 
 
-def _formatter(values: np.ndarray, dtype):
-    if dtype is dtypes.bool_:
-        return lambda v: str(bool(v))
-    if dtype.category == 1:
-        return lambda v: str(int(v))
-    finite = values[np.isfinite(values)] if values.size else values
-    nonzero = np.abs(finite[finite != 0]) if finite.size else finite
-    if finite.size and np.all(finite == np.round(finite)):
-        if nonzero.size and nonzero.max() > 1e8:
-            return lambda v: _fmt_float(v, "{:.4e}")
-        return lambda v: _fmt_float(v, "{:.0f}.")
-    if nonzero.size and (nonzero.max() / nonzero.min() > 1000 or nonzero.max() > 1e8
-                         or nonzero.min() < 1e-4):
-        return lambda v: _fmt_float(v, "{:.4e}")
-    return lambda v: _fmt_float(v, "{:.4f}")
+class _Formatter:
+    """Chooses integer, fixed or scientific notation and one width for every element."""
 
+    def __init__(self, values: np.ndarray, dtype):
+        self.floating = dtype.category == 2
+        self.int_mode, self.sci_mode, self.max_width = True, False, 1
+        if not self.floating:
+            for v in values.reshape(-1).tolist():
+                self.max_width = max(self.max_width, len(str(v)))
+            return
+        v = values.astype(np.float64).reshape(-1)
+        nz = v[np.isfinite(v) & (v != 0)]
+        if nz.size == 0:
+            return
+        a = np.abs(nz)
+        lo, hi = float(a.min()), float(a.max())
+        self.int_mode = bool(np.all(nz == np.ceil(nz)))
+        if self.int_mode:
+            if hi / lo > 1000.0 or hi > 1.0e8:
+                self.sci_mode = True
+                self.max_width = max(len(f"{x:.{_PRECISION}e}") for x in nz.tolist())
+            else:
+                self.max_width = max(len(f"{x:.0f}") + 1 for x in nz.tolist())
+        elif hi / lo > 1000.0 or hi > 1.0e8 or lo < 1.0e-4:
+            self.sci_mode = True
+            self.max_width = max(len(f"{x:.{_PRECISION}e}") for x in nz.tolist())
+        else:
+            self.max_width = max(len(f"{x:.{_PRECISION}f}") for x in nz.tolist())
 
-def _fmt_float(v, fmt: str) -> str:
-    v = float(v)
-    if math.isnan(v):
-        return "nan"
-    if math.isinf(v):
-        return "inf" if v > 0 else "-inf"
-    return fmt.format(v)
+    def format(self, value) -> str:
+        if self.floating:
+            value = float(value)
+            if self.sci_mode:
+                ret = f"{value:{self.max_width}.{_PRECISION}e}"
+            elif self.int_mode:
+                ret = f"{value:.0f}"
+                if not (math.isinf(value) or math.isnan(value)):
+                    ret += "."
+            else:
+                ret = f"{value:.{_PRECISION}f}"
+        else:
+            ret = str(value)
+        return (self.max_width - len(ret)) * " " + ret
 
 
 def _summarized(a: np.ndarray) -> np.ndarray:
-    """The elements that will be printed (edges only, for big tensors)."""
     if a.ndim == 0:
-        return a.reshape(1)
+        return a
     if a.shape[0] > 2 * _EDGE:
-        a = np.concatenate([a[:_EDGE], a[-_EDGE:]])
-    return np.concatenate([_summarized(x).reshape(-1) for x in a]) if a.ndim > 1 else a
-
-
-def _body(a: np.ndarray, fmt, width: int, indent: int, summarize: bool) -> str:
-    if a.ndim == 0:
-        return fmt(a[()]).rjust(width)
+        parts = [a[:_EDGE], a[-_EDGE:]]
+    else:
+        parts = [a]
     if a.ndim == 1:
-        items = [fmt(v).rjust(width) for v in a]
-        if summarize and len(items) > 2 * _EDGE:
-            items = items[:_EDGE] + ["..."] + items[-_EDGE:]
-        return "[" + ", ".join(items) + "]"
-    rows = [_body(x, fmt, width, indent + 1, summarize) for x in a]
-    if summarize and len(rows) > 2 * _EDGE:
-        rows = rows[:_EDGE] + ["..."] + rows[-_EDGE:]
-    sep = "," + "\n" * (a.ndim - 1) + " " * (indent + 1)
-    return "[" + sep.join(rows) + "]"
+        return np.concatenate(parts)
+    return np.stack([_summarized(x) for p in parts for x in p])
+
+
+def _vector(a: np.ndarray, indent: int, summarize: bool, fmt: _Formatter) -> str:
+    per_line = max(1, math.floor((_LINEWIDTH - indent) / (fmt.max_width + 2)))
+    if summarize and a.shape[0] > 2 * _EDGE:
+        data = ([fmt.format(v) for v in a[:_EDGE].tolist()] + [" ..."]
+                + [fmt.format(v) for v in a[-_EDGE:].tolist()])
+    else:
+        data = [fmt.format(v) for v in a.tolist()]
+    lines = [", ".join(data[i:i + per_line]) for i in range(0, len(data), per_line)]
+    return "[" + ("," + "\n" + " " * (indent + 1)).join(lines) + "]"
+
+
+def _body(a: np.ndarray, indent: int, summarize: bool, fmt: _Formatter) -> str:
+    if a.ndim == 0:
+        return fmt.format(a[()].item())
+    if a.ndim == 1:
+        return _vector(a, indent, summarize, fmt)
+    if summarize and a.shape[0] > 2 * _EDGE:
+        rows = ([_body(a[i], indent + 1, summarize, fmt) for i in range(_EDGE)] + ["..."]
+                + [_body(a[i], indent + 1, summarize, fmt)
+                   for i in range(a.shape[0] - _EDGE, a.shape[0])])
+    else:
+        rows = [_body(a[i], indent + 1, summarize, fmt) for i in range(a.shape[0])]
+    return "[" + ("," + "\n" * (a.ndim - 1) + " " * (indent + 1)).join(rows) + "]"
 
 
 def tensor_repr(t) -> str:
     a = np.asarray(t._array())
-    summarize = a.size > _THRESHOLD
-    shown = _summarized(a) if summarize else a.reshape(-1)
+    prefix = "tensor("
+    suffix = []
     if a.size == 0:
         body = "[]"
+        if t.dim() != 1:
+            suffix.append(f"size={tuple(t.shape)}")
+        if t.dtype is not dtypes.float32:
+            suffix.append(f"dtype={t.dtype!r}")
     else:
-        fmt = _formatter(shown.astype(np.float64) if t.dtype.category == 2 else shown, t.dtype)
-        width = max(len(fmt(v)) for v in shown)
-        body = _body(a, fmt, width, len("tensor("), summarize)
-    suffix = []
-    if a.size == 0 and t.dim() != 1:
-        suffix.append(f"size={tuple(t.shape)}")
-    if t.dtype not in (dtypes.float32, dtypes.int64, dtypes.bool_):
-        suffix.append(f"dtype={t.dtype!r}")
-    elif t.dtype is dtypes.bool_ and a.size == 0:
-        suffix.append(f"dtype={t.dtype!r}")
+        summarize = a.size > _THRESHOLD
+        fmt = _Formatter(_summarized(a) if summarize else a, t.dtype)
+        body = _body(a, len(prefix), summarize, fmt)
+        if t.dtype not in (dtypes.float32, dtypes.int64, dtypes.bool_):
+            suffix.append(f"dtype={t.dtype!r}")
     fn = t._grad_fn
     if fn is not None:
         suffix.append(f"grad_fn=<{fn.name()}>")
     elif t._requires_grad:
         suffix.append("requires_grad=True")
-    return "tensor(" + ", ".join([body] + suffix) + ")"
+    return prefix + ", ".join([body] + suffix) + ")"

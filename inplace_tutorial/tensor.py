@@ -202,7 +202,7 @@ class Tensor:
         if (self._base is not None and self._attr_version != self._vc.value
                 and self._base._requires_grad and grad_mode._state["enabled"]):
             if self._creation is not None:
-                raise RuntimeError(_stale_view_message(self._creation, fn is not None))
+                raise RuntimeError(_stale_view_message(self, fn))
             from .autograd.views_backward import as_strided_node
 
             fn = self._grad_fn = as_strided_node(self, self._base)
@@ -334,14 +334,14 @@ _MULTI_TAIL = ("This view is the output of a function that returns multiple view
                "replace the inplace operation by an out-of-place one.")
 
 
-def _stale_view_message(creation: tuple, had_grad: bool) -> str:
+def _stale_view_message(t: Tensor, fn) -> str:
     from .autograd.function import NO_GRAD_VIEW
     from .autograd.graph import short_name
 
-    kind, node, nr = creation
-    if kind == "multi" and had_grad:
-        return (f"Output {nr} of {short_name(node)} is a view and its base or another view of "
-                f"its base has been modified inplace. " + _MULTI_TAIL)
+    kind = t._creation
+    if kind == "multi" and fn is not None:
+        return (f"Output {t._output_nr} of {short_name(fn.name())} is a view and its base or "
+                f"another view of its base has been modified inplace. " + _MULTI_TAIL)
     head = ("A view was created in no_grad mode and its base or another view of its base has "
             "been modified inplace with grad mode enabled. ")
     if kind == "multi":

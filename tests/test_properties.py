@@ -367,3 +367,39 @@ def test_broadcast_error_message(shapes, seed):
             assert str(e) == expected_broadcast_error(sa, sb)
         else:
             raise AssertionError(f"{sa} and {sb} should not broadcast")
+
+
+@settings(max_examples=200, deadline=None)
+@given(permuted(min_dims=2), st.data(), st.sampled_from(["neg_", "mul_", "add_tensor", "copy_", "setitem"]))
+def test_inplace_on_narrowed_permuted_view_writes_the_right_elements(case, data, op):
+    """Narrow a permuted tensor (possibly to size 1), write in place, compare with NumPy on the same view."""
+    shape, perm, seed = case
+    a = values(shape, seed)
+    x = ipt.tensor(a)
+    y = x.permute(*perm)
+    ref_base = a.copy()
+    ref = ref_base.transpose(perm)  # a NumPy view with the same layout semantics
+    for d in range(y.dim()):
+        start = data.draw(st.integers(0, y.shape[d] - 1))
+        # length 1 often: a size-1 dimension whose stride is the smallest one is a classic trap
+        length = data.draw(st.one_of(st.just(1), st.integers(1, y.shape[d] - start)))
+        y = y.narrow(d, start, length)
+        ref = ref[(slice(None),) * d + (slice(start, start + length),)]
+    other = values(tuple(y.shape), seed + 3)
+    if op == "neg_":
+        y.neg_()
+        ref *= -1
+    elif op == "mul_":
+        y.mul_(3.0)
+        ref *= np.float32(3.0)
+    elif op == "add_tensor":
+        y.add_(ipt.tensor(other))
+        ref += other
+    elif op == "copy_":
+        y.copy_(ipt.tensor(other))
+        ref[...] = other
+    else:
+        y[...] = 5.0
+        ref[...] = 5.0
+    np.testing.assert_allclose(y.numpy(), ref, rtol=1e-6)
+    np.testing.assert_allclose(x.numpy(), ref_base, rtol=1e-6)

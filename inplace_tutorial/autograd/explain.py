@@ -75,7 +75,7 @@ def explain(t) -> Explanation:
     if t._base is not None and t._requires_grad and t._base.is_leaf and t._base._requires_grad:
         reasons.append("t is a view of a leaf that requires grad: in-place raises at once")
     if t._creation is not None:
-        kind = "a multi-output view (unbind/split/chunk)" if t._creation[0] == "multi" else \
+        kind = "a multi-output view (unbind/split/chunk)" if t._creation == "multi" else \
             "a view created under no_grad"
         reasons.append(f"t is {kind}: in-place with grad enabled raises at once")
     blocking = [h for h in holders if h.shares_counter]

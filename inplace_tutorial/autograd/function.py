@@ -55,6 +55,8 @@ def _save(node: Node, key: str, value, producer: str | None, is_output: bool = F
         node._saved[key] = SavedTensor(value, key, node, producer, is_output, requires_grad)
     else:
         node._attrs[key] = value
+        if key in node._formula.inputs:
+            node._saved_scalar = True  # PyTorch saves a wrapped Python scalar as a variable
 
 
 def _wants(formula: Formula, key: str, inputs: dict) -> bool:
@@ -101,12 +103,13 @@ NO_GRAD_VIEW = (
 def check_inplace(t) -> None:
     """PyTorch's check_inplace: the errors an in-place op raises before touching data."""
     if t._base is not None and t._creation is not None:
-        kind, node_name, nr = t._creation
-        if kind == "multi":
+        if t._creation == "multi":
             from .graph import short_name
 
+            fn = t._grad_fn
             raise RuntimeError(
-                f"Output {nr} of {short_name(node_name)} is a view and is being modified "
+                f"Output {t._output_nr} of {short_name(fn.name()) if fn else '?'} is a view "
+                "and is being modified "
                 "inplace. This view is the output of a function that returns multiple views. "
                 "Such functions do not allow the output views to be modified inplace. You "
                 "should replace the inplace operation by an out-of-place one.")

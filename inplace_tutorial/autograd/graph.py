@@ -90,11 +90,14 @@ class SavedTensor:
         self._storage = None
         self._released = True
 
-    def unpack(self) -> Tensor:
+    def check(self) -> None:
         if self._released:
             raise RuntimeError(FREED)
         if self._vc.value != self.version:
             raise RuntimeError(self._version_message())
+
+    def unpack(self) -> Tensor:
+        self.check()
         t = Tensor._make(self._storage, self._shape, self._stride, self._offset, self._dtype,
                          vc=self._vc)
         t._requires_grad = self._requires_grad
@@ -150,6 +153,7 @@ class Node:
         self._num_outputs = num_outputs
         self._retained: list = []  # (output_nr, weakref to tensor) for retain_grad()
         self._released = False
+        self._saved_scalar = False  # a saved wrapped scalar also makes a 2nd backward fail
         self._seq = next(_seq)
         self._trace = anomaly.user_location() if anomaly.is_anomaly_enabled() else None
 
@@ -198,8 +202,10 @@ class Node:
         self._released = True
 
     def apply(self, grads: list) -> tuple:
-        if self._released and self._saved:
+        if self._released and (self._saved or self._saved_scalar):
             raise RuntimeError(FREED)
+        for key in sorted(self._saved):  # PyTorch unpacks in name order: report the same one
+            self._saved[key].check()
         formula = self._formula
         grad = grads if formula.multi_output else grads[0]
         out = formula.backward(self, grad)

@@ -67,6 +67,10 @@ class CopySlices(Node):
     def apply(self, grads: list) -> tuple:
         from ..creation import empty_strided
 
+        if self._released:  # PyTorch drops the wrapped fn on release: a 2nd backward fails
+            from .graph import FREED
+
+            raise RuntimeError(FREED)
         g = grads[0]
         (bshape, bstride, boff), (vshape, vstride, voff) = self._base_geom, self._view_geom
         result = empty_strided(bshape, bstride, self._dtype)

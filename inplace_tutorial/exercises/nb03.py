@@ -19,7 +19,8 @@ def _(answer):
         if got != truth:
             return False, (f"for n={n}, channels={c}, {h}×{w}: you said {got}, the conv output "
                            f"takes {truth} B")
-    return True, "that formula gives 403,771,392 B for the article's 32×64×222×222 output"
+    return True, (f"for the article's batch (32 images of 224×224) that gives "
+                  f"{answer(32, 64, 224, 224):,} B")
 
 
 @exercise("03.2", hint="Outside inference_mode, make a normal tensor with the same values "

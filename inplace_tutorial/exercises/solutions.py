@@ -78,3 +78,22 @@ SOLUTIONS["05.2"] = """
 model = ipt.models.digits_mlp()
 answer = 2 * sum(p.numel() for p in model.parameters()) * 4   # exp_avg + exp_avg_sq, float32
 """
+
+# --- notebook 07: when in-place saves nothing ---
+SOLUTIONS["07.1"] = """
+leaf = ipt.rand(256, 256, requires_grad=True)
+y = leaf * 1
+with ipt.memory.record() as tr:
+    y.log_()
+answer = ipt.memory.memory_allocated() - tr.start_allocated   # the clone LogBackward0 keeps
+"""
+SOLUTIONS["07.2"] = """
+from inplace_tutorial.exercises import nb07
+answer = {name for name in nb07.CASES
+          if nb07.op_cost(name, True)[1] < nb07.op_cost(name, True, inplace=False)[1]}
+# {'relu_()', 'sigmoid_()', 'exp_()', 'add_(1)', 'mul_(2)'}
+"""
+SOLUTIONS["07.3"] = """
+from inplace_tutorial.exercises import nb07
+answer = nb07.mlp_forward_memory(False)[1] - nb07.mlp_forward_memory(True)[1]   # 0
+"""

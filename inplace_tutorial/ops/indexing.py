@@ -84,6 +84,9 @@ def __getitem__(self, index) -> Tensor:
     if not isinstance(index, tuple):
         index = (index,)
     n_real = sum(1 for i in index if i is not None and i is not Ellipsis)
+    if self.dim() == 0 and any(isinstance(i, int) for i in index):
+        raise IndexError("invalid index of a 0-dim tensor. Use `tensor.item()` in Python or "
+                         "`tensor.item<T>()` in C++ to convert a 0-dim tensor to a number")
     if n_real > self.dim():
         raise IndexError(f"too many indices for tensor of dimension {self.dim()}")
     if Ellipsis in index:
@@ -142,7 +145,7 @@ def _multi(self, parts, op: str, node: str, dim: int, **attrs):
         stride = list(self._stride)
         v = _make_view(self, shape, stride, offset)
         if grad_mode._state["enabled"]:
-            v._creation = ("multi", node, i)
+            v._creation = "multi"
         views.append(v)
     views = tuple(views)
     record(op, views, {"self": self}, self_sizes=self._shape, dim=dim, **attrs)
@@ -158,7 +161,7 @@ def unbind(self, dim: int = 0) -> tuple:
     for i in range(self._shape[dim]):
         v = _make_view(self, shape, stride, self._offset + i * self._stride[dim])
         if grad_mode._state["enabled"]:
-            v._creation = ("multi", "UnbindBackward0", i)
+            v._creation = "multi"
         outs.append(v)
     outs = tuple(outs)
     record("unbind", outs, {"self": self}, self_sizes=self._shape, dim=dim)

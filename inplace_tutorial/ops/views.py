@@ -21,7 +21,9 @@ def _make_view(self: Tensor, shape, stride, offset) -> Tensor:
     v._requires_grad = self._requires_grad
     v._attr_version = self._vc.value
     if not grad_mode._state["enabled"]:
-        v._creation = ("no_grad", None, 0)
+        v._creation = "no_grad"
+    elif self._creation is not None:
+        v._creation = self._creation  # a view of a restricted view inherits its restriction
     return v
 
 

@@ -92,7 +92,7 @@ import inplace_tutorial as ipt
 from inplace_tutorial import viz
 from inplace_tutorial.exercises import check, hint, solution  # noqa: F401
 viz.setup_notebook()
-ipt.manual_seed(0)
+_ = ipt.manual_seed(0)
 
 # %%
 x = ipt.tensor([1.0, 2.0, 3.0])

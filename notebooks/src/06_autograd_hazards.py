@@ -335,7 +335,7 @@ nb06.show_programs()
 
 # %%
 answer = None  # your code here
-check("06.1", answer);
+check("06.1", answer)
 # hint("06.1")
 # solution("06.1")
 
@@ -345,7 +345,7 @@ check("06.1", answer);
 
 # %%
 answer = None  # your code here: a function f(x) -> scalar loss
-check("06.2", answer);
+check("06.2", answer)
 # hint("06.2")
 # solution("06.2")
 
@@ -355,7 +355,7 @@ check("06.2", answer);
 
 # %%
 answer = None  # your code here, e.g. {"b"}
-check("06.3", answer);
+check("06.3", answer)
 # hint("06.3")
 # solution("06.3")
 

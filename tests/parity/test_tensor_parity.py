@@ -951,6 +951,20 @@ def ew_broadcast_incompatible_raises(t):
 
 
 @prog
+def inplace_on_row_of_transposed(t):
+    # found by the fuzzer (seed 4910): a (1, 3) view with strides (1, 4)
+    c = t.arange(12.0).view(3, 4)
+    v = c.t()[3:]
+    m = meta(v)
+    v.neg_()
+    w = t.arange(12.0).view(3, 4)
+    w.t()[1:2].mul_(10)
+    u = t.arange(12.0).view(3, 4)
+    u.t()[2:3].add_(t.tensor([[100.0, 200.0, 300.0]]))
+    return {"meta": m, "c": c, "w": w, "u": u, "read": t.arange(12.0).view(3, 4).t()[3:] * 1}
+
+
+@prog
 def ew_iadd_keeps_data_ptr(t):
     x = t.zeros(3)
     p = x.data_ptr()

@@ -1,0 +1,194 @@
+# %% [markdown]
+# # 02 · Memory layout: storage, strides and views
+#
+# **Learning goals.** After this notebook you can:
+# - read a tensor as *storage + shape + strides + offset*;
+# - predict which operations make **views** (no copy) and which **copy**;
+# - explain why `view()` sometimes fails where `reshape()` works, and why
+#   `expand(...).add_(1)` is refused;
+# - know that an in-place op on a view writes into its base, and that `t_()`/`transpose_()`
+#   change the tensor itself.
+
+# %%
+import inplace_tutorial as ipt
+from inplace_tutorial import viz, widgets
+from inplace_tutorial.exercises import check, hint, solution  # noqa: F401
+viz.setup_notebook()
+_ = ipt.manual_seed(0)
+
+# %% [markdown]
+# ## Storage, shape, strides, offset
+#
+# A tensor is a *window* onto a flat block of memory, its storage. Three numbers place the
+# window: the **shape**, the **strides** (how many cells to jump to move one step along each
+# dimension), and the **offset** (the cell where element `[0, 0, …]` sits). Element
+# `[i, j]` lives in cell `offset + i·stride[0] + j·stride[1]`.
+
+# %%
+x = ipt.arange(12.0).view(3, 4)
+print("shape", tuple(x.shape), "| stride", x.stride(), "| offset", x.storage_offset(),
+      "| contiguous", x.is_contiguous())
+print("x[2, 1] =", x[2, 1].item(), "= cell", 0 + 2 * 4 + 1 * 1)
+
+# %% [markdown]
+# ## Views share one storage
+#
+# Slicing, `select`, `narrow` and `view` make new tensors with different shape/stride/offset
+# over the **same** storage. No numbers are copied. The picture draws the one storage and,
+# under it, which cells each view reads.
+
+# %%
+row = x[1]                   # select(0, 1)
+col = x[:, 2]                # a column: stride 4
+mid = x.narrow(1, 1, 2)      # columns 1..2
+for name, v in {"row": row, "col": col, "mid": mid}.items():
+    print(f"{name:4} shape {tuple(v.shape)!s:7} stride {v.stride()!s:7} offset {v.storage_offset():2}"
+          f"  same storage as x: {v.untyped_storage() is x.untyped_storage()}")
+viz.storage_diagram({"x": x, "row": row, "col": col, "mid": mid}, title="Four tensors, one storage")
+
+# %% [markdown]
+# ## In-place on a view writes through to the base
+#
+# Because a view has no cells of its own, `col.mul_(10)` changes `x`. Base and views also share
+# one version counter, so autograd notices a change made through any of them.
+
+# %%
+before = viz.snapshot({"x": x, "col": col})
+col.mul_(10)
+print("x =", x.tolist())
+print("x._version =", x._version, "| col._version =", col._version)
+viz.compare_storages(before, {"x": x, "col": col}, title="col.mul_(10) changes x's cells")
+
+# %% [markdown]
+# ## Transpose: the same cells, swapped strides
+#
+# `x.t()` is a view with the strides swapped: nothing moves in memory. The result is no longer
+# **contiguous** (its rows are not next to each other in storage). `t_()` and `transpose_()`
+# are the in-place twins: they change `x`'s *own* shape and strides (metadata), so the version
+# goes up, but the data pointer and the cells stay the same.
+
+# %%
+x = ipt.arange(6.0).view(2, 3)
+xt = x.t()
+print("x.t():  stride", xt.stride(), "| shares storage:", xt.untyped_storage() is x.untyped_storage(),
+      "| contiguous:", xt.is_contiguous())
+ptr, version = x.data_ptr(), x._version
+x.t_()
+print("x.t_(): shape", tuple(x.shape), "stride", x.stride(), "| same data_ptr:",
+      x.data_ptr() == ptr, "| version", version, "->", x._version)
+
+# %% [markdown]
+# ## `contiguous()` copies only when it has to
+#
+# `contiguous()` returns the tensor **itself** if it is already contiguous, and a fresh,
+# row-major copy otherwise.
+
+# %%
+a = ipt.arange(12.0).view(3, 4)
+with ipt.memory.record() as tr_same:
+    c1 = a.contiguous()
+with ipt.memory.record() as tr_copy:
+    c2 = a.t().contiguous()
+print(f"a.contiguous() is a: {c1 is a}, allocated {tr_same.peak - tr_same.start_allocated} B")
+print(f"a.t().contiguous():  new storage, allocated {tr_copy.peak - tr_copy.start_allocated} B, "
+      f"stride {c2.stride()}")
+
+# %% [markdown]
+# ## `view` vs `reshape`
+#
+# `view` never copies: if no strides can describe the new shape over the existing storage, it
+# raises. `reshape` returns a view when one is possible and **copies** otherwise. So after
+# `reshape` you cannot know, without checking, whether an in-place op will reach the original.
+
+# %%
+at = a.t()
+try:
+    at.view(12)
+except RuntimeError as e:
+    print("view:", e)
+flat = at.reshape(12)
+print("reshape: shares storage with a?", flat.untyped_storage() is a.untyped_storage(),
+      "| values", flat.tolist())
+print("a.reshape(12) (contiguous a) shares storage?", a.reshape(12).untyped_storage() is a.untyped_storage())
+
+# %% [markdown]
+# ## `expand`: stride 0, many indices on one cell
+#
+# `expand` repeats a size-1 dimension **without copying** by giving it stride 0: every index
+# along it reads the same cell. Reading is fine. Writing in place would make several elements
+# write into one cell, so PyTorch refuses. (Add `.clone()` first if you need a writable copy.)
+
+# %%
+v = ipt.tensor([1.0, 2.0, 3.0]).view(3, 1)
+e = v.expand(3, 4)
+print("expand stride", e.stride(), "| storage cells:", v.untyped_storage().nbytes() // 4,
+      "| elements:", e.numel())
+try:
+    e.add_(1)
+except RuntimeError as err:
+    print(err)
+viz.storage_diagram({"v": v, "e": e}, title="expand: 12 elements over 3 cells (stride 0)")
+
+# %% [markdown]
+# > **In real PyTorch** the strides, offsets, the view/reshape rules and the two error messages
+# > above are the same (the messages match PyTorch 2.13). To ask "same storage?" in PyTorch,
+# > compare `a.untyped_storage().data_ptr() == b.untyped_storage().data_ptr()`; here comparing
+# > the storage objects with `is` gives the same answer.
+
+# %% [markdown]
+# ## Explore strides yourself
+#
+# The StrideExplorer lets you type any shape, strides and offset over a 12-cell storage
+# (`x = arange(12.)`) and see which cells the view reads. Try `3, 4` / `1, 3` (a transpose),
+# `4` / `3` with offset `0` (every third cell), or `2, 3` / `0, 1` (a stride-0 "expand").
+
+# %%
+# NBVAL_IGNORE_OUTPUT
+widgets.StrideExplorer()
+
+# %% [markdown]
+# The widget's logic is a plain object, so we can drive it from code too:
+
+# %%
+sv = widgets.stride_explorer.StrideView(12)
+for shape, stride, offset in [("3, 4", "1, 3", "0"), ("4", "3", "0"), ("2, 3", "0, 1", "0"),
+                              ("2, 3", "1", "0")]:
+    sv.set(shape, stride, offset)
+    print(sv.describe())
+
+# %% [markdown]
+# ## Exercises
+#
+# **02.1** Give `(size, stride, offset)` for a view of `ipt.arange(12.0)` that reads
+# `[1.0, 5.0, 9.0]` (the check builds it with `as_strided`).
+
+# %%
+answer = None  # your code here, e.g. ((3,), (1,), 0)
+check("02.1", answer)
+# hint("02.1")
+# solution("02.1")
+
+# %% [markdown]
+# **02.2** For `x = ipt.arange(12.0).view(3, 4)`, which of these calls **copy** (make a new
+# storage)? Answer with a dict of `True`/`False`:
+# `{"x.t()": ..., "x.contiguous()": ..., "x.t().contiguous()": ..., "x.reshape(12)": ...,
+# "x.t().reshape(12)": ..., "x[:, 1]": ...}`. Predict first, then test your guesses with
+# `untyped_storage() is`.
+
+# %%
+answer = None  # your code here
+check("02.2", answer)
+# hint("02.2")
+# solution("02.2")
+
+# %% [markdown]
+# ## Summary
+#
+# - A tensor = storage + shape + strides + offset. Slicing, `select`, `narrow`, `view`, `t`,
+#   `expand` make views: no copy.
+# - In-place ops on a view write into the base; base and views share one version counter.
+# - `t_()`/`transpose_()` change the tensor's own metadata in place (version +1, same data).
+# - `contiguous()` returns `self` when it can; `reshape` copies when `view` would fail.
+# - `expand` uses stride 0, so in-place writes into it are refused.
+#
+# **Next:** [03 Inference](03_inference.ipynb).

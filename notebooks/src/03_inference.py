@@ -1,0 +1,210 @@
+# %% [markdown]
+# # 03 · Inference: where is the peak?
+#
+# **Learning goals.** After this notebook you can:
+# - record a model's memory use as a timeline of allocations and frees;
+# - find the **peak** and list what is alive at it;
+# - say whether `relu_()` lowers the peak, and why "it saves N bytes" is not the same as "the
+#   model needs N bytes less";
+# - use `no_grad` vs `inference_mode`, and read the error you get when you later modify an
+#   inference tensor in place.
+
+# %%
+import inplace_tutorial as ipt
+from inplace_tutorial import viz
+from inplace_tutorial.exercises import check, hint, solution  # noqa: F401
+viz.setup_notebook()
+_ = ipt.manual_seed(0)
+
+# %% [markdown]
+# ## The article's network
+#
+# The article's `EfficientNet` is conv(3→64, 3×3) → BatchNorm → `x.relu_()`. It lives in the
+# package as `ipt.models.ConvBNReLU`, with an `inplace` switch that picks `relu_()` or
+# `F.relu()`. We run it in eval mode under `no_grad` (inference: nothing is kept for backward)
+# on a **small** batch of 2 images of 7×7 pixels, so the numbers are easy to read.
+# Sizes scale linearly, and we scale them up to the article's batch at the end.
+
+# %%
+model = ipt.models.ConvBNReLU(3, 64).eval()
+x = ipt.randn(2, 3, 7, 7)
+traces = {}
+for inplace in (True, False):
+    model.inplace = inplace
+    with ipt.no_grad(), ipt.memory.record() as trace:
+        out = model(x)
+        del out
+    traces["relu_ (in place)" if inplace else "relu (out of place)"] = trace
+for name, trace in traces.items():
+    allocated = sum(e.nbytes for e in trace.events if e.kind == "alloc")
+    print(f"{name:20} peak {trace.peak - trace.start_allocated:,} B above the start "
+          f"at event {trace.peak_index + 1}; bytes allocated in total {allocated:,}")
+print(f"(already allocated before the call: {trace.start_allocated:,} B, the weights and the input)")
+
+# %% [markdown]
+# ### Claim 3 (article): `relu_` saves 32·64·222·222·4 B in this network — what really happens
+#
+# The cell above shows the two peaks are **the same**. `relu_` did allocate fewer bytes in
+# total (one activation-sized buffer fewer), but the peak did not move. The timeline shows why.
+# Each step of the curve is one allocation or free; the dot marks the peak, and the box lists
+# the largest storages alive at that moment. The curves start above zero: the weights and the
+# input were allocated before the call (the last line printed above).
+
+# %%
+viz.memory_timeline(traces, layout="side", title="conv → bn → relu, batch 2×3×7×7, no_grad")
+
+# %%
+for name, trace in traces.items():
+    at_peak = trace.events[trace.peak_index]
+    print(f"{name}: peak reached when '{at_peak.op}' allocated; alive then:")
+    for line in viz.peak_report(trace, top=4):
+        print("   ", line)
+
+# %% [markdown]
+# Read the timelines from left to right:
+#
+# 1. The conv builds its output (with a temporary `im2col` buffer and a `gemm` result on the
+#    way).
+# 2. BatchNorm allocates **its** output while its input (the conv output) is still alive: two
+#    activation-sized buffers at once. **This is the peak in both runs.**
+# 3. Only then is the conv output freed. An out-of-place ReLU allocates a new buffer while
+#    BatchNorm's output is alive: two buffers again, but no more than step 2 had.
+#
+# So `relu_` removes a *transient* that is never the highest point of this block. The claim's
+# arithmetic is right (next cell), but it is the size of one buffer that is not allocated, not a
+# drop in the memory the block needs. Whether an in-place op lowers the peak depends on what
+# else is alive at that moment; you find out by measuring, as here.
+#
+# (The peak also contains BatchNorm's two small per-channel statistics, 256 B each; that is why
+# it is a little more than two activations.)
+
+# %% [markdown]
+# ## Scaling up to the article's batch
+#
+# The article's batch is 32 RGB images of 224×224. A 3×3 conv without padding gives 222×222
+# outputs, 64 channels, 4 bytes each.
+
+# %%
+article = 32 * 64 * 222 * 222 * 4
+print(f"32·64·222·222·4 = {article:,} B = {article / 2**20:.0f} MiB  (one activation)")
+
+ours = model.conv(x).untyped_storage().nbytes()
+scale = article / ours
+print(f"our activation: 2·64·5·5·4 = {ours:,} B; the article's batch is {scale:,.1f}× bigger")
+peak_small = traces["relu_ (in place)"].peak - traces["relu_ (in place)"].start_allocated
+peak_oop = traces["relu (out of place)"].peak - traces["relu (out of place)"].start_allocated
+print(f"measured peak ÷ activation: in place {peak_small / ours:.2f}, out of place {peak_oop / ours:.2f}")
+print(f"so at the article's size the block peaks near {2 * article / 2**20:.0f} MiB "
+      f"with or without relu_")
+
+# %% [markdown]
+# What the 385 MiB figure **does** mean: with `relu_`, this block allocates one 385 MiB buffer
+# fewer per forward pass, and that buffer's allocation and writing are saved. What it **does
+# not** mean: that the block needs 385 MiB less. It peaks at about two activations either way,
+# as the measurements above show.
+#
+# When would `relu_` lower the peak? When the moment of the ReLU *is* the peak: for example, when
+# the layer before it doesn't need a second buffer of its own (inference deployments often fold
+# BatchNorm into the conv weights), or when other large tensors happen to be alive only around
+# the ReLU. That is a reason to measure your own model rather than trust a rule.
+#
+# > **In real PyTorch** you measure the same thing on a GPU with
+# > `torch.cuda.reset_peak_memory_stats()` and `torch.cuda.max_memory_allocated()`, or with
+# > `torch.cuda.memory._record_memory_history()` for a timeline. The caching allocator keeps
+# > freed blocks reserved (`memory_reserved()` ≥ `memory_allocated()`), and cuDNN may allocate
+# > its own workspace, so real peaks differ in detail from ours; the question "what is alive at
+# > the peak?" is the same.
+
+# %% [markdown]
+# ## `no_grad` vs `inference_mode`
+#
+# Both switch off graph recording. `inference_mode` goes further: tensors created inside it are
+# **inference tensors** with no version counter at all, which makes them slightly cheaper. The
+# price: you may not modify them in place later, outside inference mode.
+
+# %%
+with ipt.no_grad():
+    a = model(x)
+with ipt.inference_mode():
+    b = model(x)
+print("under no_grad:        is_inference =", a.is_inference())
+print("under inference_mode: is_inference =", b.is_inference())
+a.add_(1)                     # fine: a normal tensor
+try:
+    b.add_(1)                 # outside inference_mode now
+except RuntimeError as e:
+    print(e)
+
+# %% [markdown]
+# The fix the message suggests: `b.clone()` (outside inference mode) gives a normal tensor you
+# may modify. Inside another `with ipt.inference_mode():` block, in-place updates of `b` are
+# allowed.
+#
+# > **In real PyTorch** the message is the same. Use `inference_mode` for pure serving code, and
+# > `no_grad` when the results may later meet autograd or in-place updates.
+
+# %% [markdown]
+# ## The article's `ProductionModel` pattern
+#
+# The article suggests one model class with two forward paths: an in-place inference path and an
+# out-of-place training path. `ipt.models.ProductionModel` implements it (the flag is
+# `model.training`, set by `.eval()`/`.train()`). The in-place path normalises **the caller's
+# tensor** with `sub_`/`div_`, so a caller who still needs the image must pass a clone.
+
+# %%
+prod = ipt.models.ProductionModel(in_channels=3, channels=16, image_size=8)
+image = ipt.rand(2, 3, 8, 8)
+original = image.clone()
+
+prod.eval()
+logits = prod(image)
+print("eval path:  output is_inference =", logits.is_inference(),
+      "| caller's image changed:", (image - original).abs().amax().item() > 0)
+
+prod.train()
+image = original.clone()
+logits = prod(image)
+print("train path: output grad_fn =", logits.grad_fn.name(),
+      "| caller's image changed:", (image - original).abs().amax().item() > 0)
+
+# %% [markdown]
+# That side effect is the cost of in-place preprocessing (notebook 04 measures it). The training
+# path does not need to avoid every in-place op, only those that overwrite a tensor a backward
+# node saved (notebook 06).
+
+# %% [markdown]
+# ## Exercises
+#
+# **03.1** Write `activation_bytes(n, channels, h, w)`: the bytes of a float32 3×3 conv output
+# without padding, for `n` images of `h`×`w`. (The check compares with real conv outputs.)
+
+# %%
+answer = None  # your code here, e.g. lambda n, channels, h, w: ...
+check("03.1", answer)
+# hint("03.1")
+# solution("03.1")
+
+# %% [markdown]
+# **03.2** `feat` was computed under `inference_mode`. Write `fix(t)` that returns a tensor with
+# the same values which you are allowed to modify in place afterwards.
+
+# %%
+answer = None  # your code here
+check("03.2", answer)
+# hint("03.2")
+# solution("03.2")
+
+# %% [markdown]
+# ## Summary
+#
+# - Peak memory is set by what is alive *together*. In conv → bn → relu, conv's output and bn's
+#   output coexist, so the block peaks at about two activations with or without `relu_`
+#   (claim 3: the arithmetic is right, about 385 MiB per activation, but the peak does not drop
+#   here).
+# - `relu_` still saves one allocation per call; it lowers the peak only where the ReLU moment
+#   is the peak. Measure with a timeline.
+# - `inference_mode` makes inference tensors: cheaper, but no in-place updates later outside
+#   inference mode; `clone()` first.
+# - An in-place inference path modifies its input: callers must pass a clone if they need it.
+#
+# **Next:** [04 Preprocessing](04_preprocessing.ipynb).
