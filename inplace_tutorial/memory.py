@@ -35,6 +35,7 @@ class Trace:
 
     events: list[Event] = field(default_factory=list)
     start_allocated: int = 0
+    marks: list[tuple[int, str]] = field(default_factory=list)  # (event index, phase entered)
 
     @property
     def peak(self) -> int:
@@ -50,10 +51,11 @@ class Trace:
         return idx
 
     def phases(self) -> list[str]:
+        """Phases entered while recording, in order, even those that allocated nothing."""
         seen: list[str] = []
-        for e in self.events:
-            if e.phase is not None and e.phase not in seen:
-                seen.append(e.phase)
+        for name in [m[1] for m in self.marks] + [e.phase for e in self.events]:
+            if name is not None and name not in seen:
+                seen.append(name)
         return seen
 
     def phase_peak(self, phase: str) -> int:
@@ -68,6 +70,12 @@ class Trace:
             else:
                 alive.pop(e.label, None)
         return sorted(alive.values(), key=lambda e: -e.nbytes)
+
+    def extend(self, other: Trace) -> None:
+        """Append another trace recorded right after this one (keeps its phase marks)."""
+        offset = len(self.events)
+        self.marks.extend((i + offset, name) for i, name in other.marks)
+        self.events.extend(other.events)
 
     def summary(self) -> str:
         lines = [f"start {self.start_allocated:,} B, peak {self.peak:,} B, {len(self.events)} events"]
@@ -107,6 +115,8 @@ def phase(name: str) -> Iterator[None]:
     """Label events inside the block with a phase name (forward, backward, update ...)."""
     global _phase
     old, _phase = _phase, name
+    for t in _recorders:
+        t.marks.append((len(t.events), name))
     try:
         yield
     finally:

@@ -81,7 +81,7 @@ def test_inplace_elementwise_allocates_nothing_proportional(op, operand):
     out = getattr(x, op)(*args)
     assert out is x and x.data_ptr() == ptr
     assert memory.memory_allocated() == before
-    assert memory.max_memory_allocated() - before <= 256 * 1024
+    assert memory.max_memory_allocated() == before  # the shared workspace serves any scratch
 
 
 def test_add_alpha_is_chunked_but_sub_of_product_allocates_full_temporary():
@@ -90,7 +90,7 @@ def test_add_alpha_is_chunked_but_sub_of_product_allocates_full_temporary():
     memory.reset_peak_memory_stats()
     base = memory.memory_allocated()
     p.add_(g, alpha=-0.1)  # PyTorch's SGD form
-    assert memory.max_memory_allocated() - base <= 256 * 1024
+    assert memory.max_memory_allocated() == base
     memory.reset_peak_memory_stats()
     p.sub_(0.1 * g)  # the seed article's form: 0.1 * g is a full-size tensor
     assert memory.max_memory_allocated() - base >= 4 * 1024 * 1024

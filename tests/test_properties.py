@@ -369,8 +369,9 @@ def test_broadcast_error_message(shapes, seed):
             raise AssertionError(f"{sa} and {sb} should not broadcast")
 
 
-@settings(max_examples=200, deadline=None)
-@given(permuted(min_dims=2), st.data(), st.sampled_from(["neg_", "mul_", "add_tensor", "copy_", "setitem"]))
+@settings(max_examples=500, deadline=None)
+@given(permuted(min_dims=2), st.data(),
+       st.sampled_from(["neg_", "sigmoid_", "relu_", "mul_", "add_tensor", "copy_", "setitem"]))
 def test_inplace_on_narrowed_permuted_view_writes_the_right_elements(case, data, op):
     """Narrow a permuted tensor (possibly to size 1), write in place, compare with NumPy on the same view."""
     shape, perm, seed = case
@@ -389,6 +390,12 @@ def test_inplace_on_narrowed_permuted_view_writes_the_right_elements(case, data,
     if op == "neg_":
         y.neg_()
         ref *= -1
+    elif op == "sigmoid_":
+        y.sigmoid_()
+        ref[...] = 1 / (1 + np.exp(-ref))
+    elif op == "relu_":
+        y.relu_()
+        ref[...] = np.maximum(ref, 0)
     elif op == "mul_":
         y.mul_(3.0)
         ref *= np.float32(3.0)

@@ -33,12 +33,18 @@ DERIVATIVES: dict[str, Formula] = {}
 
 
 def derivative(op: str, node: str, inputs: tuple[str, ...] = ("self",),
-               saves: dict[str, str | None] | None = None, multi_output: bool = False):
-    """Register the backward formula of ``op`` (a decorator on the formula)."""
+               saves: dict[str, str | None] | None = None, multi_output: bool = False,
+               qualified: bool = False):
+    """Register the backward formula of ``op`` (a decorator on the formula).
+
+    ``qualified``: a hand-written PyTorch node whose name() is "torch::autograd::<node>"."""
 
     def deco(fn: Backward) -> Backward:
         f = Formula(op, node, tuple(inputs), dict(saves or {}), fn, multi_output)
-        f.node_cls = type(node, (Node,), {"_formula": f})
+        body = {"_formula": f}
+        if qualified:
+            body["name"] = lambda self: f"torch::autograd::{node}"
+        f.node_cls = type(node, (Node,), body)
         DERIVATIVES[op] = f
         return fn
 
@@ -107,10 +113,12 @@ def check_inplace(t) -> None:
             from .graph import short_name
 
             fn = t._grad_fn
+            head = (f"Output {t._output_nr} of {short_name(fn.name())} is a view and is being "
+                    "modified inplace. " if fn is not None else
+                    "A view was created in no_grad mode and is being modified inplace with grad "
+                    "mode enabled. ")
             raise RuntimeError(
-                f"Output {t._output_nr} of {short_name(fn.name()) if fn else '?'} is a view "
-                "and is being modified "
-                "inplace. This view is the output of a function that returns multiple views. "
+                head + "This view is the output of a function that returns multiple views. "
                 "Such functions do not allow the output views to be modified inplace. You "
                 "should replace the inplace operation by an out-of-place one.")
         raise RuntimeError(NO_GRAD_VIEW)

@@ -107,15 +107,20 @@ class SavedTensor:
         t = self._tensor() if self._tensor is not None else None
         if t is None:
             return self._producer
-        fn = t._grad_fn
+        try:
+            fn = t.grad_fn  # may regenerate a view's grad_fn, exactly as PyTorch's message does
+        except RuntimeError:
+            fn = t._grad_fn
         return f"output {t._output_nr} of {short_name(fn.name())}" if fn is not None else None
 
     def _version_message(self) -> str:
         producer = self._producer_now()
         which = f", which is {producer}," if producer else ""
+        t = self._tensor() if self._tensor is not None else None
+        shape = t._shape if t is not None else self._shape  # the tensor as it is now
         msg = (
             "one of the variables needed for gradient computation has been modified by an "
-            f"inplace operation: [torch.{self._dtype.tensor_type} {_shape_str(self._shape)}]"
+            f"inplace operation: [torch.{self._dtype.tensor_type} {_shape_str(shape)}]"
             f"{which} is at version {self._vc.value}; expected version {self.version} instead."
             + (ANOMALY_HINT if anomaly.is_anomaly_enabled() else VERSION_HINT)
         )
@@ -204,7 +209,8 @@ class Node:
     def apply(self, grads: list) -> tuple:
         if self._released and (self._saved or self._saved_scalar):
             raise RuntimeError(FREED)
-        for key in sorted(self._saved):  # PyTorch unpacks in name order: report the same one
+        # PyTorch unpacks saved inputs (in name order), then outputs: report the same one
+        for key in sorted(self._saved, key=lambda k: (k == "result", k)):
             self._saved[key].check()
         formula = self._formula
         grad = grads if formula.multi_output else grads[0]

@@ -69,14 +69,13 @@ def grade(key: str, answer) -> tuple[str, str]:
 _ICONS = {CORRECT: "✅", INCORRECT: "❌", NOT_ATTEMPTED: "⏳"}
 
 
-def check(key: str, answer) -> str:
-    """Print and return the verdict. Never raises."""
+def check(key: str, answer) -> None:
+    """Print the verdict (use grade() to get it as a value). Never raises."""
     status, feedback = grade(key, answer)
     line = f"{_ICONS[status]} Exercise {key}: {status}"
     if feedback:
         line += f" — {feedback}"
     print(line)
-    return status
 
 
 def hint(key: str) -> None:

@@ -66,7 +66,8 @@ def _(answer):
     ref = (ref_x.sigmoid() * 2).sum()
     ref.backward()
     if abs(loss.item() - ref.item()) > 1e-5:
-        return False, f"the loss should be sum(2*sigmoid(x)) = {ref.item():.4f}, got {loss.item():.4f}"
+        return False, (f"the loss should be sum(2*sigmoid(x)) = {ref.item():.4f}, "
+                       f"got {loss.item():.4f}")
     if x.grad is None:
         return False, "x.grad is None: is the loss connected to x?"
     diff = (x.grad - ref_x.grad).abs().max().item()
@@ -99,6 +100,7 @@ def _(answer):
         return False, f"unknown names: {sorted(got - set(env))}"
     if got != truth:
         extra, missing = sorted(got - truth), sorted(truth - got)
-        parts = ([f"not safe: {extra}"] if extra else []) + ([f"also safe: {missing}"] if missing else [])
+        parts = (([f"not safe: {extra}"] if extra else [])
+                 + ([f"also safe: {missing}"] if missing else []))
         return False, "; ".join(parts)
     return True, f"exactly {sorted(truth)} can be changed in place"

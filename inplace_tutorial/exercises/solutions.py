@@ -97,3 +97,64 @@ SOLUTIONS["07.3"] = """
 from inplace_tutorial.exercises import nb07
 answer = nb07.mlp_forward_memory(False)[1] - nb07.mlp_forward_memory(True)[1]   # 0
 """
+
+# --- notebook 08: addbmm_ in depth ---
+SOLUTIONS["08.1"] = """
+answer = (20, 40)   # (n, p): batch1 (10, 20, 30) @ batch2 (10, 30, 40), summed over the 10 batches
+"""
+SOLUTIONS["08.2"] = """
+answer = "bij,bjk->ik"   # b and j are summed; i, k survive
+"""
+SOLUTIONS["08.3"] = """
+def answer(out, batch1, batch2, beta, alpha):
+    out.mul_(beta)
+    for i in range(batch1.shape[0]):
+        out.addmm_(batch1[i], batch2[i], alpha=alpha)
+    return out
+"""
+
+# --- notebook 09: the in-place catalogue ---
+SOLUTIONS["09.1"] = """
+from inplace_tutorial.exercises import nb09
+answer = {name for name in nb09.QUIZ if hasattr(ipt.Tensor, name)}
+# {'t_', 'clamp_', 'exp_', 'sqrt_', 'addbmm_', 'lerp_'}
+"""
+SOLUTIONS["09.2"] = """
+def answer(a, b):
+    return a.copy_(ipt.minimum(a, b))   # one temporary of a's size, then written into a
+"""
+
+# --- notebook 10: workshop lab ---
+SOLUTIONS["10.1"] = """
+from inplace_tutorial import lab
+# with ipt.autograd.detect_anomaly(): lab.broken_train_step(...) names broken_step.py, line 5
+answer = 5
+"""
+SOLUTIONS["10.2"] = """
+from inplace_tutorial.nn import functional as F
+def answer(model, x, target):
+    h = model.fc1(x)
+    h.relu_()                        # fine: nothing had saved h, and ReLU saves its output
+    g = model.fc2(h).sigmoid()
+    g = g * 2 - 1                    # out of place: SigmoidBackward0's saved output stays intact
+    logits = model.head(g)
+    loss = F.cross_entropy(logits, target)
+    loss.backward()
+    return loss
+"""
+SOLUTIONS["10.3"] = """
+def answer(model, x):
+    with ipt.no_grad():              # nothing saved for backward
+        h = model.fc1(x)
+        h.relu_()                    # no second buffer
+        h = model.fc2(h)             # the old h is freed when the name moves on
+        h.tanh_()
+        return model.out(h)
+"""
+SOLUTIONS["10.4"] = """
+def answer(params, lr):
+    with ipt.no_grad():
+        for p in params:
+            if p.grad is not None:
+                p.add_(p.grad, alpha=-lr)   # fused: no lr * grad temporary
+"""

@@ -11,6 +11,7 @@ from .. import dtypes
 from ..autograd.function import derivative
 from ..tensor import Tensor, tensor_method
 from ._iter import arr, broadcast_shapes, shape_of
+from . import dtype_rules
 from .elementwise import _inplace, _new
 
 
@@ -35,33 +36,39 @@ def _clamp_args(min, max):
 @tensor_method
 def clamp(self, min=None, max=None) -> Tensor:
     _clamp_args(min, max)
-    return _new("clamp", False, _clip(min, max), self, min=min, max=max)
+    rd = dtype_rules.clamp_result("clamp", self, min, max)
+    return _new("clamp", False, _clip(min, max), self, result_dtype=rd, min=min, max=max)
 
 
 @tensor_method
 def clamp_(self, min=None, max=None) -> Tensor:
     _clamp_args(min, max)
-    return _inplace("clamp", False, _clip(min, max), self, min=min, max=max)
+    rd = dtype_rules.clamp_result("clamp", self, min, max)
+    return _inplace("clamp", False, _clip(min, max), self, result_dtype=rd, min=min, max=max)
 
 
 @tensor_method
 def clamp_min(self, min) -> Tensor:
-    return _new("clamp_min", False, _clip(min, None), self, min=min)
+    rd = dtype_rules.clamp_result("clamp_min", self, min)
+    return _new("clamp_min", False, _clip(min, None), self, result_dtype=rd, min=min)
 
 
 @tensor_method
 def clamp_min_(self, min) -> Tensor:
-    return _inplace("clamp_min", False, _clip(min, None), self, min=min)
+    rd = dtype_rules.clamp_result("clamp_min", self, min)
+    return _inplace("clamp_min", False, _clip(min, None), self, result_dtype=rd, min=min)
 
 
 @tensor_method
 def clamp_max(self, max) -> Tensor:
-    return _new("clamp_max", False, _clip(None, max), self, max=max)
+    rd = dtype_rules.clamp_result("clamp_max", self, max)
+    return _new("clamp_max", False, _clip(None, max), self, result_dtype=rd, max=max)
 
 
 @tensor_method
 def clamp_max_(self, max) -> Tensor:
-    return _inplace("clamp_max", False, _clip(None, max), self, max=max)
+    rd = dtype_rules.clamp_result("clamp_max", self, max)
+    return _inplace("clamp_max", False, _clip(None, max), self, result_dtype=rd, max=max)
 
 
 clip, clip_ = clamp, clamp_

@@ -13,6 +13,7 @@ from .. import dtypes
 from ..autograd.function import derivative, record, record_inplace
 from ..tensor import Tensor, tensor_method
 from ..creation import empty_strided
+from . import dtype_rules
 from ._iter import (CHUNK, Scratch, arr, axpy_, broadcast_shapes, check_inplace_operands,
                     out_strides, shape_of)
 
@@ -22,9 +23,11 @@ def _result(float_out: bool, *operands) -> dtypes.dtype:
     return dtypes.float_result(rd) if float_out else rd
 
 
-def _new(name: str, float_out: bool, kernel, *operands, **attrs) -> Tensor:
+def _new(name: str, float_out: bool, kernel, *operands, result_dtype=None, **attrs) -> Tensor:
     """Out-of-place: allocate the broadcast result, run the kernel into it, record."""
-    rd = _result(float_out, *operands)
+    if isinstance(operands[0], Tensor):
+        dtype_rules.check(name, operands[0].dtype)
+    rd = result_dtype or _result(float_out, *operands)
     shape = shape_of(operands[0])
     for o in operands[1:]:
         shape = broadcast_shapes(shape, shape_of(o))
@@ -50,17 +53,20 @@ def _plain_same(self: Tensor, o) -> bool:
             and (o._base is None or not o._base._requires_grad))
 
 
-def _inplace(name: str, float_out: bool, kernel, self: Tensor, *others, **attrs) -> Tensor:
+def _inplace(name: str, float_out: bool, kernel, self: Tensor, *others, result_dtype=None,
+             **attrs) -> Tensor:
     # Fast path for the common teaching case `x.add_(5)`: a float tensor with no autograd
     # history and a Python scalar can neither fail a check nor record a node.
-    if (not self._requires_grad and self._base is None and self.dtype.category == 2
+    if (result_dtype is None and not self._requires_grad and self._base is None
+            and self.dtype.category == 2
             and not self._inference and 0 not in self._stride
             and (not others or type(others[0]) in _SCALARS or _plain_same(self, others[0]))):
         a = self._array()
         kernel(a, *[arr(o) for o in others], out=a, dtype=self.dtype.np)
         self._vc.bump(name + "_")
         return self
-    rd = _result(float_out, self, *others)
+    dtype_rules.check(name, self.dtype)
+    rd = result_dtype or _result(float_out, self, *others)
     a = self._array()
     inputs = dict(zip(("self", "other"), (self, *others)))
     return record_inplace(
@@ -122,6 +128,7 @@ def add_(self, other, alpha=1) -> Tensor:
 
 
 def sub(self, other, alpha=1) -> Tensor:
+    dtype_rules.check_sub(self, other)
     _check_alpha(alpha, self, other)
     if alpha == 1:
         return _new("sub", False, _ufunc(np.subtract), self, other, alpha=alpha)
@@ -129,6 +136,7 @@ def sub(self, other, alpha=1) -> Tensor:
 
 
 def sub_(self, other, alpha=1) -> Tensor:
+    dtype_rules.check_sub(self, other)
     _check_alpha(alpha, self, other)
     if alpha == 1:
         return _inplace("sub", False, _ufunc(np.subtract), self, other, alpha=alpha)
@@ -156,6 +164,7 @@ def _sub_bw(ctx, g):
 
 def rsub(self, other, alpha=1) -> Tensor:
     """other - alpha * self (what ``2 - x`` calls)."""
+    dtype_rules.check_sub(self, other)
     out = _new("rsub", False, lambda x, y, out, dtype: _axpy_kernel(-alpha)(y, x, out, dtype),
                self, other, alpha=alpha)
     return out
@@ -190,6 +199,11 @@ def _div_bw(ctx, g):
 
 
 def _pow_kernel(x, e, out, dtype):
+    if np.dtype(dtype).kind == "b":
+        if not isinstance(e, bool):
+            raise NotImplementedError("\"pow\" not implemented for 'Bool'")
+        np.copyto(out, x if e else True)  # x ** True is x, x ** False is True
+        return
     if np.dtype(dtype).kind in "iu" and np.any(np.asarray(e) < 0):
         raise RuntimeError("Integers to negative integer powers are not allowed.")
     np.power(x, e, out=out, dtype=dtype, casting="unsafe")
@@ -240,31 +254,40 @@ def _pow_scalar_bw(ctx, g):
 
 # --------------------------------------------------------------------------- unary
 def _relu_kernel(x, out, dtype):
-    # np.maximum against a scalar is slow (no SIMD path on a stride-0 operand); against a
-    # small zero chunk it is vectorised. The chunk is a counted scratch, reused per chunk.
-    if x.size < 4096 or x.dtype.kind != "f":
+    # np.maximum against a scalar is slow (no SIMD path for a stride-0 operand); against a
+    # zero block it is vectorised. Out of place, the fresh output is that zero block; in
+    # place, a chunk of the shared workspace is (so relu_ still allocates nothing).
+    if x.size < 4096 or x.dtype.kind != "f" or not (x.flags.c_contiguous
+                                                    and out.flags.c_contiguous):
         np.maximum(x, 0, out=out, dtype=dtype, casting="unsafe")
         return
-    zero = Scratch(x.dtype, "relu", x.size).view((min(CHUNK, x.size),))
-    zero.fill(0)
-    xs, os_ = x.reshape(-1) if x.flags.c_contiguous else None, None
-    if xs is not None and out.flags.c_contiguous:
-        os_ = out.reshape(-1)
+    xs, os_ = x.reshape(-1), out.reshape(-1)
+    if out is not x and not np.shares_memory(x, out):
+        os_.fill(0)
+        np.maximum(xs, os_, out=os_)
+        return
+    with Scratch(x.dtype, "relu", x.size) as scratch:
+        zero = scratch.view((min(CHUNK, x.size),))
+        zero.fill(0)
         for i in range(0, xs.size, CHUNK):
             a = xs[i:i + CHUNK]
             np.maximum(a, zero[:a.size], out=os_[i:i + CHUNK])
-        return
-    np.maximum(x, 0, out=out, dtype=dtype, casting="unsafe")
 
 
 def _sigmoid_kernel(x, out, dtype):
-    np.negative(x, out=out, dtype=dtype, casting="unsafe")
+    np.multiply(x, -1, out=out, dtype=dtype, casting="unsafe")  # see _neg_kernel
     np.exp(out, out=out)
     np.add(out, 1, out=out)
     np.reciprocal(out, out=out)
 
 
-neg = _define("neg", _ufunc(np.negative))
+def _neg_kernel(x, out, dtype):
+    # NumPy 2.4's in-place np.negative is wrong on some strided views (e.g. a float32 column
+    # with a 16-byte stride); multiplying by -1 is exact (it flips the sign bit, -0.0 included).
+    np.multiply(x, -1, out=out, dtype=dtype, casting="unsafe")
+
+
+neg = _define("neg", _neg_kernel)
 exp = _define("exp", _ufunc(np.exp), float_out=True)
 log = _define("log", _ufunc(np.log), float_out=True)
 sqrt = _define("sqrt", _ufunc(np.sqrt), float_out=True)

@@ -34,7 +34,7 @@ def copy_(self, src, non_blocking: bool = False) -> Tensor:
                           compute=lambda: np.copyto(a, arr(src), casting="unsafe"), check=check)
 
 
-@derivative("copy_", "CopyBackwards", inputs=("self", "src"))
+@derivative("copy_", "CopyBackwards", inputs=("self", "src"), qualified=True)
 def _copy_bw(ctx, g):
     return (g * 0 if ctx.needs(0) else None, g if ctx.needs(1) else None)
 
@@ -71,12 +71,12 @@ def _fill_chunked(a: np.ndarray, draw, op: str) -> None:
     if a.flags.c_contiguous:
         draw(gen, a.reshape(-1))
         return
-    scratch = Scratch(a.dtype, op, a.size)
-    for idx in chunks(a.shape):
-        part = a[idx]
-        tmp = scratch.view(part.shape)
-        draw(gen, tmp.reshape(-1))
-        part[...] = tmp
+    with Scratch(a.dtype, op, a.size) as scratch:
+        for idx in chunks(a.shape):
+            part = a[idx]
+            tmp = scratch.view(part.shape)
+            draw(gen, tmp.reshape(-1))
+            part[...] = tmp
 
 
 @tensor_method

@@ -10,6 +10,7 @@ import numpy as np
 from .. import dtypes
 from ..autograd.function import derivative, record
 from ..tensor import Tensor, _wrap_dim, tensor_method
+from . import dtype_rules
 
 
 def _dims(self, dim) -> tuple:
@@ -191,6 +192,7 @@ def _max_dim_bw(ctx, g):
 
 @tensor_method
 def argmax(self, dim=None, keepdim: bool = False) -> Tensor:
+    dtype_rules.check("argmax", self.dtype)
     if dim is None:
         out = Tensor._empty((1,) * self.dim() if keepdim else (), dtypes.int64, "argmax")
         out._array()[...] = np.argmax(self._array())
@@ -202,6 +204,7 @@ def argmax(self, dim=None, keepdim: bool = False) -> Tensor:
 
 
 def _softmax_into(self, dim: int, name: str, log: bool) -> Tensor:
+    dtype_rules.check(name, self.dtype)
     a = self._array()
     out = Tensor._empty(self._shape, dtypes.float_result(self.dtype), name)
     o = out._array()

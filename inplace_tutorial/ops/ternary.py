@@ -22,14 +22,14 @@ def _fused(out: np.ndarray, base, a, b, combine, scale, op: str, inplace: bool) 
             np.multiply(out, scale, out=out, casting="unsafe")
         np.add(out, arr(base), out=out, casting="unsafe")
         return
-    scratch = Scratch(out.dtype, op, out.size)
-    for idx in chunks(out.shape):
-        o = out[idx]
-        tmp = scratch.view(o.shape)
-        combine(a[idx], b[idx], out=tmp, casting="unsafe")
-        if scale != 1:
-            np.multiply(tmp, scale, out=tmp)
-        np.add(o, tmp, out=o)
+    with Scratch(out.dtype, op, out.size) as scratch:
+        for idx in chunks(out.shape):
+            o = out[idx]
+            tmp = scratch.view(o.shape)
+            combine(a[idx], b[idx], out=tmp, casting="unsafe")
+            if scale != 1:
+                np.multiply(tmp, scale, out=tmp)
+            np.add(o, tmp, out=o)
 
 
 def _lerp(a, b, out, casting):  # (end - self): lerp's "combine"

@@ -140,7 +140,7 @@ class TrainingStep:
         grad = contextlib.nullcontext() if phase in ("forward", "backward") else ipt.no_grad()
         with memory.record() as tr, memory.phase(phase), grad:
             fn()
-        self.trace.events.extend(tr.events)
+        self.trace.extend(tr)
         self.op_index += 1
         self.done.append(name)
         return True

@@ -103,8 +103,7 @@ for training in (True, False):
 # %% [markdown]
 # The cell above shows: `relu_` lowers the **peak during the forward** (h and relu(h) are never
 # alive together), but in training it leaves **exactly the same bytes alive after the forward** —
-# the saved activations backward needs. (Part of each forward peak is a small scratch buffer the
-# core's ReLU kernel uses and frees at once; PyTorch's kernel needs none.)
+# the saved activations backward needs.
 #
 # A timeline makes it visible. Both runs below: forward, then backward, of the same network.
 

@@ -30,6 +30,7 @@ CAUSES = [
     (0, "core raised where torch ran (missing API or bug)", lambda p, d: "; core -> Raised(" in d and "torch -> Raised" not in d),
     (1, "torch raised, core did not", lambda p, d: ": torch -> Raised(" in d),
     (1, "exception type differs", lambda p, d: "exception type torch=" in d),
+    (2, "missing / extra observation (API shape differs)", lambda p, d: "missing in core" in d or "only in core" in d),
     (1, "gradient values differ", lambda p, d: p.endswith(".values") and "grad" in p),
     (1, "forward values differ", lambda p, d: p.endswith(".values")),
     (2, "dtype differs", lambda p, d: "dtype" in p),
@@ -41,7 +42,6 @@ CAUSES = [
     (3, "error message wording differs (Hint tail only)", lambda p, d: "only in the Hint" in d),
     (3, "error message wording differs", lambda p, d: "message differs" in d),
     (3, "grad_fn / graph names differ", lambda p, d: any(k in p for k in ("grad_fn", "next", "graph", "name"))),
-    (4, "missing / extra observation (API shape differs)", lambda p, d: "missing in core" in d or "only in core" in d),
     (4, "other observation differs", lambda p, d: True),
 ]
 

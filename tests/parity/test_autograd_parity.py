@@ -142,6 +142,9 @@ _grad_program("grad_max_dim_values", [_F(3, 4, seed=1)], lambda t, x: x.max(1).v
 _grad_program("grad_max_dim_keepdim", [_F(3, 4, seed=1)], lambda t, x: x.max(0, keepdim=True)[0])
 _grad_program("grad_softmax", [_F(3, 4, seed=1)], lambda t, x: x.softmax(1))
 _grad_program("grad_softmax_dim0", [_F(3, 4, seed=1)], lambda t, x: t.softmax(x, dim=0))
+_grad_program("grad_softmax_0dim", [_F(3, 4, seed=1)], lambda t, x: x.unbind(0)[0].select(0, 1).softmax(-1))
+_grad_program("grad_log_softmax_0dim", [_F(4, seed=1)], lambda t, x: x[2].log_softmax(0))
+_grad_program("grad_sum_0dim", [_F(4, seed=1)], lambda t, x: x[1].sum(0) * 3)
 _grad_program("grad_log_softmax", [_F(3, 4, seed=1)], lambda t, x: x.log_softmax(-1))
 # linear algebra
 _grad_program("grad_mm", [_F(2, 3, seed=1), _F(3, 4, seed=2)], lambda t, a, b: a.mm(b))
@@ -633,6 +636,35 @@ def data_same_program_with_detach_raises(t):
 
 
 @prog
+def data_update_of_saved_operand_gives_silent_wrong_grad(t):
+    w = t.tensor(np.array([1.0, 2.0, 3.0], np.float32), requires_grad=True)
+    x = t.tensor(np.array([0.5, -1.0, 2.0], np.float32), requires_grad=True)
+    y = w * x  # saves w (for x.grad) and x (for w.grad)
+    w.data.mul_(10)  # the optimizer-via-.data pattern: no version bump
+    y.sum().backward()
+    return {"x_grad": x.grad, "w_grad": w.grad, "w_version": w._version}
+
+
+@prog
+def detach_of_view_inplace_bumps_base(t):
+    x = t.tensor(arr(3, 4), requires_grad=True)
+    d = x[0].detach()
+    d.add_(1)
+    e = x.t().detach()
+    e[0, 0] = 5.0
+    return {"x": x, "version": x._version, "d_base_is_x": d._base is x, "d_is_view": d._is_view()}
+
+
+@prog
+def requires_grad_inside_no_grad(t):
+    with t.no_grad():
+        w = t.tensor(arr(3)).requires_grad_()
+        y = w * 2
+    z = w * 2
+    return {"w": [w.requires_grad, w.is_leaf], "y": y.requires_grad, "z": [z.requires_grad, fn_name(z.grad_fn)]}
+
+
+@prog
 def data_assignment_on_leaf(t):
     w = t.tensor(arr(3), requires_grad=True)
     w.data.mul_(2)
@@ -1060,6 +1092,69 @@ def multi_output_view_of_leaf_setitem(t):
         v[0] = 0.5
 
     return {"setitem": catch(f), "inplace": catch(lambda: v.add_(1))}
+
+
+# ---- which name, shape and version the version-counter message reports (found by the fuzzer)
+
+
+@prog
+def version_error_names_copy_backwards(t):
+    x = t.tensor(arr(3, 4), requires_grad=True)
+    w = t.tensor(arr(3, 4, seed=1), requires_grad=True)
+    d = x - x
+    m = t.maximum(w, d)  # saves w and d
+    d.copy_(t.tensor(arr(3, 4, seed=2)))
+    return {"err": catch(lambda: m.sum().backward()), "d_grad_fn": fn_name(d.grad_fn)}
+
+
+@prog
+def version_error_reports_current_shape_after_t_(t):
+    x = t.tensor(arr(3, 4), requires_grad=True)
+    w = t.tensor(arr(3, 4, seed=1), requires_grad=True)
+    m = t.maximum(w, x)
+    q = m / (x[2:].abs() + 0.5)  # saves m
+    m.t_()
+    return {"err": catch(lambda: q.sum().backward()), "m_grad_fn": fn_name(m.grad_fn), "m_shape": tuple(m.shape)}
+
+
+@prog
+def version_error_amax_self_and_result_both_modified(t):
+    x = t.tensor(arr(3, 4), requires_grad=True)
+    a = x.amax(-1)  # saves self and result
+    with t.no_grad():
+        x.clamp_(-0.5, 0.5)
+    a.zero_()
+    return {"err": catch(lambda: a.sum().backward())}
+
+
+@prog
+def version_error_names_regenerated_view_grad_fn(t):
+    x = t.tensor(arr(3, 4), requires_grad=True)
+    s = (-x).sum(0)
+    v = s.narrow(0, 1, 2)
+    v.exp_()  # saves its result (the view)
+    z = v + v
+    v.add_(z)
+    return {"err": catch(lambda: (v.sum() + z.sum()).backward()), "v_grad_fn": fn_name(v.grad_fn)}
+
+
+@prog
+def version_error_copyslices_output_vs_amax_result(t):
+    x = t.tensor(arr(2, 3, 4), requires_grad=True)
+    sm = x.softmax(-1)
+    a = sm.amax(-1)
+    a.sigmoid_()
+    r = x.unbind(0)[1]
+    sm[0] = r
+    return {"err": catch(lambda: (sm.sum() + a.sum() + r.sum()).backward())}
+
+
+@prog
+def multi_output_view_of_expanded_constant(t):
+    x = t.tensor(arr(3, 4), requires_grad=True)
+    e = t.tensor(arr(3, 4, seed=1)).unsqueeze(0).expand(2, 3, 4) * 0.5
+    u = e.unbind(0)[1]
+    return {"err": catch(lambda: u.sub_(x, alpha=2))}
 
 
 @prog

@@ -1200,6 +1200,34 @@ def inplace_partial_overlap_copy_raises(t):
 
 
 @prog
+def inplace_check_order_shape_before_overlap(t):
+    # found by the layout fuzzer: the broadcast-shape check comes before the overlap check
+    c = t.arange(16.0).view(4, 4)
+    v = c[:, :1]
+    return {"add_t": catch(lambda: v.add_(v.t())), "c": c, "version": c._version}
+
+
+@prog
+def copy_from_itself_through_zero_strides(t):
+    # found by the layout fuzzer: copy_ whose source is exactly the destination
+    x = t.arange(2.0)
+    v = x[:1].view(1, 1).expand(2, 2)
+    r = catch(lambda: v[1:].copy_(v[:-1]) is not None)
+    return {"copy": r, "add": catch(lambda: v[1:].add_(v[:-1])), "x": x, "version": x._version,
+            "same_copy": catch(lambda: v.copy_(v) is v)}
+
+
+@prog
+def empty_views_past_the_end(t):
+    # found by the layout fuzzer: a (0, 1) view whose offset lies past the storage
+    x = t.arange(4.0)
+    v = x[3::3].reshape(1, 1)
+    e = v[1:]
+    return {"e": meta(e), "add": catch(lambda: e.add_(v[:-1]) is e), "copy": catch(lambda: e.copy_(v[:-1]) is e),
+            "x": x, "version": x._version, "e_vals": e}
+
+
+@prog
 def inplace_full_overlap_works(t):
     x = t.tensor([1.0, 2.0, 3.0])
     r = x.add_(x)

@@ -1,0 +1,52 @@
+"""Which ops refuse which dtypes, with PyTorch's exact exception and text (a table, not ifs).
+
+Checked before any allocation. Keys are (op, dtype short name); values are the exception.
+"""
+from __future__ import annotations
+
+_MASK_HINT = "If you are trying to invert a mask, use the `~` or `logical_not()` operator instead."
+
+
+def _not_impl(kernel: str, dtype: str) -> NotImplementedError:
+    return NotImplementedError(f'"{kernel}" not implemented for \'{dtype}\'')
+
+
+UNSUPPORTED = {
+    ("neg", "Bool"): lambda: RuntimeError(
+        "Negation, the `-` operator, on a bool tensor is not supported. " + _MASK_HINT),
+    ("abs", "Bool"): lambda: _not_impl("abs_cpu", "Bool"),
+    ("relu", "Bool"): lambda: RuntimeError("Boolean inputs not supported for relu"),
+    ("argmax", "Bool"): lambda: RuntimeError("argmax(): does not support bool input"),
+    ("softmax", "Bool"): lambda: _not_impl("softmax_lastdim_kernel_impl", "Bool"),
+    ("softmax", "Long"): lambda: _not_impl("softmax_lastdim_kernel_impl", "Long"),
+    ("log_softmax", "Bool"): lambda: _not_impl("log_softmax_lastdim_kernel_impl", "Bool"),
+    ("log_softmax", "Long"): lambda: _not_impl("log_softmax_lastdim_kernel_impl", "Long"),
+}
+
+
+def clamp_result(op: str, self, *bounds):
+    """clamp's result type includes its scalar bounds (int tensor, float bound -> float)."""
+    from .. import dtypes
+
+    rd = dtypes.result_type(self, *[b for b in bounds if b is not None])
+    if rd is dtypes.bool_:
+        raise _not_impl(f"{op}_scalar_cpu", "Bool")
+    return rd
+
+
+def check(op: str, dtype) -> None:
+    rule = UNSUPPORTED.get((op, dtype.short))
+    if rule is not None:
+        raise rule()
+
+
+def check_sub(*operands) -> None:
+    """PyTorch forbids `-` on bools (it is ambiguous: xor? not?)."""
+    bools = sum(1 for o in operands if getattr(o, "dtype", None) is not None
+                and getattr(o.dtype, "short", None) == "Bool" or isinstance(o, bool))
+    if bools == len(operands):
+        raise RuntimeError("Subtraction, the `-` operator, with two bool tensors is not "
+                           "supported. Use the `^` or `logical_xor()` operator instead.")
+    if bools:
+        raise RuntimeError("Subtraction, the `-` operator, with a bool tensor is not "
+                           "supported. " + _MASK_HINT)

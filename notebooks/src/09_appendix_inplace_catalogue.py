@@ -1,0 +1,165 @@
+# %% [markdown]
+# # 09 · Appendix: the in-place catalogue
+#
+# The first seed article ends with a list of "in-place operations PyTorch provides". Here every
+# name on that list is checked **live** against the core (whose Tensor methods follow PyTorch's
+# names), with a one-line demo. Four of them do not exist; for those we measure what to use instead.
+#
+# **Learning goals**
+# - Know which in-place methods exist, and recognise the trailing-underscore convention.
+# - Know why `matmul_`, `permute_`, `minimum_` and `maximum_` don't exist, and what to write instead.
+# - Know what each replacement costs in memory (measured).
+
+# %%
+import inplace_tutorial as ipt
+from inplace_tutorial import viz
+from inplace_tutorial.exercises import check, hint, solution
+from inplace_tutorial.exercises import nb09
+viz.setup_notebook()
+_ = ipt.manual_seed(0)
+
+# %% [markdown]
+# ## Claim 12 (article): "PyTorch provides matmul_, permute_, minimum_, maximum_ …" — what really happens
+#
+# For each name in the article's list: does `Tensor` have it, and what does a one-line demo do?
+# Each demo runs on a fresh `t = tensor([[1., -2.], [3., -4.]])`; "same storage" compares the
+# storage before and after, "version" is `t._version` after the call.
+
+# %%
+DEMOS = {
+    "add_": "t.add_(1)", "sub_": "t.sub_(1)", "mul_": "t.mul_(2)", "div_": "t.div_(2)",
+    "relu_": "t.relu_()", "sigmoid_": "t.sigmoid_()", "tanh_": "t.tanh_()", "pow_": "t.pow_(2)",
+    "neg_": "t.neg_()", "transpose_": "t.transpose_(0, 1)", "clamp_min_": "t.clamp_min_(0)",
+    "clamp_max_": "t.clamp_max_(0)", "clamp_": "t.clamp_(-1, 1)", "zero_": "t.zero_()",
+    "fill_": "t.fill_(7)", "copy_": "t.copy_(ipt.ones(2, 2))", "random_": "t.random_(0, 10)",
+    "normal_": "t.normal_()",
+}
+print(f"{'method':<12}{'exists':<8}{'demo':<25}{'t after':<32}same storage  version")
+exists = 0
+for name in nb09.ARTICLE_LIST:
+    t = ipt.tensor([[1.0, -2.0], [3.0, -4.0]])
+    if not hasattr(t, name):
+        print(f"{name:<12}{'NO':<8}{'-':<25}AttributeError")
+        continue
+    exists += 1
+    before = t.untyped_storage()
+    r = eval(DEMOS[name])
+    vals = "[" + ", ".join(f"{v:.3g}" for v in r.flatten().tolist()) + "]"
+    print(f"{name:<12}{'yes':<8}{DEMOS[name]:<25}{vals:<32}{str(r.untyped_storage() is before):<14}{t._version}")
+print(f"\n{exists} of {len(nb09.ARTICLE_LIST)} exist")
+
+# %% [markdown]
+# All those that exist write into `t`'s own storage and bump its version (`transpose_` changes
+# only the shape and strides; the values listed are read in the new order). `random_` and
+# `normal_` fill with random numbers (seeded here). **Claim 12 is false for four names:**
+# `matmul_`, `permute_`, `minimum_` and `maximum_` do not exist, in the core or in PyTorch.
+# *In real PyTorch:* `hasattr(torch.Tensor, "matmul_")` is `False` as well, and so for the other three.
+
+# %%
+for name in ("matmul_", "permute_", "minimum_", "maximum_"):
+    try:
+        getattr(ipt.randn(2, 2), name)
+    except AttributeError as e:
+        print("AttributeError:", e)
+
+# %% [markdown]
+# ## Why they don't exist, and what to write instead
+#
+# - `matmul`: the result generally has a different shape from either operand, and every output
+#   element reads a whole row of `a` — writing into `a` while reading it would corrupt the inputs.
+#   A temporary is unavoidable.
+# - `permute`: a permute is a **view** (new strides, no data moved); there is nothing to do "in place".
+#   To move the data you need a second buffer.
+# - `minimum`/`maximum`: simply never added as methods. PyTorch offers `torch.minimum(a, b, out=a)`.
+#   The core has no `out=` argument (below: it raises) — so we write into `a` with `copy_`, or use
+#   `clamp_max_` when the other operand is a scalar.
+#
+# Measured on 256×256 float32 (one buffer = 262,144 B):
+
+# %%
+a, b = ipt.randn(256, 256), ipt.randn(256, 256)
+for code in ("ipt.matmul(a, b, out=a)", "ipt.minimum(a, b, out=a)"):
+    try:
+        eval(code)
+    except TypeError as e:
+        print(f"{code:<28} -> TypeError: {e}")
+print()
+ways = {
+    "a.copy_(a @ b)": lambda: a.copy_(a @ b),
+    "a.permute(1, 0).contiguous()": lambda: a.permute(1, 0).contiguous(),
+    "a.t_()  (metadata only)": lambda: a.t_(),
+    "a.copy_(ipt.minimum(a, b))": lambda: a.copy_(ipt.minimum(a, b)),
+    "a.copy_(ipt.where(a < b, a, b))": lambda: a.copy_(ipt.where(a < b, a, b)),
+    "a.clamp_max_(0.5)  (scalar)": lambda: a.clamp_max_(0.5),
+    "a.clamp_min_(0.5)  (scalar)": lambda: a.clamp_min_(0.5),
+}
+for name, fn in ways.items():
+    with ipt.memory.record() as tr:
+        fn()
+    print(f"{name:<33} peak extra {tr.peak - tr.start_allocated:>9,} B")
+
+# %% [markdown]
+# The cell above shows the costs: `copy_(a @ b)` and `copy_(minimum(a, b))` need one temporary of
+# the result's size (freed right after), so they "save" the *persistent* buffer but not the peak.
+# `where` needs a little more (its boolean mask). The scalar `clamp_*_` forms need nothing.
+#
+# The picture: `t()` relabels the same storage (new strides); `contiguous()` copies the data into
+# a second storage in the new order.
+
+# %%
+m = ipt.arange(6.0).view(2, 3)
+mt = m.t()
+mc = mt.contiguous()
+fig = viz.storage_diagram({"m": m, "m.t()": mt, "m.t().contiguous()": mc},
+                          title="a transpose is a view; contiguous() copies")
+fig
+
+# %% [markdown]
+# One trap: `a.copy_(a.t())` — "in-place transpose of the data" — fails, because source and
+# destination overlap:
+
+# %%
+x = ipt.randn(3, 3)
+try:
+    x.copy_(x.t())
+except RuntimeError as e:
+    print("RuntimeError:", e)
+x.copy_(x.t().clone())   # what the message suggests: a temporary
+print("with clone(): ok")
+
+# %% [markdown]
+# *In real PyTorch:* the same message; `torch.matmul(a, b, out=c)` and `torch.minimum(a, b, out=a)`
+# exist and write into a preallocated `c`/`a` (but matmul still may not write into one of its own
+# inputs safely).
+
+# %% [markdown]
+# ## Exercises
+#
+# **09.1** Which of these names exist as in-place `Tensor` methods? Answer a set.
+
+# %%
+print(nb09.QUIZ)
+
+# %%
+answer = None  # your code here
+check("09.1", answer)
+# hint("09.1")
+# solution("09.1")
+
+# %% [markdown]
+# **09.2** Write `f(a, b)` that does what a `minimum_` would: writes `min(a, b)` into `a`'s own
+# storage and returns `a`.
+
+# %%
+answer = None  # your code here: a function
+check("09.2", answer)
+# hint("09.2")
+# solution("09.2")
+
+# %% [markdown]
+# ## Summary
+# - A trailing underscore means "writes into self"; it returns self and bumps `_version`.
+# - Of the article's list, `matmul_`, `permute_`, `minimum_`, `maximum_` don't exist (claim 12).
+# - Instead: `a.copy_(a @ b)` (one temporary), `permute(...).contiguous()` (new buffer) or
+#   `t_()`/`transpose_()` (metadata only), `a.copy_(minimum(a, b))` or `clamp_max_` for a scalar;
+#   in PyTorch also `torch.minimum(a, b, out=a)`.

@@ -1,0 +1,180 @@
+# %% [markdown]
+# # 10 · Workshop lab: debug it, then slim it down
+#
+# A hands-on session for a class (or for you alone). Everything you need was covered in
+# notebooks 06–09; here you *use* it. Every task checks itself: run the check cell and you get ✅, ❌
+# with a reason, or ⏳ "not attempted".
+#
+# **Learning goals**
+# - Read a version-counter error, and find the guilty line with `detect_anomaly()` and `explain()`.
+# - Fix a training step so that its gradients match a reference, bit for bit.
+# - Cut a model's inference peak memory by a *measured* percentage without changing its output.
+# - Write an optimizer update without a hidden temporary.
+#
+# **Timing plan (60–90 min)**
+#
+# | time | what | who |
+# |---|---|---|
+# | 0–10 min | recap: version counter, what ops save (notebook 06 §2), transient vs persistent (07 §3) | instructor |
+# | 10–35 min | **Task 1** — the broken training script (10.1, 10.2) | pairs |
+# | 35–40 min | debrief: why `relu_` on line 3 is fine and line 5 is not | class |
+# | 40–65 min | **Task 2** — cut the inference peak (10.3) | pairs |
+# | 65–75 min | **Task 3** — the optimizer update (10.4) | individually |
+# | 75–90 min | show-and-tell: whose `predict` has the lowest peak, and why | class |
+#
+# Solutions are kept apart (`solution("10.k")`, commented out below); instructors can hand out the
+# notebook without them.
+
+# %%
+import inplace_tutorial as ipt
+from inplace_tutorial import lab, viz
+from inplace_tutorial.exercises import check, hint, solution
+from inplace_tutorial.nn import functional as F
+viz.setup_notebook()
+_ = ipt.manual_seed(0)
+
+# %% [markdown]
+# ## Task 1 · The training script that fails
+#
+# A colleague's training step (`lab.broken_train_step`, file `broken_step.py`). Read it:
+
+# %%
+lab.show_broken()
+
+# %% [markdown]
+# Run it once on the lab's model and batch, and read the error:
+
+# %%
+model, (x, target) = lab.make_model(), lab.make_batch()
+try:
+    lab.broken_train_step(model, x, target)
+except RuntimeError as e:
+    print("RuntimeError:", e)
+
+# %% [markdown]
+# The error says *what* (the cell above names the tensor's shape, the op that made it, and its
+# versions) but not *where*. Two versions ahead means two in-place ops hit it. Now run it under anomaly mode:
+
+# %%
+model = lab.make_model()
+with ipt.autograd.detect_anomaly():
+    try:
+        lab.broken_train_step(model, x, target)
+    except RuntimeError as e:
+        print(str(e).split("Good luck!")[-1].strip())
+
+# %% [markdown]
+# And `explain()` tells you *before* the in-place op whether it is safe — here for the two tensors
+# the script modifies in place (we rebuild the first lines by hand):
+
+# %%
+model = lab.make_model()
+h = model.fc1(x)
+print("h before relu_:  ", ipt.autograd.explain(h))
+h.relu_()
+g = model.fc2(h).sigmoid()
+print("g before mul_(2):", ipt.autograd.explain(g))
+
+# %% [markdown]
+# **10.1** Which line of `broken_step.py` is the culprit? Answer the line number.
+
+# %%
+answer = None  # your code here: an int
+check("10.1", answer)
+# hint("10.1")
+# solution("10.1")
+
+# %% [markdown]
+# **10.2** Write a fixed `train_step(model, x, target)`: the same computation, returning the loss
+# after `loss.backward()`. The checker runs it on a fresh model and compares the loss and all six
+# gradients with a reference. (Keep the in-place ReLU if you can justify it!)
+
+# %%
+answer = None  # your code here: a function train_step(model, x, target)
+check("10.2", answer)
+# hint("10.2")
+# solution("10.2")
+
+# %% [markdown]
+# ## Task 2 · Cut the inference peak
+#
+# `lab.baseline_predict(model, x)` runs an encoder (64 → 256 → 256 → 10, batch 256) the way the
+# script was written: autograd on, every intermediate in its own variable. Its peak, measured:
+
+# %%
+base_peak, base_out = lab.measure_peak(lab.baseline_predict)
+print(f"baseline peak: {base_peak:,} B ({viz.fmt_bytes(base_peak)}) above the weights and input")
+print(f"to pass 10.3: at most {int(base_peak * (1 - lab.REQUIRED_CUT)):,} B "
+      f"(a cut of {lab.REQUIRED_CUT:.0%}), with identical outputs")
+
+# %% [markdown]
+# Where does it go? The timeline of the baseline, and what is alive at its peak:
+
+# %%
+model, xin = lab.make_encoder(), lab.make_inputs()
+with ipt.memory.record() as tr:
+    out = lab.baseline_predict(model, xin)
+for line in viz.peak_report(tr, top=5):
+    print(line)
+fig = viz.memory_timeline(tr, title="baseline_predict: every buffer stays alive")
+fig
+
+# %% [markdown]
+# Tools you know: `ipt.no_grad()` / `ipt.inference_mode()` (nothing saved for backward),
+# `relu_()` / `tanh_()` (no second buffer), and reusing one variable name so the previous buffer
+# is freed. Which of them matters here? Try `no_grad` alone first — the measurement may surprise you.
+
+# %%
+with ipt.no_grad():
+    peak_ng, _ = lab.measure_peak(lab.baseline_predict)
+print(f"baseline under no_grad only: {peak_ng:,} B  (cut {1 - peak_ng / base_peak:.0%})")
+
+# %% [markdown]
+# **10.3** Write `predict(model, x)` that returns the same output with a peak at least
+# `REQUIRED_CUT` lower. Measure yourself with `lab.measure_peak(predict)`.
+
+# %%
+answer = None  # your code here: a function predict(model, x)
+check("10.3", answer)
+# hint("10.3")
+# solution("10.3")
+
+# %% [markdown]
+# ## Task 3 · The optimizer update (claim 5 revisited)
+#
+# The article's update is `param.sub_(lr * param.grad)` "without new memory". Measure it on the
+# lab's parameters (512×512 and 512, with gradients):
+
+# %%
+params = lab.make_params_with_grads()
+with ipt.memory.record() as tr:
+    ipt.models.custom_sgd_update(params, lr=0.1)     # the article's code, verbatim
+print(f"article's update: peak extra {tr.peak - tr.start_allocated:,} B; "
+      f"the weight itself is {params[0].untyped_storage().nbytes():,} B")
+ok, msg = lab.check_sgd(ipt.models.custom_sgd_update)
+print("the 10.4 checker on it:", "pass" if ok else "fail", "—", msg)
+
+# %% [markdown]
+# **10.4** Write `update(params, lr)` (plain SGD, in place) with no full-size temporary.
+
+# %%
+answer = None  # your code here: a function update(params, lr)
+check("10.4", answer)
+# hint("10.4")
+# solution("10.4")
+
+# %% [markdown]
+# ## Debrief questions for the class
+# 1. Line 3 (`h.relu_()`) was never the problem. Which node would have to save `h` for it to be?
+# 2. In Task 2, why did `no_grad()` alone change nothing? (Hint: who holds `h1`, `a1`, `h2`?)
+# 3. In training, would `relu_` in Task 2's encoder lower the memory kept for backward? (Notebook 07 §3.)
+# 4. Where else would you run `explain()` before adding an in-place op to real code?
+#
+# ## Summary
+# - A version-counter error names the tensor; `detect_anomaly()` names the line; `explain()` warns
+#   before you write.
+# - The fix is local: make the *one* offending op out of place; in-place ops on tensors nobody
+#   saved (like `relu_` after a linear layer) can stay.
+# - Inference memory comes down by freeing buffers early (names, `no_grad`) and writing in place —
+#   measured, not assumed.
+# - `p.add_(p.grad, alpha=-lr)` under `no_grad()` is the update without the hidden temporary.
