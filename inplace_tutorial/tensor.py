@@ -200,8 +200,10 @@ class Tensor:
         # regenerated from the base as AsStridedBackward0, exactly when PyTorch does it,
         # and with PyTorch's errors for views that may not be regenerated.
         if (self._base is not None and self._attr_version != self._vc.value
-                and self._base._requires_grad and grad_mode._state["enabled"]):
+                and self._base._requires_grad):
             if self._creation is not None:
+                if not grad_mode._state["enabled"]:
+                    return fn
                 raise RuntimeError(_stale_view_message(self, fn))
             from .autograd.views_backward import as_strided_node
 

@@ -14,6 +14,11 @@ from . import dtype_rules
 
 
 def _dims(self, dim) -> tuple:
+    if self.dim() == 0:
+        if dim is not None:  # PyTorch accepts dim 0 / -1 on a 0-dim tensor
+            for d in ((dim,) if isinstance(dim, int) else dim):
+                _wrap_dim(d, 0)
+        return ()
     if dim is None:
         return tuple(range(self.dim()))
     if isinstance(dim, int):
@@ -208,6 +213,8 @@ def _softmax_into(self, dim: int, name: str, log: bool) -> Tensor:
     a = self._array()
     out = Tensor._empty(self._shape, dtypes.float_result(self.dtype), name)
     o = out._array()
+    if a.ndim == 0:  # a 0-dim tensor is one row of one element
+        a, o, self = a.reshape(1), o.reshape(1), self.reshape(1)
     if a.size == 0:
         return out
     rowmax = Tensor._empty(_out_shape(self, (dim,), True), out.dtype, name + " (row max)")
@@ -252,6 +259,8 @@ def _log_softmax_bw(ctx, g):
     # g - exp(result) * g.sum(dim): fused into one output buffer and one row-sum buffer
     r, dim = ctx.saved("result"), ctx.attr("dim")
     out = Tensor._empty(r._shape, g.dtype, "log_softmax_backward")
+    if r.dim() == 0:
+        return (g * 0,)  # log_softmax of one element is constant 0
     rows = Tensor._empty(_out_shape(r, (dim,), True), g.dtype, "log_softmax_backward (sum)")
     o, ga = out._array(), g._array()
     np.sum(ga, axis=dim, keepdims=True, out=rows._array())
