@@ -110,7 +110,7 @@ def _dense_layout(a) -> tuple | None:
 
 
 def _empty_preserving(shape, strides, dtype, op: str) -> Tensor:
-    if strides is None or strides == contiguous_strides(tuple(shape)):
+    if strides is None or tuple(strides) == contiguous_strides(tuple(shape)):
         return Tensor._empty(tuple(shape), dtype, op)
     t = empty_strided(shape, strides, dtype)
     t._storage.op = op

@@ -49,7 +49,11 @@ class UntypedStorage:
         return self._ptr
 
     def size(self) -> int:
-        return self._array.size
+        """Bytes, as for torch.UntypedStorage (it is untyped)."""
+        return self._nbytes
+
+    def __len__(self) -> int:
+        return self._nbytes
 
     def __repr__(self) -> str:
         return f"UntypedStorage({self.label}, {self._nbytes} bytes, from {self.op})"

@@ -33,6 +33,8 @@ class _VersionCounter:
 
 def non_overlapping_and_dense(shape: tuple, stride: tuple) -> bool:
     """PyTorch's is_non_overlapping_and_dense: some permutation of the dims is contiguous."""
+    if 0 in shape:
+        return True  # no element, no overlap (PyTorch keeps an empty tensor's strides)
     if len(shape) == 1:
         return shape[0] < 2 or stride[0] == 1
     order = sorted((d for d in range(len(shape)) if shape[d] >= 2), key=lambda d: stride[d])
@@ -96,8 +98,13 @@ class Tensor:
         if a is None:
             buf = self._storage._array
             isz = buf.itemsize
-            a = np.ndarray(self._shape, buf.dtype, buf, self._offset * isz,
-                           tuple(s * isz for s in self._stride))
+            shape = self._shape
+            if 0 in shape:  # nothing is addressed: NumPy must not bounds-check the geometry
+                a = np.ndarray(shape, buf.dtype, buf, 0, (0,) * len(shape))
+            else:  # a size-1 dim's stride addresses nothing either (PyTorch allows any value)
+                a = np.ndarray(shape, buf.dtype, buf, self._offset * isz,
+                               tuple(0 if n == 1 else st * isz
+                                     for n, st in zip(shape, self._stride)))
             self._np = a
         return a
 

@@ -38,7 +38,7 @@ def broadcastable_pair(draw):
 
     def operand():
         k = draw(st.integers(0, len(out)))
-        suffix = out[len(out) - k:]
+        suffix = out[len(out) - k :]
         return tuple(1 if draw(st.booleans()) else d for d in suffix)
 
     return operand(), operand()
@@ -69,13 +69,19 @@ def data_ptr_rule(x):
 
 
 @SETTINGS
-@given(broadcastable_pair(), st.integers(0, 2**16), st.sampled_from(["add", "sub", "mul", "maximum"]))
+@given(
+    broadcastable_pair(), st.integers(0, 2**16), st.sampled_from(["add", "sub", "mul", "maximum"])
+)
 def test_broadcast_binary_matches_numpy(shapes, seed, op):
     sa, sb = shapes
     a, b = values(sa, seed), values(sb, seed + 1)
     x, y = ipt.tensor(a), ipt.tensor(b)
-    r = {"add": lambda: x + y, "sub": lambda: x - y, "mul": lambda: x * y,
-         "maximum": lambda: ipt.maximum(x, y)}[op]()
+    r = {
+        "add": lambda: x + y,
+        "sub": lambda: x - y,
+        "mul": lambda: x * y,
+        "maximum": lambda: ipt.maximum(x, y),
+    }[op]()
     ref = {"add": np.add, "sub": np.subtract, "mul": np.multiply, "maximum": np.maximum}[op](a, b)
     assert tuple(r.shape) == np.broadcast_shapes(sa, sb) == ref.shape
     assert str(r.dtype) == "torch.float32"
@@ -153,8 +159,9 @@ def test_contiguous_produces_c_strides(case):
     c = y.contiguous()
     assert c.is_contiguous()
     # PyTorch's contiguity ignores the strides of size-1 dimensions
-    assert [s for s, n in zip(c.stride(), c.shape) if n > 1] == \
-        [s for s, n in zip(c_strides(tuple(y.shape)), y.shape) if n > 1]
+    assert [s for s, n in zip(c.stride(), c.shape, strict=False) if n > 1] == [
+        s for s, n in zip(c_strides(tuple(y.shape)), y.shape, strict=False) if n > 1
+    ]
     assert c.storage_offset() == 0
     np.testing.assert_array_equal(c.numpy(), a.transpose(perm))
     if y.is_contiguous():
@@ -214,7 +221,9 @@ def test_expand_gives_stride_zero(case, k):
     assert e.stride()[0] == 0
     assert tuple(e.stride()[1:]) == tuple(y.stride()[1:])
     assert e.data_ptr() == y.data_ptr()
-    np.testing.assert_array_equal(e.numpy(), np.broadcast_to(a.transpose(perm)[None], (k,) + tuple(y.shape[1:])))
+    np.testing.assert_array_equal(
+        e.numpy(), np.broadcast_to(a.transpose(perm)[None], (k,) + tuple(y.shape[1:]))
+    )
     for d, size in enumerate(y.shape):
         if size == 1 and d > 0:
             target = list(y.shape)
@@ -228,8 +237,12 @@ def test_select_and_narrow_offsets(case, data):
     shape, perm, seed = case
     a = values(shape, seed)
     x = ipt.tensor(a)
-    y = x.permute(*perm)[tuple(slice(1, None) if s > 1 else slice(None) for s in (shape[p] for p in perm))]
-    ref = a.transpose(perm)[tuple(slice(1, None) if s > 1 else slice(None) for s in (shape[p] for p in perm))]
+    y = x.permute(*perm)[
+        tuple(slice(1, None) if s > 1 else slice(None) for s in (shape[p] for p in perm))
+    ]
+    ref = a.transpose(perm)[
+        tuple(slice(1, None) if s > 1 else slice(None) for s in (shape[p] for p in perm))
+    ]
     assert data_ptr_rule(y)
     d = data.draw(st.integers(0, y.dim() - 1))
     i = data.draw(st.integers(0, y.shape[d] - 1))
@@ -290,8 +303,14 @@ def test_unary_inplace_on_permuted(case, op):
     y = x.permute(*perm)
     p = y.data_ptr()
     r = y.clamp_(-1.0, 1.0) if op == "clamp_" else getattr(y, op)()
-    ref = {"relu_": lambda v: np.maximum(v, 0), "neg_": np.negative, "abs_": np.abs, "tanh_": np.tanh,
-           "zero_": np.zeros_like, "clamp_": lambda v: np.clip(v, -1, 1)}[op](a)
+    ref = {
+        "relu_": lambda v: np.maximum(v, 0),
+        "neg_": np.negative,
+        "abs_": np.abs,
+        "tanh_": np.tanh,
+        "zero_": np.zeros_like,
+        "clamp_": lambda v: np.clip(v, -1, 1),
+    }[op](a)
     assert r is y and y.data_ptr() == p
     np.testing.assert_allclose(x.numpy(), ref, rtol=1e-6, atol=1e-7)
 
@@ -351,7 +370,10 @@ def expected_broadcast_error(sa, sb):
         a = sa[len(sa) - 1 - off] if len(sa) - 1 - off >= 0 else 1
         b = sb[len(sb) - 1 - off] if len(sb) - 1 - off >= 0 else 1
         if a != b and a != 1 and b != 1:
-            return f"The size of tensor a ({a}) must match the size of tensor b ({b}) at non-singleton dimension {i}"
+            return (
+                f"The size of tensor a ({a}) must match the size of tensor b ({b}) "
+                f"at non-singleton dimension {i}"
+            )
     raise AssertionError("shapes broadcast")
 
 
@@ -370,10 +392,13 @@ def test_broadcast_error_message(shapes, seed):
 
 
 @settings(max_examples=500, deadline=None)
-@given(permuted(min_dims=2), st.data(),
-       st.sampled_from(["neg_", "sigmoid_", "relu_", "mul_", "add_tensor", "copy_", "setitem"]))
+@given(
+    permuted(min_dims=2),
+    st.data(),
+    st.sampled_from(["neg_", "sigmoid_", "relu_", "mul_", "add_tensor", "copy_", "setitem"]),
+)
 def test_inplace_on_narrowed_permuted_view_writes_the_right_elements(case, data, op):
-    """Narrow a permuted tensor (possibly to size 1), write in place, compare with NumPy on the same view."""
+    """Narrow a permuted tensor (maybe to size 1), write in place, compare with NumPy's view."""
     shape, perm, seed = case
     a = values(shape, seed)
     x = ipt.tensor(a)

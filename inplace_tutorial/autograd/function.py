@@ -169,15 +169,15 @@ def record_inplace(op: str, self, inputs: dict, compute: Callable[[], None],
         _save(node, key, value, _producer_text(value) if hasattr(value, "_grad_fn") else None)
     compute()
     self._vc.bump(method)
-    if "result" in f.saves and _wants(f, "result", inputs):
-        _save(node, "result", self, _producer_text(self, node, 0), is_output=True,
-              requires_grad=True)
     if metadata:
         # t_(), transpose_() ... change only this tensor's geometry: no CopySlices on the base
         self._grad_fn, self._requires_grad, self._output_nr = node, True, 0
         self._attr_version = self._vc.value
     else:
         rebase_history(self, node)
+    if "result" in f.saves and _wants(f, "result", inputs):  # saved after the rebase, as in PyTorch
+        _save(node, "result", self, _producer_text(self, node, 0), is_output=True,
+              requires_grad=True)
     return self
 
 

@@ -51,7 +51,7 @@ class SavedTensor:
 
     __slots__ = ("_storage", "_shape", "_stride", "_offset", "_dtype", "_vc", "version",
                  "_producer", "field", "_node", "_released", "_requires_grad", "_is_output",
-                 "_tensor", "__weakref__")
+                 "_tensor", "_weak_fn", "__weakref__")
 
     def __init__(self, t: Tensor, field: str, node: Node, producer: str | None,
                  is_output: bool = False, requires_grad: bool | None = None):
@@ -65,8 +65,11 @@ class SavedTensor:
         self._requires_grad = t._requires_grad if requires_grad is None else requires_grad
         self._is_output = is_output
         # PyTorch names a saved *input* by its grad_fn at the time of the error (after any
-        # in-place rebase), so keep a weak handle on the tensor itself.
+        # rebase): keep a weak handle on the tensor. The output of an in-place op on a view
+        # is named by the view's regenerated grad_fn while that node is still alive.
         self._tensor = None if is_output else weakref.ref(t)
+        self._weak_fn = weakref.ref(t._grad_fn) if is_output and t._base is not None \
+            and t._grad_fn is not None else None
         self._shape, self._stride, self._offset = t._shape, t._stride, t._offset
         self._dtype, self._vc, self.version = t.dtype, t._vc, t._vc.value
         self._producer = producer  # "output 0 of Sigmoid", or None for a leaf
@@ -104,6 +107,9 @@ class SavedTensor:
         return t
 
     def _producer_now(self) -> str | None:
+        fn = self._weak_fn() if self._weak_fn is not None else None
+        if fn is not None:
+            return f"output 0 of {short_name(fn.name())}"
         t = self._tensor() if self._tensor is not None else None
         if t is None:
             return self._producer

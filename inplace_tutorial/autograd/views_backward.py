@@ -49,11 +49,17 @@ def as_strided_node(view, base) -> Node:
     return node
 
 
+_VIEW_SLOT = "the view written in place"  # a placeholder edge, never traversed
+
+
 class CopySlices(Node):
     """The base's new grad_fn after an in-place op on one of its views."""
 
     def __init__(self, base, view, fn: Node):
         super().__init__((edge(base),) + tuple(fn.next_functions[1:]))
+        # The base's edge replaces the view's: fn must not keep the view's old grad_fn alive
+        # (PyTorch's error texts depend on it dying). The slot stays "needed" for fn.
+        fn.next_functions = ((_VIEW_SLOT, 0),) + tuple(fn.next_functions[1:])
         self.fn = fn
         self._base_geom = _geometry(base)
         self._view_geom = _geometry(view)

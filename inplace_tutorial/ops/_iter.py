@@ -60,6 +60,8 @@ def _dense(t: Tensor) -> bool:
 
 
 def check_internal_overlap(self: Tensor) -> None:
+    if 0 in self._shape:
+        return  # an empty tensor writes nothing
     if any(s > 1 and st == 0 for s, st in zip(self._shape, self._stride)):
         raise RuntimeError(
             "unsupported operation: more than one element of the written-to tensor refers to "
@@ -182,11 +184,24 @@ def _broadcast_strides(t: Tensor, shape: tuple) -> tuple:
 def out_strides(shape: tuple, operands) -> tuple | None:
     """The output layout TensorIterator picks: follow the inputs' memory order.
 
-    None means plain contiguous. Otherwise this is PyTorch's reorder_dimensions: an
-    insertion sort of the dims where the first input with a strict stride order decides.
+    None means plain contiguous. Same-shape operands that are all contiguous, or all dense
+    with identical strides, are copied as they are (its "fast setup"); otherwise this is
+    PyTorch's reorder_dimensions: an insertion sort of the dims where the first operand with
+    a strict stride order decides. A Python scalar counts as a 0-dim operand.
     """
+    from ..tensor import contiguous_strides, non_overlapping_and_dense
+
     tensors = [o for o in operands if isinstance(o, Tensor)]
-    if len(shape) < 2 or all(t.is_contiguous() for t in tensors):
+    if all(t._stride == contiguous_strides(t._shape) for t in tensors):
+        return None  # the everyday case, decided without the sort
+    if len(tensors) == len(operands) and all(t._shape == shape for t in tensors):
+        first = tensors[0]
+        if all(t.is_contiguous() for t in tensors):
+            return None
+        if all(t._stride == first._stride for t in tensors) and \
+                non_overlapping_and_dense(shape, first._stride):
+            return first._stride
+    if len(shape) < 2:
         return None
     strides = [_broadcast_strides(t, shape) for t in tensors]
 

@@ -258,7 +258,7 @@ def _check_bounds(self, size, stride, offset) -> None:
                            f"strides: {list(stride)}")
     if all(size):
         needed = offset + sum((s - 1) * st for s, st in zip(size, stride)) + 1
-        available = self._storage.size()
+        available = self._storage._array.size
         if needed > available:
             raise RuntimeError(
                 f"setStorage: sizes {list(size)}, strides {list(stride)}, storage offset "
@@ -348,7 +348,7 @@ def _dense_strides(self) -> tuple | None:
     from ._iter import out_strides
 
     if non_overlapping_and_dense(self._shape, self._stride):
-        return self._stride
+        return None if self._stride == contiguous_strides(self._shape) else self._stride
     return out_strides(self._shape, (self,))
 
 
@@ -357,7 +357,7 @@ def clone(self, memory_format: str = "preserve_format") -> Tensor:
     from ..creation import empty_strided
 
     stride = _dense_strides(self) if memory_format == "preserve_format" else None
-    if stride is None or stride == contiguous_strides(self._shape):
+    if stride is None:
         out = Tensor._empty(self._shape, self.dtype, "clone")
     else:
         out = empty_strided(self._shape, stride, self.dtype)

@@ -31,8 +31,10 @@ def core(torch_mod):
 
 
 def pytest_terminal_summary(terminalreporter):
-    """After a run that included the fuzz test: how many programs raised and how many compared grads."""
-    mod = next((m for name, m in sys.modules.items() if name.endswith("parity.test_fuzz_parity")), None)
+    """After a run with the fuzz test: how many programs raised, how many compared grads."""
+    mod = next(
+        (m for name, m in sys.modules.items() if name.endswith("parity.test_fuzz_parity")), None
+    )
     results = getattr(mod, "RESULTS", None)
     if not results:
         return
@@ -43,6 +45,7 @@ def pytest_terminal_summary(terminalreporter):
     agreed = sum(1 for *_, ok in results.values() if ok)
     terminalreporter.write_sep("-", "fuzz parity")
     terminalreporter.write_line(
-        f"{n} programs: torch raised in {fwd} (forward) + {bwd} (backward), computed gradients in {grads}; "
+        f"{n} programs: torch raised in {fwd} (forward) + {bwd} (backward), "
+        f"computed gradients in {grads}; "
         f"the core agreed on {agreed}/{n}"
     )

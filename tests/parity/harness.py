@@ -146,7 +146,9 @@ def observe(t, v):
         return {k: observe(t, x) for k, x in v.items()}
     if isinstance(v, (list, tuple)):
         # torch.Size is a tuple; the core's shape may be a tuple subclass too
-        return tuple(observe(t, x) for x in v) if isinstance(v, tuple) else [observe(t, x) for x in v]
+        return (
+            tuple(observe(t, x) for x in v) if isinstance(v, tuple) else [observe(t, x) for x in v]
+        )
     if v is None or isinstance(v, (bool, int, float, str)):
         return v
     if hasattr(v, "is_floating_point") and hasattr(v, "itemsize"):  # a dtype object
@@ -213,13 +215,17 @@ def compare(ref, got, path="obs"):
             diffs.append(f"{path}: torch -> {_short(ref)}; core -> {got!r}{where}")
             return diffs
         if ref.type != got.type:
-            diffs.append(f"{path}: exception type torch={ref.type} core={got.type} "
-                         f"(torch msg {ref.msg!r}; core msg {got.msg!r})")
+            diffs.append(
+                f"{path}: exception type torch={ref.type} core={got.type} "
+                f"(torch msg {ref.msg!r}; core msg {got.msg!r})"
+            )
         elif norm_ws(ref.msg) != norm_ws(got.msg):
             same_head = strip_hint(ref.msg) == strip_hint(got.msg)
-            diffs.append(f"{path}: {ref.type} message differs"
-                         f"{' (only in the Hint: tail)' if same_head else ''}:\n"
-                         f"    torch: {ref.msg!r}\n    core:  {got.msg!r}")
+            diffs.append(
+                f"{path}: {ref.type} message differs"
+                f"{' (only in the Hint: tail)' if same_head else ''}:\n"
+                f"    torch: {ref.msg!r}\n    core:  {got.msg!r}"
+            )
         return diffs
     if isinstance(ref, dict) and ref.get("__tensor__"):
         if not (isinstance(got, dict) and got.get("__tensor__")):
@@ -228,8 +234,10 @@ def compare(ref, got, path="obs"):
             if ref[key] != got[key]:
                 diffs.append(f"{path}.{key}: torch={ref[key]!r} core={got[key]!r}")
         if ref["shape"] == got["shape"] and not _close(ref["values"], got["values"], ref["dtype"]):
-            diffs.append(f"{path}.values:\n    torch: {ref['values'].tolist()!r}\n"
-                         f"    core:  {got['values'].tolist()!r}")
+            diffs.append(
+                f"{path}.values:\n    torch: {ref['values'].tolist()!r}\n"
+                f"    core:  {got['values'].tolist()!r}"
+            )
         return diffs
     if isinstance(ref, dict):
         if not isinstance(got, dict):
@@ -246,14 +254,16 @@ def compare(ref, got, path="obs"):
     if isinstance(ref, (list, tuple)):
         if not isinstance(got, (list, tuple)) or type(ref) is not type(got) or len(ref) != len(got):
             return [f"{path}: torch={_short(ref)} core={_short(got)}"]
-        for i, (a, b) in enumerate(zip(ref, got)):
+        for i, (a, b) in enumerate(zip(ref, got, strict=False)):
             diffs += compare(a, b, f"{path}[{i}]")
         return diffs
     if _kind(ref) != _kind(got):
         return [f"{path}: torch={ref!r} ({_kind(ref)}) core={_short(got)} ({_kind(got)})"]
     if isinstance(ref, float):
-        if not (math.isclose(ref, got, rel_tol=1e-5, abs_tol=1e-6)
-                or (math.isnan(ref) and math.isnan(got))):
+        if not (
+            math.isclose(ref, got, rel_tol=1e-5, abs_tol=1e-6)
+            or (math.isnan(ref) and math.isnan(got))
+        ):
             diffs.append(f"{path}: torch={ref!r} core={got!r}")
         return diffs
     if isinstance(ref, np.ndarray) or isinstance(got, np.ndarray):
@@ -279,8 +289,9 @@ def check_parity(prog, torch_mod, core_mod):
     got = run(core_mod, prog)
     diffs = compare(ref, got)
     if diffs:
-        pytest.fail(f"{prog.__name__}: core differs from torch\n  " + "\n  ".join(diffs),
-                    pytrace=False)
+        pytest.fail(
+            f"{prog.__name__}: core differs from torch\n  " + "\n  ".join(diffs), pytrace=False
+        )
 
 
 # --------------------------------------------------------------------------------------

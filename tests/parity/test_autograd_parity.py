@@ -10,7 +10,18 @@ import warnings
 import numpy as np
 import pytest
 
-from .harness import Registry, arr, catch, check_parity, fn_name, graph, next_names, pos, same_storage
+from .harness import (
+    Registry,
+    arr,
+    catch,
+    check_parity,
+    fn_name,
+    graph,
+    next_names,
+    pos,
+)
+
+pytestmark = pytest.mark.parity
 
 prog = Registry()
 
@@ -25,7 +36,7 @@ def leaf(t, a):
 
 
 def _grad_program(name, inputs, forward):
-    """Register a program: build leaves from ``inputs``, y = forward(t, *leaves), backprop an upstream grad."""
+    """Register a program: leaves from ``inputs``, y = forward(t, *leaves), backprop an upstream."""
 
     def program(t):
         xs = [leaf(t, a) if rg else t.tensor(a) for a, rg in inputs]
@@ -56,26 +67,42 @@ _C = lambda *s, seed=0: (arr(*s, seed=seed), False)  # noqa: E731 - constant
 # one program per differentiable op: value, grad_fn, next_functions, gradients
 
 _grad_program("grad_add", [_F(3, 4, seed=1), _F(3, 4, seed=2)], lambda t, x, y: x + y)
-_grad_program("grad_add_alpha", [_F(3, 4, seed=1), _F(3, 4, seed=2)], lambda t, x, y: x.add(y, alpha=-2.5))
+_grad_program(
+    "grad_add_alpha", [_F(3, 4, seed=1), _F(3, 4, seed=2)], lambda t, x, y: x.add(y, alpha=-2.5)
+)
 _grad_program("grad_add_python_scalar", [_F(3, 4, seed=1)], lambda t, x: x + 2)
-_grad_program("grad_add_constant_tensor", [_F(3, 4, seed=1), _C(3, 4, seed=2)], lambda t, x, c: x + c)
+_grad_program(
+    "grad_add_constant_tensor", [_F(3, 4, seed=1), _C(3, 4, seed=2)], lambda t, x, c: x + c
+)
 _grad_program("grad_sub", [_F(3, 4, seed=1), _F(3, 4, seed=2)], lambda t, x, y: x - y)
-_grad_program("grad_sub_alpha", [_F(3, 4, seed=1), _F(3, 4, seed=2)], lambda t, x, y: t.sub(x, y, alpha=3))
+_grad_program(
+    "grad_sub_alpha", [_F(3, 4, seed=1), _F(3, 4, seed=2)], lambda t, x, y: t.sub(x, y, alpha=3)
+)
 _grad_program("grad_rsub_scalar", [_F(3, 4, seed=1)], lambda t, x: 1 - x)
 _grad_program("grad_mul", [_F(3, 4, seed=1), _F(3, 4, seed=2)], lambda t, x, y: x * y)
 _grad_program("grad_mul_scalar", [_F(3, 4, seed=1)], lambda t, x: x * 2.5)
 _grad_program("grad_mul_self", [_F(3, 4, seed=1)], lambda t, x: x * x)
 _grad_program("grad_div", [_F(3, 4, seed=1), _P(3, 4, seed=2)], lambda t, x, y: x / y)
-_grad_program("grad_div_constant_numerator", [_C(3, 4, seed=1), _P(3, 4, seed=2)], lambda t, c, y: c / y)
-_grad_program("grad_sub_constant_first", [_C(3, 4, seed=1), _F(3, 4, seed=2)], lambda t, c, y: c - y)
-_grad_program("grad_pow_constant_base", [_P(3, 4, seed=1), (arr(3, 4, seed=2), False)], lambda t, x, e: x.pow(e))
-_grad_program("grad_maximum_constant", [_C(3, 4, seed=1), _F(3, 4, seed=2)], lambda t, c, y: t.maximum(c, y))
+_grad_program(
+    "grad_div_constant_numerator", [_C(3, 4, seed=1), _P(3, 4, seed=2)], lambda t, c, y: c / y
+)
+_grad_program(
+    "grad_sub_constant_first", [_C(3, 4, seed=1), _F(3, 4, seed=2)], lambda t, c, y: c - y
+)
+_grad_program(
+    "grad_pow_constant_base",
+    [_P(3, 4, seed=1), (arr(3, 4, seed=2), False)],
+    lambda t, x, e: x.pow(e),
+)
+_grad_program(
+    "grad_maximum_constant", [_C(3, 4, seed=1), _F(3, 4, seed=2)], lambda t, c, y: t.maximum(c, y)
+)
 _grad_program("grad_div_scalar", [_F(3, 4, seed=1)], lambda t, x: x / 4)
 _grad_program("grad_rdiv_scalar", [_P(3, 4, seed=1)], lambda t, x: 2 / x)
 _grad_program("grad_pow_scalar", [_P(3, 4, seed=1)], lambda t, x: x.pow(3))
-_grad_program("grad_pow_half", [_P(3, 4, seed=1)], lambda t, x: x ** 0.5)
+_grad_program("grad_pow_half", [_P(3, 4, seed=1)], lambda t, x: x**0.5)
 _grad_program("grad_pow_tensor", [_P(3, 4, seed=1), _F(3, 4, seed=2)], lambda t, x, e: x.pow(e))
-_grad_program("grad_rpow", [_F(3, 4, seed=1)], lambda t, x: 2 ** x)
+_grad_program("grad_rpow", [_F(3, 4, seed=1)], lambda t, x: 2**x)
 _grad_program("grad_neg", [_F(3, 4, seed=1)], lambda t, x: -x)
 _grad_program("grad_exp", [_F(3, 4, seed=1)], lambda t, x: x.exp())
 _grad_program("grad_log", [_P(3, 4, seed=1)], lambda t, x: x.log())
@@ -88,38 +115,66 @@ _grad_program("grad_clamp", [_F(3, 4, seed=1)], lambda t, x: x.clamp(-0.5, 0.7))
 _grad_program("grad_clamp_min_kw", [_F(3, 4, seed=1)], lambda t, x: x.clamp(min=0.0))
 _grad_program("grad_clamp_min", [_F(3, 4, seed=1)], lambda t, x: x.clamp_min(0.2))
 _grad_program("grad_clamp_max", [_F(3, 4, seed=1)], lambda t, x: x.clamp_max(0.2))
-_grad_program("grad_clamp_at_boundaries", [(np.array([-1.0, 0.0, 0.5, 1.0, 2.0], np.float32), True)],
-              lambda t, x: x.clamp(0.0, 1.0))
-_grad_program("grad_relu_at_zero", [(np.array([-1.0, 0.0, 2.0], np.float32), True)], lambda t, x: x.relu())
-_grad_program("grad_abs_at_zero", [(np.array([-1.0, 0.0, 2.0], np.float32), True)], lambda t, x: x.abs())
+_grad_program(
+    "grad_clamp_at_boundaries",
+    [(np.array([-1.0, 0.0, 0.5, 1.0, 2.0], np.float32), True)],
+    lambda t, x: x.clamp(0.0, 1.0),
+)
+_grad_program(
+    "grad_relu_at_zero", [(np.array([-1.0, 0.0, 2.0], np.float32), True)], lambda t, x: x.relu()
+)
+_grad_program(
+    "grad_abs_at_zero", [(np.array([-1.0, 0.0, 2.0], np.float32), True)], lambda t, x: x.abs()
+)
 _grad_program("grad_maximum", [_F(3, 4, seed=1), _F(3, 4, seed=2)], lambda t, x, y: t.maximum(x, y))
 _grad_program("grad_minimum", [_F(3, 4, seed=1), _F(3, 4, seed=2)], lambda t, x, y: t.minimum(x, y))
-_grad_program("grad_maximum_ties", [(np.array([1.0, 2.0, 3.0], np.float32), True),
-                                    (np.array([1.0, 0.0, 3.0], np.float32), True)],
-              lambda t, x, y: t.maximum(x, y))
+_grad_program(
+    "grad_maximum_ties",
+    [(np.array([1.0, 2.0, 3.0], np.float32), True), (np.array([1.0, 0.0, 3.0], np.float32), True)],
+    lambda t, x, y: t.maximum(x, y),
+)
 # aliases and the smaller ops the course uses
 _grad_program("grad_clip_alias", [_F(3, 4, seed=1)], lambda t, x: x.clip(-0.5, 0.5))
-_grad_program("grad_divide_alias", [_F(3, 4, seed=1), _P(3, 4, seed=2)], lambda t, x, y: x.divide(y))
-_grad_program("grad_multiply_alias", [_F(3, 4, seed=1), _F(3, 4, seed=2)], lambda t, x, y: x.multiply(y))
-_grad_program("grad_subtract_alias", [_F(3, 4, seed=1), _F(3, 4, seed=2)], lambda t, x, y: x.subtract(y, alpha=2))
+_grad_program(
+    "grad_divide_alias", [_F(3, 4, seed=1), _P(3, 4, seed=2)], lambda t, x, y: x.divide(y)
+)
+_grad_program(
+    "grad_multiply_alias", [_F(3, 4, seed=1), _F(3, 4, seed=2)], lambda t, x, y: x.multiply(y)
+)
+_grad_program(
+    "grad_subtract_alias",
+    [_F(3, 4, seed=1), _F(3, 4, seed=2)],
+    lambda t, x, y: x.subtract(y, alpha=2),
+)
 _grad_program("grad_negative_alias", [_F(3, 4, seed=1)], lambda t, x: x.negative())
 _grad_program("grad_true_divide_alias", [_F(3, 4, seed=1)], lambda t, x: x.true_divide(2))
-_grad_program("grad_where", [_F(3, 4, seed=1), _F(3, 4, seed=2)], lambda t, x, y: t.where(x > y, x, y * 2))
+_grad_program(
+    "grad_where", [_F(3, 4, seed=1), _F(3, 4, seed=2)], lambda t, x, y: t.where(x > y, x, y * 2)
+)
 _grad_program("grad_sign", [_F(3, 4, seed=1)], lambda t, x: x.sign())
 _grad_program("grad_reciprocal", [_P(3, 4, seed=1)], lambda t, x: x.reciprocal())
 _grad_program("grad_dot", [_F(4, seed=1), _F(4, seed=2)], lambda t, x, y: t.dot(x, y))
 _grad_program("grad_mv", [_F(3, 4, seed=1), _F(4, seed=2)], lambda t, m, v: m.mv(v))
 _grad_program("grad_expand_as", [_F(4, seed=1), _C(3, 4, seed=2)], lambda t, x, c: x.expand_as(c))
 _grad_program("grad_mT", [_F(2, 3, 4, seed=1)], lambda t, x: x.mT)
-_grad_program("grad_type_as", [_F(3, seed=1), (arr(3, seed=2, dtype=np.float64), False)],
-              lambda t, x, d: x.type_as(d))
+_grad_program(
+    "grad_type_as",
+    [_F(3, seed=1), (arr(3, seed=2, dtype=np.float64), False)],
+    lambda t, x, d: x.type_as(d),
+)
 _grad_program("grad_to_float64", [_F(3, seed=1)], lambda t, x: x.to(t.float64))
 # broadcasting: gradients are summed back to each input's shape
 _grad_program("grad_broadcast_add_row", [_F(2, 3, seed=1), _F(3, seed=2)], lambda t, x, b: x + b)
-_grad_program("grad_broadcast_mul_outer", [_F(2, 1, seed=1), _F(1, 3, seed=2)], lambda t, x, y: x * y)
+_grad_program(
+    "grad_broadcast_mul_outer", [_F(2, 1, seed=1), _F(1, 3, seed=2)], lambda t, x, y: x * y
+)
 _grad_program("grad_broadcast_div_col", [_F(4, 3, seed=1), _P(4, 1, seed=2)], lambda t, x, y: x / y)
-_grad_program("grad_broadcast_sub_3d", [_F(2, 1, 3, seed=1), _F(4, 1, seed=2)], lambda t, x, y: x - y)
-_grad_program("grad_broadcast_maximum", [_F(2, 3, seed=1), _F(3, seed=2)], lambda t, x, y: t.maximum(x, y))
+_grad_program(
+    "grad_broadcast_sub_3d", [_F(2, 1, 3, seed=1), _F(4, 1, seed=2)], lambda t, x, y: x - y
+)
+_grad_program(
+    "grad_broadcast_maximum", [_F(2, 3, seed=1), _F(3, seed=2)], lambda t, x, y: t.maximum(x, y)
+)
 _grad_program("grad_broadcast_scalar_tensor", [_F(2, 3, seed=1), _F(seed=2)], lambda t, x, s: x * s)
 # reductions
 _grad_program("grad_sum_all", [_F(3, 4, seed=1)], lambda t, x: x.sum())
@@ -134,48 +189,94 @@ _grad_program("grad_var_dim_biased", [_F(3, 4, seed=1)], lambda t, x: x.var(1, u
 _grad_program("grad_std", [_F(3, 4, seed=1)], lambda t, x: x.std())
 _grad_program("grad_std_dim_correction", [_F(3, 4, seed=1)], lambda t, x: x.std(0, correction=0))
 _grad_program("grad_amax", [_F(3, 4, seed=1)], lambda t, x: x.amax(1))
-_grad_program("grad_amax_ties", [(np.array([[1.0, 3.0, 3.0], [2.0, 2.0, 2.0]], np.float32), True)],
-              lambda t, x: x.amax(1))
+_grad_program(
+    "grad_amax_ties",
+    [(np.array([[1.0, 3.0, 3.0], [2.0, 2.0, 2.0]], np.float32), True)],
+    lambda t, x: x.amax(1),
+)
 _grad_program("grad_max_all", [_F(3, 4, seed=1)], lambda t, x: x.max())
-_grad_program("grad_max_all_ties", [(np.array([1.0, 3.0, 3.0], np.float32), True)], lambda t, x: x.max())
+_grad_program(
+    "grad_max_all_ties", [(np.array([1.0, 3.0, 3.0], np.float32), True)], lambda t, x: x.max()
+)
 _grad_program("grad_max_dim_values", [_F(3, 4, seed=1)], lambda t, x: x.max(1).values)
 _grad_program("grad_max_dim_keepdim", [_F(3, 4, seed=1)], lambda t, x: x.max(0, keepdim=True)[0])
 _grad_program("grad_softmax", [_F(3, 4, seed=1)], lambda t, x: x.softmax(1))
 _grad_program("grad_softmax_dim0", [_F(3, 4, seed=1)], lambda t, x: t.softmax(x, dim=0))
-_grad_program("grad_softmax_0dim", [_F(3, 4, seed=1)], lambda t, x: x.unbind(0)[0].select(0, 1).softmax(-1))
+_grad_program(
+    "grad_softmax_0dim", [_F(3, 4, seed=1)], lambda t, x: x.unbind(0)[0].select(0, 1).softmax(-1)
+)
 _grad_program("grad_log_softmax_0dim", [_F(4, seed=1)], lambda t, x: x[2].log_softmax(0))
 _grad_program("grad_sum_0dim", [_F(4, seed=1)], lambda t, x: x[1].sum(0) * 3)
 _grad_program("grad_log_softmax", [_F(3, 4, seed=1)], lambda t, x: x.log_softmax(-1))
 # linear algebra
 _grad_program("grad_mm", [_F(2, 3, seed=1), _F(3, 4, seed=2)], lambda t, a, b: a.mm(b))
-_grad_program("grad_mm_constant_rhs", [_F(2, 3, seed=1), _C(3, 4, seed=2)], lambda t, a, b: t.mm(a, b))
+_grad_program(
+    "grad_mm_constant_rhs", [_F(2, 3, seed=1), _C(3, 4, seed=2)], lambda t, a, b: t.mm(a, b)
+)
 _grad_program("grad_matmul_2d", [_F(2, 3, seed=1), _F(3, 4, seed=2)], lambda t, a, b: a @ b)
 _grad_program("grad_matmul_1d", [_F(3, seed=1), _F(3, seed=2)], lambda t, a, b: a @ b)
 _grad_program("grad_matmul_mv", [_F(2, 3, seed=1), _F(3, seed=2)], lambda t, a, b: a @ b)
-_grad_program("grad_matmul_batched", [_F(5, 2, 3, seed=1), _F(5, 3, 4, seed=2)], lambda t, a, b: t.matmul(a, b))
-_grad_program("grad_matmul_batched_broadcast", [_F(5, 2, 3, seed=1), _F(3, 4, seed=2)], lambda t, a, b: a @ b)
+_grad_program(
+    "grad_matmul_batched",
+    [_F(5, 2, 3, seed=1), _F(5, 3, 4, seed=2)],
+    lambda t, a, b: t.matmul(a, b),
+)
+_grad_program(
+    "grad_matmul_batched_broadcast", [_F(5, 2, 3, seed=1), _F(3, 4, seed=2)], lambda t, a, b: a @ b
+)
 _grad_program("grad_bmm", [_F(5, 2, 3, seed=1), _F(5, 3, 4, seed=2)], lambda t, a, b: t.bmm(a, b))
-_grad_program("grad_addmm", [_F(2, 4, seed=0), _F(2, 3, seed=1), _F(3, 4, seed=2)],
-              lambda t, s, a, b: t.addmm(s, a, b, beta=0.5, alpha=2.0))
-_grad_program("grad_addmm_bias", [_F(4, seed=0), _F(2, 3, seed=1), _F(3, 4, seed=2)],
-              lambda t, s, a, b: t.addmm(s, a, b))
-_grad_program("grad_addbmm", [_F(3, 5, seed=0), _F(4, 3, 2, seed=1), _F(4, 2, 5, seed=2)],
-              lambda t, s, a, b: t.addbmm(s, a, b, beta=2.0, alpha=-0.5))
-_grad_program("grad_addbmm_method", [_F(3, 5, seed=0), _F(4, 3, 2, seed=1), _F(4, 2, 5, seed=2)],
-              lambda t, s, a, b: s.addbmm(a, b))
-_grad_program("grad_baddbmm", [_F(4, 3, 5, seed=0), _F(4, 3, 2, seed=1), _F(4, 2, 5, seed=2)],
-              lambda t, s, a, b: t.baddbmm(s, a, b, beta=0.5, alpha=1.5))
-_grad_program("grad_einsum_addbmm_like", [_F(4, 3, 2, seed=1), _F(4, 2, 5, seed=2)],
-              lambda t, a, b: t.einsum("bij,bjk->ik", a, b) * 1)
+_grad_program(
+    "grad_addmm",
+    [_F(2, 4, seed=0), _F(2, 3, seed=1), _F(3, 4, seed=2)],
+    lambda t, s, a, b: t.addmm(s, a, b, beta=0.5, alpha=2.0),
+)
+_grad_program(
+    "grad_addmm_bias",
+    [_F(4, seed=0), _F(2, 3, seed=1), _F(3, 4, seed=2)],
+    lambda t, s, a, b: t.addmm(s, a, b),
+)
+_grad_program(
+    "grad_addbmm",
+    [_F(3, 5, seed=0), _F(4, 3, 2, seed=1), _F(4, 2, 5, seed=2)],
+    lambda t, s, a, b: t.addbmm(s, a, b, beta=2.0, alpha=-0.5),
+)
+_grad_program(
+    "grad_addbmm_method",
+    [_F(3, 5, seed=0), _F(4, 3, 2, seed=1), _F(4, 2, 5, seed=2)],
+    lambda t, s, a, b: s.addbmm(a, b),
+)
+_grad_program(
+    "grad_baddbmm",
+    [_F(4, 3, 5, seed=0), _F(4, 3, 2, seed=1), _F(4, 2, 5, seed=2)],
+    lambda t, s, a, b: t.baddbmm(s, a, b, beta=0.5, alpha=1.5),
+)
+_grad_program(
+    "grad_einsum_addbmm_like",
+    [_F(4, 3, 2, seed=1), _F(4, 2, 5, seed=2)],
+    lambda t, a, b: t.einsum("bij,bjk->ik", a, b) * 1,
+)
 # non-contiguous inputs
-_grad_program("grad_mm_transposed_inputs", [_F(3, 2, seed=1), _F(4, 3, seed=2)], lambda t, a, b: a.t().mm(b.t()))
-_grad_program("grad_bmm_transposed_inputs", [_F(4, 3, 2, seed=1), _F(4, 3, 5, seed=2)],
-              lambda t, a, b: a.transpose(1, 2).bmm(b))
-_grad_program("grad_addbmm_permuted_batches", [_F(2, 5, seed=0), _F(2, 4, 3, seed=1), _F(3, 4, 5, seed=2)],
-              lambda t, s, a, b: t.addbmm(s, a.permute(1, 0, 2), b.permute(1, 0, 2)))
+_grad_program(
+    "grad_mm_transposed_inputs",
+    [_F(3, 2, seed=1), _F(4, 3, seed=2)],
+    lambda t, a, b: a.t().mm(b.t()),
+)
+_grad_program(
+    "grad_bmm_transposed_inputs",
+    [_F(4, 3, 2, seed=1), _F(4, 3, 5, seed=2)],
+    lambda t, a, b: a.transpose(1, 2).bmm(b),
+)
+_grad_program(
+    "grad_addbmm_permuted_batches",
+    [_F(2, 5, seed=0), _F(2, 4, 3, seed=1), _F(3, 4, 5, seed=2)],
+    lambda t, s, a, b: t.addbmm(s, a.permute(1, 0, 2), b.permute(1, 0, 2)),
+)
 _grad_program("grad_softmax_transposed", [_F(3, 4, seed=1)], lambda t, x: x.t().softmax(-1))
-_grad_program("grad_sum_of_expanded_mul", [_F(3, 1, seed=1), _F(1, 4, seed=2)],
-              lambda t, a, b: (a.expand(3, 4) * b.expand(3, 4)).sum(0))
+_grad_program(
+    "grad_sum_of_expanded_mul",
+    [_F(3, 1, seed=1), _F(1, 4, seed=2)],
+    lambda t, a, b: (a.expand(3, 4) * b.expand(3, 4)).sum(0),
+)
 _grad_program("grad_var_transposed_dim", [_F(3, 4, seed=1)], lambda t, x: x.t().var(0))
 _grad_program("grad_strided_slice_chain", [_F(4, 6, seed=1)], lambda t, x: x[::2, 1::2].t()[1:] * 3)
 # views
@@ -199,21 +300,34 @@ _grad_program("grad_slice", [_F(3, 4, seed=1)], lambda t, x: x[1:])
 _grad_program("grad_slice_step", [_F(3, 6, seed=1)], lambda t, x: x[:, 1::2])
 _grad_program("grad_narrow", [_F(3, 4, seed=1)], lambda t, x: x.narrow(1, 1, 2))
 _grad_program("grad_as_strided", [_F(9, seed=1)], lambda t, x: x.as_strided((2, 2), (1, 2), 1))
-_grad_program("grad_as_strided_overlapping", [_F(5, seed=1)], lambda t, x: x.as_strided((3, 2), (1, 1)))
+_grad_program(
+    "grad_as_strided_overlapping", [_F(5, seed=1)], lambda t, x: x.as_strided((3, 2), (1, 1))
+)
 _grad_program("grad_clone", [_F(3, 4, seed=1)], lambda t, x: x.clone())
 _grad_program("grad_contiguous_of_transposed", [_F(3, 4, seed=1)], lambda t, x: x.t().contiguous())
 _grad_program("grad_unbind_one", [_F(3, 4, seed=1)], lambda t, x: x.unbind(0)[1])
 _grad_program("grad_split_one", [_F(5, 4, seed=1)], lambda t, x: x.split(2)[2])
 _grad_program("grad_chunk_one", [_F(5, 4, seed=1)], lambda t, x: x.chunk(2, dim=1)[1])
-_grad_program("grad_chain", [_F(3, 4, seed=1), _F(4, seed=2)],
-              lambda t, x, b: ((x * b).exp().sum(1) + x[:, 0]).sigmoid())
+_grad_program(
+    "grad_chain",
+    [_F(3, 4, seed=1), _F(4, seed=2)],
+    lambda t, x, b: ((x * b).exp().sum(1) + x[:, 0]).sigmoid(),
+)
 
 
-_grad_program("grad_float64", [(arr(3, 4, seed=1, dtype=np.float64), True)], lambda t, x: (x * x).exp())
-_grad_program("grad_mixed_float32_float64",
-              [(arr(3, seed=1), True), (arr(3, seed=2, dtype=np.float64), True)], lambda t, a, b: a * b)
-_grad_program("grad_max_dim_ties", [(np.array([[1.0, 3.0, 3.0], [2.0, 2.0, 2.0]], np.float32), True)],
-              lambda t, x: x.max(1).values)
+_grad_program(
+    "grad_float64", [(arr(3, 4, seed=1, dtype=np.float64), True)], lambda t, x: (x * x).exp()
+)
+_grad_program(
+    "grad_mixed_float32_float64",
+    [(arr(3, seed=1), True), (arr(3, seed=2, dtype=np.float64), True)],
+    lambda t, a, b: a * b,
+)
+_grad_program(
+    "grad_max_dim_ties",
+    [(np.array([[1.0, 3.0, 3.0], [2.0, 2.0, 2.0]], np.float32), True)],
+    lambda t, x: x.max(1).values,
+)
 _grad_program("grad_min_via_neg_amax", [_F(3, 4, seed=1)], lambda t, x: -((-x).amax(0)))
 
 
@@ -235,16 +349,24 @@ def graph_accumulate_grad_names(t):
     x = t.tensor(arr(3), requires_grad=True)
     y = x * 2
     acc = y.grad_fn.next_functions[0][0]
-    return {"type": fn_name(acc), "name": acc.name(), "variable_is_x": acc.variable is x,
-            "next_of_acc": list(acc.next_functions)}
+    return {
+        "type": fn_name(acc),
+        "name": acc.name(),
+        "variable_is_x": acc.variable is x,
+        "next_of_acc": list(acc.next_functions),
+    }
 
 
 @prog
 def graph_constant_input_is_none(t):
     x = t.tensor(arr(3), requires_grad=True)
     c = t.tensor(arr(3, seed=1))
-    return {"mul": next_names((x * c).grad_fn), "mul_rev": next_names((c * x).grad_fn),
-            "add": next_names((c + x).grad_fn), "mm": next_names(t.mm(c.view(1, 3), x.view(3, 1)).grad_fn)}
+    return {
+        "mul": next_names((x * c).grad_fn),
+        "mul_rev": next_names((c * x).grad_fn),
+        "add": next_names((c + x).grad_fn),
+        "mm": next_names(t.mm(c.view(1, 3), x.view(3, 1)).grad_fn),
+    }
 
 
 @prog
@@ -258,8 +380,11 @@ def graph_view_chain(t):
 def graph_unbind_shares_node(t):
     x = t.tensor(arr(3, 2), requires_grad=True)
     a, b, c = x.unbind(0)
-    return {"same_node": a.grad_fn is b.grad_fn, "names": [fn_name(v.grad_fn) for v in (a, b, c)],
-            "output_nr": [v.output_nr for v in (a, b, c)]}
+    return {
+        "same_node": a.grad_fn is b.grad_fn,
+        "names": [fn_name(v.grad_fn) for v in (a, b, c)],
+        "output_nr": [v.output_nr for v in (a, b, c)],
+    }
 
 
 @prog
@@ -314,8 +439,12 @@ def backward_grad_none_before(t):
     x = t.tensor(arr(3), requires_grad=True)
     before = x.grad is None
     x.sum().backward()
-    return {"before": before, "after": x.grad, "grad_requires_grad": x.grad.requires_grad,
-            "grad_is_leaf": x.grad.is_leaf}
+    return {
+        "before": before,
+        "after": x.grad,
+        "grad_requires_grad": x.grad.requires_grad,
+        "grad_is_leaf": x.grad.is_leaf,
+    }
 
 
 @prog
@@ -325,7 +454,12 @@ def backward_retain_grad(t):
     y.retain_grad()
     z = y * y
     z.sum().backward()
-    return {"y_grad": y.grad, "x_grad": x.grad, "retains": y.retains_grad, "x_retains": x.retains_grad}
+    return {
+        "y_grad": y.grad,
+        "x_grad": x.grad,
+        "retains": y.retains_grad,
+        "x_retains": x.retains_grad,
+    }
 
 
 @prog
@@ -370,7 +504,12 @@ def backward_inplace_broadcast_operand_grad(t):
 def backward_grad_layout_of_noncontiguous_leaf(t):
     w = t.tensor(arr(2, 3)).t().requires_grad_()
     (w * w).sum().backward()
-    return {"leaf": w.is_leaf, "w_stride": w.stride(), "grad_stride": w.grad.stride(), "grad": w.grad}
+    return {
+        "leaf": w.is_leaf,
+        "w_stride": w.stride(),
+        "grad_stride": w.grad.stride(),
+        "grad": w.grad,
+    }
 
 
 @prog
@@ -400,28 +539,51 @@ def backward_twice_without_saved_tensors_works(t):
 
 @prog
 def backward_twice_per_op(t):
-    """A second backward fails exactly when the graph saved something: a probe of what each node saves."""
+    """A second backward fails exactly when the graph saved something: what does each node save?"""
     ops = {
-        "mul_scalar": lambda x: x * 2, "add_scalar": lambda x: x + 1, "div_scalar": lambda x: x / 2,
-        "neg": lambda x: -x, "relu": lambda x: x.relu(), "exp": lambda x: x.exp(), "view": lambda x: x.view(3),
-        "t": lambda x: x.unsqueeze(0).t(), "expand": lambda x: x.expand(2, 3), "select": lambda x: x[1],
-        "slice": lambda x: x[1:], "clamp": lambda x: x.clamp(0, 1), "sum": lambda x: x.sum(),
-        "mean": lambda x: x.mean(), "pow2": lambda x: x.pow(2), "abs": lambda x: x.abs(), "rdiv": lambda x: 2 / x,
-        "rsub": lambda x: 1 - x, "clone": lambda x: x.clone(), "softmax": lambda x: x.softmax(0),
-        "amax": lambda x: x.amax(0), "max": lambda x: x.max(), "maximum_const": lambda x: t.maximum(x, t.zeros(3)),
-        "mul_const": lambda x: x * t.ones(3), "add_const": lambda x: x + t.ones(3),
-        "mm_const": lambda x: x.view(1, 3).mm(t.ones(3, 1)), "sigmoid": lambda x: x.sigmoid(),
-        "tanh": lambda x: x.tanh(), "sqrt": lambda x: x.sqrt(), "log": lambda x: x.log(),
-        "unbind": lambda x: x.unbind(0)[0], "permute": lambda x: x.view(1, 3).permute(1, 0),
-        "var": lambda x: x.var(), "sub_alpha": lambda x: x.sub(t.ones(3), alpha=2),
-        "relu_inplace": lambda x: (x * 1).relu_(), "mul_inplace_scalar": lambda x: (x + 0).mul_(2),
+        "mul_scalar": lambda x: x * 2,
+        "add_scalar": lambda x: x + 1,
+        "div_scalar": lambda x: x / 2,
+        "neg": lambda x: -x,
+        "relu": lambda x: x.relu(),
+        "exp": lambda x: x.exp(),
+        "view": lambda x: x.view(3),
+        "t": lambda x: x.unsqueeze(0).t(),
+        "expand": lambda x: x.expand(2, 3),
+        "select": lambda x: x[1],
+        "slice": lambda x: x[1:],
+        "clamp": lambda x: x.clamp(0, 1),
+        "sum": lambda x: x.sum(),
+        "mean": lambda x: x.mean(),
+        "pow2": lambda x: x.pow(2),
+        "abs": lambda x: x.abs(),
+        "rdiv": lambda x: 2 / x,
+        "rsub": lambda x: 1 - x,
+        "clone": lambda x: x.clone(),
+        "softmax": lambda x: x.softmax(0),
+        "amax": lambda x: x.amax(0),
+        "max": lambda x: x.max(),
+        "maximum_const": lambda x: t.maximum(x, t.zeros(3)),
+        "mul_const": lambda x: x * t.ones(3),
+        "add_const": lambda x: x + t.ones(3),
+        "mm_const": lambda x: x.view(1, 3).mm(t.ones(3, 1)),
+        "sigmoid": lambda x: x.sigmoid(),
+        "tanh": lambda x: x.tanh(),
+        "sqrt": lambda x: x.sqrt(),
+        "log": lambda x: x.log(),
+        "unbind": lambda x: x.unbind(0)[0],
+        "permute": lambda x: x.view(1, 3).permute(1, 0),
+        "var": lambda x: x.var(),
+        "sub_alpha": lambda x: x.sub(t.ones(3), alpha=2),
+        "relu_inplace": lambda x: (x * 1).relu_(),
+        "mul_inplace_scalar": lambda x: (x + 0).mul_(2),
     }
     out = {}
     for name, f in ops.items():
         x = t.tensor(pos(3), requires_grad=True)
         y = f(x).sum()
         y.backward()
-        out[name] = catch(lambda: y.backward())
+        out[name] = catch(lambda: y.backward())  # noqa: B023 - called immediately
         out[name + "_grad"] = x.grad
     return out
 
@@ -455,8 +617,10 @@ def backward_gradient_shape_mismatch_raises(t):
 
 @prog
 def requires_grad_on_int_raises(t):
-    return {"method": catch(lambda: t.tensor([1, 2]).requires_grad_()),
-            "ctor": catch(lambda: t.tensor([1, 2], requires_grad=True))}
+    return {
+        "method": catch(lambda: t.tensor([1, 2]).requires_grad_()),
+        "ctor": catch(lambda: t.tensor([1, 2], requires_grad=True)),
+    }
 
 
 @prog
@@ -465,14 +629,23 @@ def requires_grad_does_not_bump_version(t):
     r = x.requires_grad_()
     v = x._version
     x.requires_grad_(False)
-    return {"same": r is x, "version": v, "version2": x._version, "rg": x.requires_grad, "leaf": x.is_leaf}
+    return {
+        "same": r is x,
+        "version": v,
+        "version2": x._version,
+        "rg": x.requires_grad,
+        "leaf": x.is_leaf,
+    }
 
 
 @prog
 def requires_grad_on_non_leaf_raises(t):
     x = t.tensor(arr(3), requires_grad=True)
     y = x * 2
-    return {"err": catch(lambda: y.requires_grad_(False)), "ok_true": catch(lambda: y.requires_grad_(True)) is y}
+    return {
+        "err": catch(lambda: y.requires_grad_(False)),
+        "ok_true": catch(lambda: y.requires_grad_(True)) is y,
+    }
 
 
 # ======================================================================================
@@ -487,8 +660,12 @@ def mode_no_grad(t):
         enabled = t.is_grad_enabled()
         v = x[0]
     z = x * 2
-    return {"y": [y.requires_grad, y.grad_fn is None, y.is_leaf], "view": [v.requires_grad, v.grad_fn is None],
-            "enabled_inside": enabled, "after": [z.requires_grad, t.is_grad_enabled()]}
+    return {
+        "y": [y.requires_grad, y.grad_fn is None, y.is_leaf],
+        "view": [v.requires_grad, v.grad_fn is None],
+        "enabled_inside": enabled,
+        "after": [z.requires_grad, t.is_grad_enabled()],
+    }
 
 
 @prog
@@ -513,8 +690,13 @@ def mode_set_grad_enabled(t):
     c = x + 1
     t.set_grad_enabled(True)
     d = x + 1
-    return {"a": a.requires_grad, "b": b.requires_grad, "c": c.requires_grad, "d": d.requires_grad,
-            "inside": inside}
+    return {
+        "a": a.requires_grad,
+        "b": b.requires_grad,
+        "c": c.requires_grad,
+        "d": d.requires_grad,
+        "inside": inside,
+    }
 
 
 @prog
@@ -535,8 +717,13 @@ def mode_inference_mode(t):
     with t.inference_mode():
         y = x * 2
         inside = t.is_grad_enabled()
-    return {"y": y, "rg": y.requires_grad, "grad_fn": y.grad_fn is None, "inside": inside,
-            "after": t.is_grad_enabled()}
+    return {
+        "y": y,
+        "rg": y.requires_grad,
+        "grad_fn": y.grad_fn is None,
+        "inside": inside,
+        "after": t.is_grad_enabled(),
+    }
 
 
 @prog
@@ -546,7 +733,13 @@ def mode_no_grad_update_keeps_leaf(t):
     with t.no_grad():
         w.add_(w.grad, alpha=-0.1)
         w -= 0.5 * w.grad
-    return {"w": w, "leaf": w.is_leaf, "rg": w.requires_grad, "grad_fn": w.grad_fn is None, "version": w._version}
+    return {
+        "w": w,
+        "leaf": w.is_leaf,
+        "rg": w.requires_grad,
+        "grad_fn": w.grad_fn is None,
+        "version": w._version,
+    }
 
 
 @prog
@@ -595,8 +788,15 @@ def detach_shares_storage_and_version(t):
     same = d.data_ptr() == y.data_ptr()
     v0 = y._version
     d.add_(1)
-    return {"same_ptr": same, "y_version_before": v0, "y_version": y._version, "d_version": d._version,
-            "y": y, "d_rg": d.requires_grad, "d_leaf": d.is_leaf}
+    return {
+        "same_ptr": same,
+        "y_version_before": v0,
+        "y_version": y._version,
+        "d_version": d._version,
+        "y": y,
+        "d_rg": d.requires_grad,
+        "d_leaf": d.is_leaf,
+    }
 
 
 @prog
@@ -614,8 +814,13 @@ def data_shares_storage_not_version(t):
     d = y.data
     same = d.data_ptr() == y.data_ptr()
     d.add_(1)
-    return {"same_ptr": same, "y_version": y._version, "d_version": d._version, "y": y,
-            "d_rg": d.requires_grad}
+    return {
+        "same_ptr": same,
+        "y_version": y._version,
+        "d_version": d._version,
+        "y": y,
+        "d_rg": d.requires_grad,
+    }
 
 
 @prog
@@ -661,7 +866,11 @@ def requires_grad_inside_no_grad(t):
         w = t.tensor(arr(3)).requires_grad_()
         y = w * 2
     z = w * 2
-    return {"w": [w.requires_grad, w.is_leaf], "y": y.requires_grad, "z": [z.requires_grad, fn_name(z.grad_fn)]}
+    return {
+        "w": [w.requires_grad, w.is_leaf],
+        "y": y.requires_grad,
+        "z": [z.requires_grad, fn_name(z.grad_fn)],
+    }
 
 
 @prog
@@ -680,7 +889,11 @@ def saved_exp_result_shares_output(t):
     x = t.tensor(arr(3), requires_grad=True)
     y = x.exp()
     s = y.grad_fn._saved_result
-    return {"shares": s.data_ptr() == y.data_ptr(), "value": s, "has_self": hasattr(y.grad_fn, "_saved_self")}
+    return {
+        "shares": s.data_ptr() == y.data_ptr(),
+        "value": s,
+        "has_self": hasattr(y.grad_fn, "_saved_self"),
+    }
 
 
 @prog
@@ -689,9 +902,11 @@ def saved_sigmoid_tanh_relu_results(t):
     out = {}
     for name in ["sigmoid", "tanh", "relu", "sqrt"]:
         y = getattr(x.abs() if name == "sqrt" else x, name)()
-        out[name] = {"has_result": hasattr(y.grad_fn, "_saved_result"),
-                     "has_self": hasattr(y.grad_fn, "_saved_self"),
-                     "shares": y.grad_fn._saved_result.data_ptr() == y.data_ptr()}
+        out[name] = {
+            "has_result": hasattr(y.grad_fn, "_saved_result"),
+            "has_self": hasattr(y.grad_fn, "_saved_self"),
+            "shares": y.grad_fn._saved_result.data_ptr() == y.data_ptr(),
+        }
     return out
 
 
@@ -700,7 +915,11 @@ def saved_log_self_shares_input(t):
     x = t.tensor(pos(3), requires_grad=True)
     y = x.log()
     s = y.grad_fn._saved_self
-    return {"shares": s.data_ptr() == x.data_ptr(), "value": s, "has_result": hasattr(y.grad_fn, "_saved_result")}
+    return {
+        "shares": s.data_ptr() == x.data_ptr(),
+        "value": s,
+        "has_result": hasattr(y.grad_fn, "_saved_result"),
+    }
 
 
 @prog
@@ -708,9 +927,11 @@ def saved_pow_and_abs_self(t):
     x = t.tensor(pos(3), requires_grad=True)
     p = x.pow(2)
     a = x.abs()
-    return {"pow_self_shares": p.grad_fn._saved_self.data_ptr() == x.data_ptr(),
-            "pow_exponent": p.grad_fn._saved_exponent,
-            "abs_self_shares": a.grad_fn._saved_self.data_ptr() == x.data_ptr()}
+    return {
+        "pow_self_shares": p.grad_fn._saved_self.data_ptr() == x.data_ptr(),
+        "pow_exponent": p.grad_fn._saved_exponent,
+        "abs_self_shares": a.grad_fn._saved_self.data_ptr() == x.data_ptr(),
+    }
 
 
 @prog
@@ -721,7 +942,9 @@ def saved_mul_by_python_scalar_saves_no_input(t):
     other = g._saved_other
     return {
         "self_none": g._saved_self is None,
-        "other_is_full_size_tensor": other is not None and hasattr(other, "numel") and other.numel() == x.numel(),
+        "other_is_full_size_tensor": other is not None
+        and hasattr(other, "numel")
+        and other.numel() == x.numel(),
         "grad_fn": fn_name(g),
     }
 
@@ -739,8 +962,10 @@ def saved_mul_saves_only_needed_operand(t):
         "y_other_is_c": y.grad_fn._saved_other.data_ptr() == c.data_ptr(),
         "z_self_is_c": z.grad_fn._saved_self.data_ptr() == c.data_ptr(),
         "z_other_none": z.grad_fn._saved_other is None,
-        "both": [both.grad_fn._saved_self.data_ptr() == x.data_ptr(),
-                 both.grad_fn._saved_other.data_ptr() == w.data_ptr()],
+        "both": [
+            both.grad_fn._saved_self.data_ptr() == x.data_ptr(),
+            both.grad_fn._saved_other.data_ptr() == w.data_ptr(),
+        ],
     }
 
 
@@ -749,8 +974,10 @@ def saved_mm_operands(t):
     a = t.tensor(arr(2, 3), requires_grad=True)
     b = t.tensor(arr(3, 4, seed=1), requires_grad=True)
     y = a.mm(b)
-    return {"self": y.grad_fn._saved_self.data_ptr() == a.data_ptr(),
-            "mat2": y.grad_fn._saved_mat2.data_ptr() == b.data_ptr()}
+    return {
+        "self": y.grad_fn._saved_self.data_ptr() == a.data_ptr(),
+        "mat2": y.grad_fn._saved_mat2.data_ptr() == b.data_ptr(),
+    }
 
 
 @prog
@@ -776,14 +1003,22 @@ def _inplace_on_intermediate(name, method, args=(), positive=False, with_w=False
         r = getattr(y, method)(*call_args)
         g = y.grad_fn
         obs = {
-            "y": y, "same": r is y, "ptr_same": y.data_ptr() == p, "version": y._version,
-            "grad_fn": fn_name(g), "next": next_names(g), "leaf": y.is_leaf,
+            "y": y,
+            "same": r is y,
+            "ptr_same": y.data_ptr() == p,
+            "version": y._version,
+            "grad_fn": fn_name(g),
+            "next": next_names(g),
+            "leaf": y.is_leaf,
         }
         for attr in ("_saved_self", "_saved_result", "_saved_other"):
             if hasattr(g, attr):
                 s = getattr(g, attr)
-                obs[attr] = None if s is None or not hasattr(s, "data_ptr") else {
-                    "value": s, "shares_output": s.data_ptr() == y.data_ptr()}
+                obs[attr] = (
+                    None
+                    if s is None or not hasattr(s, "data_ptr")
+                    else {"value": s, "shares_output": s.data_ptr() == y.data_ptr()}
+                )
         y.backward(upstream(t, y))
         obs["x_grad"] = x.grad
         if with_w:
@@ -821,8 +1056,14 @@ def _optimizer_inplace(name, op):
         y = x * 1.5
         p = y.data_ptr()
         r = op(y, a, b)
-        obs = {"y": y, "same": r is y, "ptr_same": y.data_ptr() == p, "version": y._version,
-               "grad_fn": fn_name(y.grad_fn), "next": next_names(y.grad_fn)}
+        obs = {
+            "y": y,
+            "same": r is y,
+            "ptr_same": y.data_ptr() == p,
+            "version": y._version,
+            "grad_fn": fn_name(y.grad_fn),
+            "next": next_names(y.grad_fn),
+        }
         y.backward(upstream(t, y))
         obs["grads"] = [x.grad, a.grad, b.grad]
         with t.no_grad():  # the optimizer use: plain tensors, no graph
@@ -852,16 +1093,23 @@ def detach_inplace(t):
     r = y.detach_()
     z = x * 2
     v = z[0]
-    return {"same": r is y, "leaf": y.is_leaf, "rg": y.requires_grad, "grad_fn": y.grad_fn is None,
-            "view_err": catch(lambda: v.detach_())}
+    return {
+        "same": r is y,
+        "leaf": y.is_leaf,
+        "rg": y.requires_grad,
+        "grad_fn": y.grad_fn is None,
+        "view_err": catch(lambda: v.detach_()),
+    }
 
 
 @prog
 def gradcheck_simple_functions(t):
     x = t.tensor(arr(4, dtype=np.float64), requires_grad=True)
     w = t.tensor(arr(4, seed=1, dtype=np.float64), requires_grad=True)
-    return {"sigmoid": t.autograd.gradcheck(lambda v: v.sigmoid(), (x,)),
-            "mul_exp": t.autograd.gradcheck(lambda a, b: (a * b).exp(), (x, w))}
+    return {
+        "sigmoid": t.autograd.gradcheck(lambda v: v.sigmoid(), (x,)),
+        "mul_exp": t.autograd.gradcheck(lambda a, b: (a * b).exp(), (x, w)),
+    }
 
 
 @prog
@@ -873,8 +1121,11 @@ def anomaly_mode_changes_hint(t):
             y = x.exp()
             y.add_(1)
             err = catch(lambda: y.sum().backward())
-        enabled_after = t.is_anomaly_enabled() if hasattr(t, "is_anomaly_enabled") else \
-            t.autograd.is_anomaly_enabled()
+        enabled_after = (
+            t.is_anomaly_enabled()
+            if hasattr(t, "is_anomaly_enabled")
+            else t.autograd.is_anomaly_enabled()
+        )
     return {"err": err, "enabled_after": enabled_after}
 
 
@@ -902,8 +1153,13 @@ def inplace_add_into_plain_tensor(t):
     x = t.tensor(arr(3), requires_grad=True)
     a = t.zeros(3)
     a.add_(x)
-    obs = {"grad_fn": fn_name(a.grad_fn), "next": next_names(a.grad_fn), "leaf": a.is_leaf,
-           "rg": a.requires_grad, "version": a._version}
+    obs = {
+        "grad_fn": fn_name(a.grad_fn),
+        "next": next_names(a.grad_fn),
+        "leaf": a.is_leaf,
+        "rg": a.requires_grad,
+        "version": a._version,
+    }
     (a * a).sum().backward()
     obs["x_grad"] = x.grad
     return obs
@@ -1016,7 +1272,7 @@ def version_error_inplace_with_self_as_operand(t):
     for name in ["mul_", "div_", "pow_", "add_", "sub_"]:
         y = x * 1.5
         getattr(y, name)(y)
-        out[name] = catch(lambda: y.sum().backward())
+        out[name] = catch(lambda: y.sum().backward())  # noqa: B023 - called immediately
     out["grad"] = x.grad
     return out
 
@@ -1114,7 +1370,11 @@ def version_error_reports_current_shape_after_t_(t):
     m = t.maximum(w, x)
     q = m / (x[2:].abs() + 0.5)  # saves m
     m.t_()
-    return {"err": catch(lambda: q.sum().backward()), "m_grad_fn": fn_name(m.grad_fn), "m_shape": tuple(m.shape)}
+    return {
+        "err": catch(lambda: q.sum().backward()),
+        "m_grad_fn": fn_name(m.grad_fn),
+        "m_shape": tuple(m.shape),
+    }
 
 
 @prog
@@ -1181,8 +1441,12 @@ def version_no_error_when_modified_after_backward(t):
 @prog
 def leaf_inplace_raises(t):
     x = t.tensor(arr(3), requires_grad=True)
-    return {"add_": catch(lambda: x.add_(1)), "mul_": catch(lambda: x.mul_(2)),
-            "zero_": catch(lambda: x.zero_()), "version": x._version}
+    return {
+        "add_": catch(lambda: x.add_(1)),
+        "mul_": catch(lambda: x.mul_(2)),
+        "zero_": catch(lambda: x.zero_()),
+        "version": x._version,
+    }
 
 
 @prog
@@ -1210,8 +1474,11 @@ def leaf_iadd_raises(t):
 def leaf_view_inplace_raises(t):
     x = t.tensor(arr(3, 4), requires_grad=True)
     v = x[1]
-    return {"err": catch(lambda: v.add_(1)), "err_t": catch(lambda: x.t().mul_(2)),
-            "err_view": catch(lambda: x.view(12).zero_())}
+    return {
+        "err": catch(lambda: v.add_(1)),
+        "err_t": catch(lambda: x.t().mul_(2)),
+        "err_view": catch(lambda: x.view(12).zero_()),
+    }
 
 
 @prog
@@ -1234,7 +1501,12 @@ def leaf_detached_inplace_allowed_and_bumps_version(t):
     x = t.tensor(arr(3), requires_grad=True)
     d = x.detach()
     d.mul_(2)
-    return {"x": x, "version": x._version, "leaf": x.is_leaf, "shares": d.data_ptr() == x.data_ptr()}
+    return {
+        "x": x,
+        "version": x._version,
+        "leaf": x.is_leaf,
+        "shares": d.data_ptr() == x.data_ptr(),
+    }
 
 
 @prog
@@ -1243,7 +1515,11 @@ def intermediate_iadd_breaks_saved_output(t):
     y = x.exp()
     obj = y
     y += 1
-    return {"same_object": y is obj, "grad_fn": fn_name(y.grad_fn), "err": catch(lambda: y.sum().backward())}
+    return {
+        "same_object": y is obj,
+        "grad_fn": fn_name(y.grad_fn),
+        "err": catch(lambda: y.sum().backward()),
+    }
 
 
 @prog
@@ -1285,8 +1561,11 @@ def multi_output_view_modified_under_no_grad_then_used(t):
     a, b, c = y.unbind(0)
     with t.no_grad():
         b.clamp_(-0.5, 0.5)
-    return {"use_b": catch(lambda: b.sum()), "use_a": catch(lambda: fn_name(a.grad_fn)),
-            "y_version": y._version}
+    return {
+        "use_b": catch(lambda: b.sum()),
+        "use_a": catch(lambda: fn_name(a.grad_fn)),
+        "y_version": y._version,
+    }
 
 
 @prog
@@ -1307,8 +1586,12 @@ def view_of_plain_tensor_setitem_then_inplace(t):
     c = t.tensor(arr(3, 4, seed=1))
     u = c.unsqueeze(0)
     u[0] = x
-    obs = {"u_grad_fn": fn_name(u.grad_fn), "c_grad_fn": fn_name(c.grad_fn), "u_leaf": u.is_leaf,
-           "c_leaf": c.is_leaf}
+    obs = {
+        "u_grad_fn": fn_name(u.grad_fn),
+        "c_grad_fn": fn_name(c.grad_fn),
+        "u_leaf": u.is_leaf,
+        "c_leaf": c.is_leaf,
+    }
     obs["clamp_"] = catch(lambda: u.clamp_(-0.5, 0.5) is u)
     return obs
 
@@ -1353,9 +1636,13 @@ def view_of_nonleaf_inplace_copyslices(t):
     v = y[1]
     v.mul_(3)
     obs = {
-        "base_grad_fn": fn_name(y.grad_fn), "base_name": y.grad_fn.name(), "base_next": next_names(y.grad_fn),
-        "view_grad_fn": fn_name(v.grad_fn), "view_next": next_names(v.grad_fn),
-        "versions": [y._version, v._version], "y": y,
+        "base_grad_fn": fn_name(y.grad_fn),
+        "base_name": y.grad_fn.name(),
+        "base_next": next_names(y.grad_fn),
+        "view_grad_fn": fn_name(v.grad_fn),
+        "view_next": next_names(v.grad_fn),
+        "versions": [y._version, v._version],
+        "y": y,
     }
     y.backward(upstream(t, y))
     obs["grad"] = x.grad
@@ -1409,7 +1696,12 @@ def view_of_plain_tensor_sees_base_become_differentiable(t):
     v = c[:, ::2]
     before = v.requires_grad
     c.add_(x)
-    obs = {"before": before, "after": v.requires_grad, "grad_fn": fn_name(v.grad_fn), "c_grad_fn": fn_name(c.grad_fn)}
+    obs = {
+        "before": before,
+        "after": v.requires_grad,
+        "grad_fn": fn_name(v.grad_fn),
+        "c_grad_fn": fn_name(c.grad_fn),
+    }
     v.backward(upstream(t, v))
     obs["grad"] = x.grad
     return obs
@@ -1467,7 +1759,11 @@ def _linear_relu_linear(t, inplace):
     out = h @ w2.t() + b2
     loss = (out * out).mean()
     loss.backward()
-    return {"loss": loss, "grads": [p.grad for p in (w1, b1, w2, b2)], "h_grad_fn": fn_name(h.grad_fn)}
+    return {
+        "loss": loss,
+        "grads": [p.grad for p in (w1, b1, w2, b2)],
+        "h_grad_fn": fn_name(h.grad_fn),
+    }
 
 
 @prog
@@ -1518,7 +1814,11 @@ def seed_sgd_sub_with_temporary(t):
     with t.no_grad():
         tmp = 0.1 * w.grad
         w.sub_(tmp)
-    return {"w": w, "ptr": w.data_ptr() == p, "tmp_new_storage": tmp.data_ptr() != w.grad.data_ptr()}
+    return {
+        "w": w,
+        "ptr": w.data_ptr() == p,
+        "tmp_new_storage": tmp.data_ptr() != w.grad.data_ptr(),
+    }
 
 
 # ======================================================================================

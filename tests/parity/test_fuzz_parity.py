@@ -17,15 +17,49 @@ import pytest
 
 from .harness import arr
 
+pytestmark = pytest.mark.parity
+
 N_PROGRAMS = int(os.environ.get("IPT_FUZZ_N", "300"))
 SHAPES = [(3, 4), (3, 4), (2, 3, 4)]
 
-UNARY = ["exp", "tanh", "sigmoid", "relu", "neg", "abs", "square", "mul2", "add1", "div3", "clamp",
-         "softmax", "log_softmax", "mean_keep", "log_abs", "sqrt_abs", "pow3", "clone"]
+UNARY = [
+    "exp",
+    "tanh",
+    "sigmoid",
+    "relu",
+    "neg",
+    "abs",
+    "square",
+    "mul2",
+    "add1",
+    "div3",
+    "clamp",
+    "softmax",
+    "log_softmax",
+    "mean_keep",
+    "log_abs",
+    "sqrt_abs",
+    "pow3",
+    "clone",
+]
 SHAPE_CHANGING = ["sum0", "amax_last", "mm_const"]
 BINARY = ["add", "sub", "mul", "maximum", "add_alpha", "div_safe", "minimum"]
-INPLACE_UNARY = ["relu_", "sigmoid_", "tanh_", "exp_", "neg_", "abs_", "clamp_", "zero_",
-                 "mul_scalar", "add_scalar", "pow_", "fill_", "div_scalar", "clamp_min_"]
+INPLACE_UNARY = [
+    "relu_",
+    "sigmoid_",
+    "tanh_",
+    "exp_",
+    "neg_",
+    "abs_",
+    "clamp_",
+    "zero_",
+    "mul_scalar",
+    "add_scalar",
+    "pow_",
+    "fill_",
+    "div_scalar",
+    "clamp_min_",
+]
 INPLACE_BINARY = ["add_", "mul_", "sub_", "copy_", "setitem_row", "setitem_scalar", "setitem_slice"]
 
 
@@ -76,12 +110,20 @@ def generate(seed):
             add(("shape_op", src, op, seed * 10 + 8), out, "op")
         elif r < 0.40:
             a = pick()
-            b = pick(lambda i: _broadcastable(shapes[i], shapes[a]))
-            add(("binary", a, b, rng.choice(BINARY)), np.broadcast_shapes(shapes[a], shapes[b]), "op")
+            b = pick(lambda i: _broadcastable(shapes[i], shapes[a]))  # noqa: B023 - called immediately
+            add(
+                ("binary", a, b, rng.choice(BINARY)),
+                np.broadcast_shapes(shapes[a], shapes[b]),
+                "op",
+            )
         elif r < 0.58:
             src = pick(lambda i: len(shapes[i]) >= 1)
             kind, args, shape = _random_view(rng, shapes[src])
-            add(("view", src, kind, args), shape, "leaf_view" if kinds[src] in ("leaf", "leaf_view") else "view")
+            add(
+                ("view", src, kind, args),
+                shape,
+                "leaf_view" if kinds[src] in ("leaf", "leaf_view") else "view",
+            )
         elif r < 0.62:
             src = pick()
             add(("expand_op", src), (2,) + shapes[src], "op")
@@ -99,7 +141,13 @@ def generate(seed):
         elif r < 0.81:
             # an optimizer-style update: in place under no_grad (allowed on leaves; bumps versions)
             target = pick(leaf_weight=3.0)
-            steps.append(("nograd_inplace", target, rng.choice(["mul_scalar", "add_scalar", "zero_", "clamp_"])))
+            steps.append(
+                (
+                    "nograd_inplace",
+                    target,
+                    rng.choice(["mul_scalar", "add_scalar", "zero_", "clamp_"]),
+                )
+            )
         else:
             target = pick(leaf_weight=0.05)
             op = rng.choice(INPLACE_BINARY)
@@ -112,7 +160,7 @@ def generate(seed):
                 dst = (max(shapes[target][0] - 1, 0),) + shapes[target][1:]
             else:
                 dst = shapes[target]
-            other = pick(lambda i: _broadcastable_to(shapes[i], dst))
+            other = pick(lambda i: _broadcastable_to(shapes[i], dst))  # noqa: B023 - called immediately
             if other is None:
                 steps.append(("inplace_binary", target, "setitem_scalar", None))
             else:
@@ -161,7 +209,7 @@ def _random_view(rng, shape):
         d = rng.randrange(nd)
         start = rng.randint(0, max(shape[d] - 1, 0))
         length = rng.randint(1, max(shape[d] - start, 1)) if shape[d] else 0
-        return kind, (d, start, length), shape[:d] + (length,) + shape[d + 1:]
+        return kind, (d, start, length), shape[:d] + (length,) + shape[d + 1 :]
     if kind == "transpose":
         return kind, (0, nd - 1), (shape[-1],) + shape[1:-1] + (shape[0],)
     if kind == "t":
@@ -191,12 +239,24 @@ def _random_view(rng, shape):
 
 def _unary(t, x, op):
     return {
-        "exp": lambda: x.exp(), "tanh": lambda: x.tanh(), "sigmoid": lambda: x.sigmoid(),
-        "relu": lambda: x.relu(), "neg": lambda: -x, "abs": lambda: x.abs(), "square": lambda: x * x,
-        "mul2": lambda: x * 2, "add1": lambda: x + 1, "div3": lambda: x / 3, "clamp": lambda: x.clamp(-1, 1),
-        "softmax": lambda: x.softmax(-1), "log_softmax": lambda: x.log_softmax(0),
-        "mean_keep": lambda: x.mean(-1, keepdim=True) * x, "log_abs": lambda: (x.abs() + 0.5).log(),
-        "sqrt_abs": lambda: (x.abs() + 0.25).sqrt(), "pow3": lambda: x.pow(3), "clone": lambda: x.clone(),
+        "exp": lambda: x.exp(),
+        "tanh": lambda: x.tanh(),
+        "sigmoid": lambda: x.sigmoid(),
+        "relu": lambda: x.relu(),
+        "neg": lambda: -x,
+        "abs": lambda: x.abs(),
+        "square": lambda: x * x,
+        "mul2": lambda: x * 2,
+        "add1": lambda: x + 1,
+        "div3": lambda: x / 3,
+        "clamp": lambda: x.clamp(-1, 1),
+        "softmax": lambda: x.softmax(-1),
+        "log_softmax": lambda: x.log_softmax(0),
+        "mean_keep": lambda: x.mean(-1, keepdim=True) * x,
+        "log_abs": lambda: (x.abs() + 0.5).log(),
+        "sqrt_abs": lambda: (x.abs() + 0.25).sqrt(),
+        "pow3": lambda: x.pow(3),
+        "clone": lambda: x.clone(),
     }[op]()
 
 
@@ -214,15 +274,19 @@ def _shape_op(t, x, op, seed):
 
 def _binary(t, a, b, op):
     return {
-        "add": lambda: a + b, "sub": lambda: a - b, "mul": lambda: a * b,
-        "maximum": lambda: t.maximum(a, b), "minimum": lambda: t.minimum(a, b),
-        "add_alpha": lambda: a.add(b, alpha=0.5), "div_safe": lambda: a / (b.abs() + 0.5),
+        "add": lambda: a + b,
+        "sub": lambda: a - b,
+        "mul": lambda: a * b,
+        "maximum": lambda: t.maximum(a, b),
+        "minimum": lambda: t.minimum(a, b),
+        "add_alpha": lambda: a.add(b, alpha=0.5),
+        "div_safe": lambda: a / (b.abs() + 0.5),
     }[op]()
 
 
 def _view(t, x, kind, args):
     if kind == "slice":
-        return x[args[0]:]
+        return x[args[0] :]
     if kind == "step":
         return x[::2]
     if kind == "select":
@@ -326,10 +390,13 @@ def execute(t, steps):
                 with t.no_grad():
                     _inplace_unary(t, pool[step[1]], step[2])
             elif kind == "inplace_binary":
-                _inplace_binary(t, pool[step[1]], step[2], None if step[3] is None else pool[step[3]])
+                _inplace_binary(
+                    t, pool[step[1]], step[2], None if step[3] is None else pool[step[3]]
+                )
             else:
                 raise AssertionError(kind)
-        # weights 1, 2, 3 by repeated addition (adds save nothing, so a second backward probes the program)
+        # weights 1, 2, 3 by repeated addition: adds save nothing, so a second backward
+        # probes the program, not this scaffolding
         loss = None
         for i, x in enumerate(pool):
             term = x.sum()
@@ -341,8 +408,13 @@ def execute(t, steps):
     try:
         loss.backward()
     except Exception as e:  # noqa: BLE001
-        return {"outcome": "raised", "stage": "backward", "type": type(e).__name__, "msg": str(e),
-                "values": values}
+        return {
+            "outcome": "raised",
+            "stage": "backward",
+            "type": type(e).__name__,
+            "msg": str(e),
+            "values": values,
+        }
     with warnings.catch_warnings():  # .grad of a leaf that an in-place op turned into a non-leaf
         warnings.simplefilter("ignore")
         grads = [None if x.grad is None else np.array(x.grad.numpy(), copy=True) for x in leaves]
@@ -352,7 +424,13 @@ def execute(t, steps):
         second = "ok"
     except Exception as e:  # noqa: BLE001
         second = type(e).__name__
-    return {"outcome": "grads", "grads": grads, "values": values, "loss": float(loss.item()), "second": second}
+    return {
+        "outcome": "grads",
+        "grads": grads,
+        "values": values,
+        "loss": float(loss.item()),
+        "second": second,
+    }
 
 
 def _close(a, b):
@@ -363,24 +441,34 @@ def compare_runs(ref, got):
     """Differences between torch's run (ref) and the core's run (got), as a list of strings."""
     if ref["outcome"] == "raised":
         if got["outcome"] != "raised":
-            return [f"torch raised {ref['type']} in {ref['stage']} ({ref['msg'][:200]!r}); core did not raise"]
+            return [
+                f"torch raised {ref['type']} in {ref['stage']} ({ref['msg'][:200]!r}); "
+                "core did not raise"
+            ]
         diffs = []
         if (got["stage"], got["type"]) != (ref["stage"], ref["type"]):
-            diffs.append(f"torch raised {ref['type']} in {ref['stage']} ({ref['msg'][:200]!r}); "
-                         f"core raised {got['type']} in {got['stage']} ({got['msg'][:200]!r})")
+            diffs.append(
+                f"torch raised {ref['type']} in {ref['stage']} ({ref['msg'][:200]!r}); "
+                f"core raised {got['type']} in {got['stage']} ({got['msg'][:200]!r})"
+            )
         return diffs
     if got["outcome"] == "raised":
-        return [f"torch computed gradients; core raised {got['type']} in {got['stage']}: {got['msg'][:300]!r}"]
+        return [
+            f"torch computed gradients; core raised {got['type']} in {got['stage']}: "
+            f"{got['msg'][:300]!r}"
+        ]
     diffs = []
     if ref["second"] != got["second"]:
         diffs.append(f"second backward(): torch {ref['second']}, core {got['second']}")
-    for i, (a, b) in enumerate(zip(ref["values"], got["values"])):
+    for i, (a, b) in enumerate(zip(ref["values"], got["values"], strict=False)):
         if not _close(a, b):
             diffs.append(f"forward value of pool[{i}]: torch {a.tolist()} core {b.tolist()}")
-    for i, (a, b) in enumerate(zip(ref["grads"], got["grads"])):
+    for i, (a, b) in enumerate(zip(ref["grads"], got["grads"], strict=False)):
         if (a is None) != (b is None):
-            diffs.append(f"grad of leaf {i}: torch {'None' if a is None else 'tensor'}, "
-                         f"core {'None' if b is None else 'tensor'}")
+            diffs.append(
+                f"grad of leaf {i}: torch {'None' if a is None else 'tensor'}, "
+                f"core {'None' if b is None else 'tensor'}"
+            )
         elif a is not None and not _close(a, b):
             diffs.append(f"grad of leaf {i}: torch {a.tolist()} core {b.tolist()}")
     return diffs
@@ -390,8 +478,17 @@ def format_steps(steps):
     return "\n    ".join(repr(s) for s in steps)
 
 
-_REF_FIELDS = {"unary": (1,), "binary": (1, 2), "view": (1,), "expand_op": (1,), "inplace_unary": (1,),
-               "nograd_inplace": (1,), "inplace_binary": (1, 3), "shape_op": (1,), "meta_inplace": (1,)}
+_REF_FIELDS = {
+    "unary": (1,),
+    "binary": (1, 2),
+    "view": (1,),
+    "expand_op": (1,),
+    "inplace_unary": (1,),
+    "nograd_inplace": (1,),
+    "inplace_binary": (1, 3),
+    "shape_op": (1,),
+    "meta_inplace": (1,),
+}
 _PRODUCES = {"leaf", "const", "unary", "binary", "view", "expand_op", "shape_op"}
 
 
@@ -403,21 +500,21 @@ def _without(steps, k):
     """steps with step k removed (None if a later step uses what step k produced)."""
     if steps[k][0] in _PRODUCES:
         entry = sum(1 for s in steps[:k] if s[0] in _PRODUCES)
-        if any(entry in _refs(s) for s in steps[k + 1:]):
+        if any(entry in _refs(s) for s in steps[k + 1 :]):
             return None
         out = []
-        for s in steps[:k] + steps[k + 1:]:
+        for s in steps[:k] + steps[k + 1 :]:
             s = list(s)
             for i in _REF_FIELDS.get(s[0], ()):
                 if s[i] is not None and s[i] > entry:
                     s[i] -= 1
             out.append(tuple(s))
         return out
-    return steps[:k] + steps[k + 1:]
+    return steps[:k] + steps[k + 1 :]
 
 
 def shrink(steps, fails):
-    """Greedily drop steps while ``fails(steps)`` stays true: a shorter program showing the same problem."""
+    """Greedily drop steps while ``fails(steps)`` holds: a shorter program, same problem."""
     changed = True
     while changed:
         changed = False
@@ -442,16 +539,30 @@ def test_fuzz_parity(seed, torch_mod, core):
     diffs = compare_runs(ref, got)
     RESULTS[seed] = (ref["outcome"], ref.get("stage"), not diffs)
     if diffs:
-        small = shrink(steps, lambda st: bool(compare_runs(execute(torch_mod, st), execute(core, st))))
+        small = shrink(
+            steps, lambda st: bool(compare_runs(execute(torch_mod, st), execute(core, st)))
+        )
         small_diffs = compare_runs(execute(torch_mod, small), execute(core, small))
-        pytest.fail(f"fuzz program {seed}:\n    {format_steps(steps)}\n  " + "\n  ".join(diffs)
-                    + f"\n  shrunk to:\n    {format_steps(small)}\n  " + "\n  ".join(small_diffs), pytrace=False)
+        pytest.fail(
+            f"fuzz program {seed}:\n    {format_steps(steps)}\n  "
+            + "\n  ".join(diffs)
+            + f"\n  shrunk to:\n    {format_steps(small)}\n  "
+            + "\n  ".join(small_diffs),
+            pytrace=False,
+        )
 
 
 def fuzz_stats(torch_mod, core=None, n=N_PROGRAMS):
-    """Counts over the generated programs: how many raised (forward/backward), how many compared grads."""
-    stats = {"programs": n, "raised_forward": 0, "raised_backward": 0, "grads": 0, "agree": 0,
-             "message_differs": 0, "by_error": {}}
+    """Counts over the programs: how many raised (forward/backward), how many compared grads."""
+    stats = {
+        "programs": n,
+        "raised_forward": 0,
+        "raised_backward": 0,
+        "grads": 0,
+        "agree": 0,
+        "message_differs": 0,
+        "by_error": {},
+    }
     for seed in range(n):
         steps = generate(seed)
         ref = execute(torch_mod, steps)
@@ -471,7 +582,7 @@ def fuzz_stats(torch_mod, core=None, n=N_PROGRAMS):
 
 
 def test_fuzz_generator_mixes_outcomes(torch_mod):
-    """The generator must exercise both paths: programs torch rejects and programs it differentiates."""
+    """The generator must exercise both paths: programs torch rejects and ones it differentiates."""
     s = fuzz_stats(torch_mod, n=min(N_PROGRAMS, 300))
     print("fuzz stats (torch):", s)
     raised = s["raised_forward"] + s["raised_backward"]

@@ -1,8 +1,11 @@
 """The harness must notice differences; otherwise every parity test passes vacuously."""
 
 import numpy as np
+import pytest
 
 from .harness import Raised, compare, observe, strip_hint
+
+pytestmark = pytest.mark.parity
 
 
 def test_compare_detects_value_shape_dtype_and_grad_flag(torch_mod):

@@ -17,6 +17,8 @@ import pytest
 
 from .harness import Raised, Registry, arr, catch, check_parity, meta
 
+pytestmark = pytest.mark.parity
+
 N_LAYOUT = int(os.environ.get("IPT_LAYOUT_FUZZ_N", "200"))
 
 prog = Registry()
@@ -65,22 +67,24 @@ def _gen_view(rng, shape):
         if shape[d] == 0:
             return ("view_flat",), (int(np.prod(shape)),)
         i = rng.randint(-shape[d], shape[d] - 1)
-        return (op, d, i), shape[:d] + shape[d + 1:]
+        return (op, d, i), shape[:d] + shape[d + 1 :]
     if op == "narrow":
         d = rng.randrange(nd)
         start = rng.randint(0, max(shape[d] - 1, 0))
         length = rng.randint(0, shape[d] - start)
-        return (op, d, start, length), shape[:d] + (length,) + shape[d + 1:]
+        return (op, d, start, length), shape[:d] + (length,) + shape[d + 1 :]
     if op == "expand":
         new = tuple(rng.choice([2, 3]) if s == 1 and rng.random() < 0.7 else s for s in shape)
         lead = rng.choice([(), (), (2,)])
-        args = lead + tuple(-1 if (s == n and rng.random() < 0.3) else n for s, n in zip(shape, new))
+        args = lead + tuple(
+            -1 if (s == n and rng.random() < 0.3) else n for s, n in zip(shape, new, strict=False)
+        )
         return (op, args), lead + new
     if op == "flatten":
         return (op,), (int(np.prod(shape)),)
     if op == "flatten_pair":
         d = rng.randrange(nd - 1)
-        return (op, d), shape[:d] + (shape[d] * shape[d + 1],) + shape[d + 2:]
+        return (op, d), shape[:d] + (shape[d] * shape[d + 1],) + shape[d + 2 :]
     if op == "as_strided_row":
         # a row-like window over the first elements, in the storage coordinates of the view
         n = min(int(np.prod(shape)), 3)
@@ -119,7 +123,7 @@ def _gen_view(rng, shape):
         return (op, c, k), shape[:-1] + (pieces[k],)
     if op == "squeeze_dim":
         d = shape.index(1)
-        return (op, d), shape[:d] + shape[d + 1:]
+        return (op, d), shape[:d] + shape[d + 1 :]
     if op == "squeeze_all":
         return (op,), tuple(s for s in shape if s != 1)
     raise AssertionError(op)
@@ -175,7 +179,9 @@ def _apply(t, x, step):
 def _layout(base, v):
     m = meta(v)
     m["shares_storage"] = v.untyped_storage().data_ptr() == base.untyped_storage().data_ptr()
-    m["ptr_offset_bytes"] = v.data_ptr() - base.data_ptr() if v.numel() and m["shares_storage"] else None
+    m["ptr_offset_bytes"] = (
+        v.data_ptr() - base.data_ptr() if v.numel() and m["shares_storage"] else None
+    )
     return m
 
 
@@ -187,8 +193,21 @@ def make_layout_program(seed):
     for _ in range(rng.randint(1, 5)):
         step, cur = _gen_view(rng, cur)
         chain.append(step)
-    write = rng.choice(["mul_", "add_tensor", "setitem", "zero_", "copy_", "fill_", "exp_",
-                        "shift_add", "shift_copy", "self_add", "transposed_self_add"])
+    write = rng.choice(
+        [
+            "mul_",
+            "add_tensor",
+            "setitem",
+            "zero_",
+            "copy_",
+            "fill_",
+            "exp_",
+            "shift_add",
+            "shift_copy",
+            "self_add",
+            "transposed_self_add",
+        ]
+    )
     other_perm = rng.random() < 0.5
 
     def program(t):
@@ -196,20 +215,27 @@ def make_layout_program(seed):
         obs = {"base": _layout(base, base), "chain": []}
         v = base
         for step in chain:
-            r = catch(lambda: _apply(t, v, step))
+            r = catch(lambda: _apply(t, v, step))  # noqa: B023 - called immediately
             if not isinstance(r, t.Tensor):
                 obs["chain"].append({"step": step, "result": r})
                 return obs
             v = r
-            obs["chain"].append({"step": step, "layout": _layout(base, v), "base_is_view_base": v._base is base
-                                 or (v is base)})
+            obs["chain"].append(
+                {
+                    "step": step,
+                    "layout": _layout(base, v),
+                    "base_is_view_base": v._base is base or (v is base),
+                }
+            )
         obs["values"] = v.clone()  # before the write below
         obs["plus_one"] = meta(v + 1)
         obs["exp"] = meta(v.exp())
         obs["times_self"] = meta(v * v)
         other = t.tensor(arr(*tuple(v.shape), seed=seed + 1))
         if other_perm and v.dim() >= 2:
-            other = t.tensor(arr(*tuple(v.shape)[::-1], seed=seed + 1)).permute(*reversed(range(v.dim())))
+            other = t.tensor(arr(*tuple(v.shape)[::-1], seed=seed + 1)).permute(
+                *reversed(range(v.dim()))
+            )
         obs["plus_other"] = meta(v + other)
         obs["other_plus"] = meta(other + v)
         obs["plus_other_values"] = v + other
@@ -227,8 +253,10 @@ def make_layout_program(seed):
         elif write == "add_tensor":
             w = catch(lambda: v.add_(other))
         elif write == "setitem":
+
             def f():
                 v[...] = 7.0
+
             w = catch(f)
         elif write == "zero_":
             w = catch(lambda: v.zero_())
@@ -246,11 +274,17 @@ def make_layout_program(seed):
             w = catch(lambda: v.add_(v.t())) if v.dim() == 2 else catch(lambda: v.mul_(v))
         else:
             w = catch(lambda: v.exp_())
-        obs["write"] = {"op": write, "error": w if not isinstance(w, t.Tensor) and w is not None else None,
-                        "returned_self": w is v, "versions": [v0, base._version, v._version]}
-        # When PyTorch cannot prove that a shifted input and output overlap (non-dense views), it does
-        # not raise and the result depends on its loop order: documented as undefined, not compared.
-        undefined = write in ("shift_add", "shift_copy", "transposed_self_add") and not isinstance(w, Raised)
+        obs["write"] = {
+            "op": write,
+            "error": w if not isinstance(w, t.Tensor) and w is not None else None,
+            "returned_self": w is v,
+            "versions": [v0, base._version, v._version],
+        }
+        # When PyTorch cannot prove that a shifted input and output overlap (non-dense views),
+        # it does not raise and the result depends on its loop order: undefined, not compared.
+        undefined = write in ("shift_add", "shift_copy", "transposed_self_add") and not isinstance(
+            w, Raised
+        )
         if not undefined:
             obs["write"]["base"] = base
             obs["write"]["view_after"] = v

@@ -4,6 +4,7 @@ Every program builds its modules in ``t`` (torch or inplace_tutorial), copies th
 weights into both, and reports values, gradients, running statistics, weights after
 optimizer steps, grad_fn names and errors. Read each one as the PyTorch program it mirrors.
 """
+
 import numpy as np
 import pytest
 
@@ -36,8 +37,13 @@ def layer_program(name, make, in_shape, x_grad=True):
         x = t.tensor(arr(*in_shape, seed=42), requires_grad=x_grad)
         y = m(x)
         y.backward(upstream(t, y))
-        return {"y": y, "grad_fn": fn_name(y.grad_fn), "x.grad": x.grad, "grads": grads(m),
-                "buffers": dict(m.named_buffers())}
+        return {
+            "y": y,
+            "grad_fn": fn_name(y.grad_fn),
+            "x.grad": x.grad,
+            "grads": grads(m),
+            "buffers": dict(m.named_buffers()),
+        }
 
     program.__name__ = name
     prog(program)
@@ -46,12 +52,20 @@ def layer_program(name, make, in_shape, x_grad=True):
 layer_program("linear", lambda t: t.nn.Linear(4, 3), (5, 4))
 layer_program("linear_no_bias", lambda t: t.nn.Linear(4, 3, bias=False), (5, 4))
 layer_program("conv2d", lambda t: t.nn.Conv2d(2, 3, 3), (2, 2, 6, 6))
-layer_program("conv2d_stride2_padding1", lambda t: t.nn.Conv2d(2, 4, 3, stride=2, padding=1),
-              (2, 2, 7, 7))
-layer_program("conv2d_padding2_no_bias", lambda t: t.nn.Conv2d(3, 2, (3, 2), padding=2,
-                                                               bias=False), (1, 3, 5, 4))
-layer_program("conv2d_input_without_grad", lambda t: t.nn.Conv2d(1, 2, 3, padding=1),
-              (3, 1, 5, 5), x_grad=False)
+layer_program(
+    "conv2d_stride2_padding1", lambda t: t.nn.Conv2d(2, 4, 3, stride=2, padding=1), (2, 2, 7, 7)
+)
+layer_program(
+    "conv2d_padding2_no_bias",
+    lambda t: t.nn.Conv2d(3, 2, (3, 2), padding=2, bias=False),
+    (1, 3, 5, 4),
+)
+layer_program(
+    "conv2d_input_without_grad",
+    lambda t: t.nn.Conv2d(1, 2, 3, padding=1),
+    (3, 1, 5, 5),
+    x_grad=False,
+)
 layer_program("batchnorm2d_training", lambda t: t.nn.BatchNorm2d(3), (4, 3, 3, 3))
 layer_program("batchnorm1d_training", lambda t: t.nn.BatchNorm1d(5), (6, 5))
 layer_program("batchnorm_momentum_none", lambda t: t.nn.BatchNorm1d(2, momentum=None), (4, 2))
@@ -59,11 +73,21 @@ layer_program("maxpool2d_k2", lambda t: t.nn.MaxPool2d(2), (2, 2, 6, 6))
 layer_program("maxpool2d_k3_s2_p1_overlapping", lambda t: t.nn.MaxPool2d(3, 2, 1), (1, 2, 7, 7))
 layer_program("avgpool2d", lambda t: t.nn.AvgPool2d(2, 1), (1, 2, 4, 4))
 layer_program("flatten", lambda t: t.nn.Flatten(), (2, 3, 2, 2))
-layer_program("relu_inplace_after_linear", lambda t: t.nn.Sequential(
-    t.nn.Linear(4, 6), t.nn.ReLU(inplace=True), t.nn.Linear(6, 2)), (5, 4))
-layer_program("relu_inplace_after_batchnorm", lambda t: t.nn.Sequential(
-    t.nn.Conv2d(2, 3, 3, padding=1), t.nn.BatchNorm2d(3), t.nn.ReLU(inplace=True),
-    t.nn.MaxPool2d(2)), (2, 2, 4, 4))
+layer_program(
+    "relu_inplace_after_linear",
+    lambda t: t.nn.Sequential(t.nn.Linear(4, 6), t.nn.ReLU(inplace=True), t.nn.Linear(6, 2)),
+    (5, 4),
+)
+layer_program(
+    "relu_inplace_after_batchnorm",
+    lambda t: t.nn.Sequential(
+        t.nn.Conv2d(2, 3, 3, padding=1),
+        t.nn.BatchNorm2d(3),
+        t.nn.ReLU(inplace=True),
+        t.nn.MaxPool2d(2),
+    ),
+    (2, 2, 4, 4),
+)
 
 
 @prog
@@ -75,8 +99,13 @@ def batchnorm2d_eval_after_training(t):
     x = t.tensor(arr(2, 3, 2, 2, seed=7), requires_grad=True)
     y = bn(x)
     y.backward(upstream(t, y))
-    return {"y": y, "x.grad": x.grad, "grads": grads(bn), "state": dict(bn.state_dict()),
-            "grad_fn": fn_name(y.grad_fn)}
+    return {
+        "y": y,
+        "x.grad": x.grad,
+        "grads": grads(bn),
+        "state": dict(bn.state_dict()),
+        "grad_fn": fn_name(y.grad_fn),
+    }
 
 
 @prog
@@ -107,12 +136,20 @@ def loss_program(name, fn):
 
 _T = np.array([0, 4, 1, 1, 3, 2])
 for _red in ("mean", "sum", "none"):
-    loss_program(f"cross_entropy_{_red}", lambda t, z, r=_red: t.nn.functional.cross_entropy(
-        z, t.tensor(_T), reduction=r))
-    loss_program(f"mse_loss_{_red}", lambda t, z, r=_red: t.nn.functional.mse_loss(
-        z, t.tensor(arr(6, 5, seed=4)), reduction=r))
-loss_program("nll_loss_ignore_index", lambda t, z: t.nn.functional.nll_loss(
-    z.log_softmax(1), t.tensor(np.array([0, -100, 1, 1, -100, 2]))))
+    loss_program(
+        f"cross_entropy_{_red}",
+        lambda t, z, r=_red: t.nn.functional.cross_entropy(z, t.tensor(_T), reduction=r),
+    )
+    loss_program(
+        f"mse_loss_{_red}",
+        lambda t, z, r=_red: t.nn.functional.mse_loss(z, t.tensor(arr(6, 5, seed=4)), reduction=r),
+    )
+loss_program(
+    "nll_loss_ignore_index",
+    lambda t, z: t.nn.functional.nll_loss(
+        z.log_softmax(1), t.tensor(np.array([0, -100, 1, 1, -100, 2]))
+    ),
+)
 loss_program("cross_entropy_loss_module", lambda t, z: t.nn.CrossEntropyLoss()(z, t.tensor(_T)))
 
 
@@ -124,10 +161,17 @@ def optim_program(name, make_opt, steps=4):
     """
 
     def program(t):
-        m = load(t, t.nn.Sequential(t.nn.Conv2d(1, 3, 3, padding=1, bias=False),
-                                    t.nn.BatchNorm2d(3),
-                                    t.nn.ReLU(inplace=True), t.nn.MaxPool2d(2),
-                                    t.nn.Flatten(), t.nn.Linear(12, 4)))
+        m = load(
+            t,
+            t.nn.Sequential(
+                t.nn.Conv2d(1, 3, 3, padding=1, bias=False),
+                t.nn.BatchNorm2d(3),
+                t.nn.ReLU(inplace=True),
+                t.nn.MaxPool2d(2),
+                t.nn.Flatten(),
+                t.nn.Linear(12, 4),
+            ),
+        )
         opt = make_opt(t, m.parameters())
         target = t.tensor(np.array([0, 1, 2, 3, 1]))
         losses = []
@@ -146,10 +190,13 @@ def optim_program(name, make_opt, steps=4):
 
 optim_program("sgd_plain", lambda t, ps: t.optim.SGD(ps, lr=0.1))
 optim_program("sgd_momentum", lambda t, ps: t.optim.SGD(ps, lr=0.1, momentum=0.9))
-optim_program("sgd_momentum_dampening", lambda t, ps: t.optim.SGD(ps, lr=0.1, momentum=0.9,
-                                                                  dampening=0.5))
-optim_program("sgd_nesterov_weight_decay", lambda t, ps: t.optim.SGD(
-    ps, lr=0.1, momentum=0.9, nesterov=True, weight_decay=0.01))
+optim_program(
+    "sgd_momentum_dampening", lambda t, ps: t.optim.SGD(ps, lr=0.1, momentum=0.9, dampening=0.5)
+)
+optim_program(
+    "sgd_nesterov_weight_decay",
+    lambda t, ps: t.optim.SGD(ps, lr=0.1, momentum=0.9, nesterov=True, weight_decay=0.01),
+)
 optim_program("adam", lambda t, ps: t.optim.Adam(ps, lr=0.01))
 optim_program("adam_weight_decay", lambda t, ps: t.optim.Adam(ps, lr=0.01, weight_decay=0.1))
 optim_program("adam_amsgrad", lambda t, ps: t.optim.Adam(ps, lr=0.01, amsgrad=True))
@@ -166,18 +213,33 @@ def zero_grad_sets_none_by_default(t):
     after_opt = grads(m)
     m(t.tensor(arr(4, 3))).sum().backward()
     m.zero_grad(set_to_none=False)
-    return {"before": before, "after_optimizer_zero_grad": after_opt,
-            "after_module_zero_grad_false": grads(m)}
+    return {
+        "before": before,
+        "after_optimizer_zero_grad": after_opt,
+        "after_module_zero_grad_false": grads(m),
+    }
 
 
 @prog
 def module_repr_and_state_dict_keys(t):
-    m = t.nn.Sequential(t.nn.Conv2d(1, 4, 3, stride=2, padding=1), t.nn.BatchNorm2d(4),
-                        t.nn.ReLU(inplace=True), t.nn.MaxPool2d(2), t.nn.Dropout(0.1),
-                        t.nn.Flatten(), t.nn.Linear(4, 2))
+    m = t.nn.Sequential(
+        t.nn.Conv2d(1, 4, 3, stride=2, padding=1),
+        t.nn.BatchNorm2d(4),
+        t.nn.ReLU(inplace=True),
+        t.nn.MaxPool2d(2),
+        t.nn.Dropout(0.1),
+        t.nn.Flatten(),
+        t.nn.Linear(4, 2),
+    )
     p = t.nn.Parameter(t.tensor(np.array([1.0, 2.0], dtype=np.float32)))
-    return {"repr": repr(m), "keys": list(m.state_dict()), "param_repr": repr(p),
-            "is_tensor": isinstance(p, t.Tensor), "len": len(m), "last": repr(m[-1])}
+    return {
+        "repr": repr(m),
+        "keys": list(m.state_dict()),
+        "param_repr": repr(p),
+        "is_tensor": isinstance(p, t.Tensor),
+        "len": len(m),
+        "last": repr(m[-1]),
+    }
 
 
 @prog

@@ -9,6 +9,8 @@ import pytest
 
 from .harness import Registry, arr, catch, check_parity, ints, meta, pos, ptr_delta, same_storage
 
+pytestmark = pytest.mark.parity
+
 prog = Registry()
 
 
@@ -27,7 +29,13 @@ def promo_int_tensor_plus_python_float(t):
 def promo_int_plus_int(t):
     a = t.tensor([1, 2, 3])
     b = t.tensor([10, 20, 30])
-    return {"scalar": a + 2, "tensor": a + b, "mul": a * b, "sub": a - 5, "dtype": str((a + b).dtype)}
+    return {
+        "scalar": a + 2,
+        "tensor": a + b,
+        "mul": a * b,
+        "sub": a - 5,
+        "dtype": str((a + b).dtype),
+    }
 
 
 @prog
@@ -160,8 +168,15 @@ def create_from_nested_lists(t):
     i = t.tensor([[1, 2], [3, 4]])
     b = t.tensor([[True], [False]])
     m = t.tensor([1, 2.5])
-    return {"f": f, "i": i, "b": b, "mixed": m, "dtypes": [str(x.dtype) for x in (f, i, b, m)],
-            "shape": tuple(f.shape), "stride": f.stride()}
+    return {
+        "f": f,
+        "i": i,
+        "b": b,
+        "mixed": m,
+        "dtypes": [str(x.dtype) for x in (f, i, b, m)],
+        "shape": tuple(f.shape),
+        "stride": f.stride(),
+    }
 
 
 @prog
@@ -169,8 +184,15 @@ def create_from_scalars(t):
     f = t.tensor(3.5)
     i = t.tensor(3)
     b = t.tensor(True)
-    return {"f": f, "i": i, "b": b, "dims": [f.dim(), i.dim(), b.dim()],
-            "shape": tuple(f.shape), "stride": f.stride(), "numel": f.numel()}
+    return {
+        "f": f,
+        "i": i,
+        "b": b,
+        "dims": [f.dim(), i.dim(), b.dim()],
+        "shape": tuple(f.shape),
+        "stride": f.stride(),
+        "numel": f.numel(),
+    }
 
 
 @prog
@@ -230,8 +252,15 @@ def create_zeros_ones_full(t):
 def create_empty_shape_and_dtype(t):
     e = t.empty(2, 3)
     e2 = t.empty((4,), dtype=t.int64)
-    return {"shape": tuple(e.shape), "dtype": e.dtype, "stride": e.stride(), "contiguous": e.is_contiguous(),
-            "shape2": tuple(e2.shape), "dtype2": e2.dtype, "requires_grad": e.requires_grad}
+    return {
+        "shape": tuple(e.shape),
+        "dtype": e.dtype,
+        "stride": e.stride(),
+        "contiguous": e.is_contiguous(),
+        "shape2": tuple(e2.shape),
+        "dtype2": e2.dtype,
+        "requires_grad": e.requires_grad,
+    }
 
 
 @prog
@@ -324,7 +353,10 @@ def meta_dtype_objects(t):
         "repr": [repr(d) for d in (t.float32, t.float64, t.int64, t.bool)],
         "aliases": [t.float is t.float32, t.double is t.float64, t.long is t.int64],
         "is_floating_point": [d.is_floating_point for d in (t.float32, t.float64, t.int64, t.bool)],
-        "tensor_is_floating_point": [t.zeros(1).is_floating_point(), t.zeros(1, dtype=t.int64).is_floating_point()],
+        "tensor_is_floating_point": [
+            t.zeros(1).is_floating_point(),
+            t.zeros(1, dtype=t.int64).is_floating_point(),
+        ],
         "eq": t.tensor([1.0]).dtype == t.float32,
     }
 
@@ -357,6 +389,23 @@ def meta_storage_nbytes(t):
 
 
 @prog
+def meta_untyped_storage_api(t):
+    x = t.tensor([1.0, 2.0, 3.0])
+    d = t.zeros(2, 3, dtype=t.float64)
+    st = x.untyped_storage()
+    return {
+        "len": len(st),
+        "size": st.size(),
+        "nbytes": st.nbytes(),
+        "type": type(st).__name__,
+        "same_object": x.untyped_storage() is x.untyped_storage(),
+        "view_nbytes": x[1:].untyped_storage().nbytes(),
+        "f64_size": d.untyped_storage().size(),
+        "f64_t_nbytes": d.t().untyped_storage().nbytes(),
+    }
+
+
+@prog
 def meta_data_ptr_of_slices(t):
     x = t.arange(12.0).view(3, 4)
     d = t.arange(12, dtype=t.float64).view(3, 4)
@@ -366,15 +415,25 @@ def meta_data_ptr_of_slices(t):
         "col2": ptr_delta(x[:, 2], x),
         "tail": ptr_delta(x[1:, 1:], x),
         "f64_row1": ptr_delta(d[1], d),
-        "rule": all(v.data_ptr() == x.data_ptr() + v.storage_offset() * x.element_size()
-                    for v in (x[1], x[2, 3], x[:, 2], x[1:, 1:], x.t()[3])),
+        "rule": all(
+            v.data_ptr() == x.data_ptr() + v.storage_offset() * x.element_size()
+            for v in (x[1], x[2, 3], x[:, 2], x[1:, 1:], x.t()[3])
+        ),
     }
 
 
 @prog
 def meta_storage_data_ptr_shared_by_views(t):
     x = t.arange(12.0).view(3, 4)
-    views = [x[1], x.t(), x[:, 1:3], x.view(12), x.transpose(0, 1)[2], x.unsqueeze(0), x.expand(2, 3, 4)]
+    views = [
+        x[1],
+        x.t(),
+        x[:, 1:3],
+        x.view(12),
+        x.transpose(0, 1)[2],
+        x.unsqueeze(0),
+        x.expand(2, 3, 4),
+    ]
     return {
         "same_storage": [same_storage(v, x) for v in views],
         "same_storage_ptr_as_data_ptr": x.untyped_storage().data_ptr() == x.data_ptr(),
@@ -419,9 +478,12 @@ def meta_item(t):
     i = t.tensor(7)
     b = t.tensor([True])
     return {
-        "f": f.item(), "f_type": type(f.item()).__name__,
-        "i": i.item(), "i_type": type(i.item()).__name__,
-        "b": b.item(), "b_type": type(b.item()).__name__,
+        "f": f.item(),
+        "f_type": type(f.item()).__name__,
+        "i": i.item(),
+        "i_type": type(i.item()).__name__,
+        "b": b.item(),
+        "b_type": type(b.item()).__name__,
         "sum_item": t.tensor([1.0, 2.0]).sum().item(),
     }
 
@@ -449,8 +511,14 @@ def meta_clone_new_storage_contiguous(t):
     x = t.arange(12.0).view(3, 4)
     c = x.clone()
     c[0, 0] = 100.0
-    return {"c": c, "x": x, "meta": meta(c), "same_storage": same_storage(c, x),
-            "version_x": x._version, "version_c": c._version}
+    return {
+        "c": c,
+        "x": x,
+        "meta": meta(c),
+        "same_storage": same_storage(c, x),
+        "version_x": x._version,
+        "version_c": c._version,
+    }
 
 
 @prog
@@ -555,8 +623,13 @@ def permute_meta(t):
     x = t.arange(24.0).view(2, 3, 4)
     p = x.permute(2, 0, 1)
     q = x.permute((1, 2, 0))
-    return {"p": meta(p), "p_vals": p, "q": meta(q), "module": meta(t.permute(x, (0, 2, 1))),
-            "same_ptr": p.data_ptr() == x.data_ptr()}
+    return {
+        "p": meta(p),
+        "p_vals": p,
+        "q": meta(q),
+        "module": meta(t.permute(x, (0, 2, 1))),
+        "same_ptr": p.data_ptr() == x.data_ptr(),
+    }
 
 
 @prog
@@ -571,8 +644,15 @@ def expand_stride_zero(t):
     e = x.expand(3, 4)
     f = x.expand(2, -1, 5)
     g = t.tensor([1.0, 2.0]).expand(3, 2)
-    return {"e": meta(e), "e_vals": e, "f": meta(f), "g": meta(g), "g_vals": g,
-            "same_ptr": e.data_ptr() == x.data_ptr(), "e_nbytes": e.untyped_storage().nbytes()}
+    return {
+        "e": meta(e),
+        "e_vals": e,
+        "f": meta(f),
+        "g": meta(g),
+        "g_vals": g,
+        "same_ptr": e.data_ptr() == x.data_ptr(),
+        "e_nbytes": e.untyped_storage().nbytes(),
+    }
 
 
 @prog
@@ -605,9 +685,12 @@ def flatten_variants(t):
     h = x.transpose(0, 1).flatten()
     s = t.tensor(3.0).flatten()
     return {
-        "f": meta(f), "f_view": f.data_ptr() == x.data_ptr() and f._base is x,
+        "f": meta(f),
+        "f_view": f.data_ptr() == x.data_ptr() and f._base is x,
         "g": meta(g),
-        "h": meta(h), "h_vals": h, "h_same_storage": same_storage(h, x),
+        "h": meta(h),
+        "h_vals": h,
+        "h_same_storage": same_storage(h, x),
         "s": meta(s),
         "range": meta(x.flatten(0, 1)),
     }
@@ -617,16 +700,26 @@ def flatten_variants(t):
 def view_and_reshape_of_expanded(t):
     e = t.zeros(3, 1).expand(3, 4)
     r = e.reshape(12)
-    return {"view_flat": catch(lambda: meta(e.view(12))), "view_split": catch(lambda: meta(e.view(3, 2, 2))),
-            "reshape": meta(r), "reshape_copied": r._base is None, "reshape_same_shape": meta(e.reshape(3, 4)),
-            "reshape_same_shape_is_view": e.reshape(3, 4)._base is not None}
+    return {
+        "view_flat": catch(lambda: meta(e.view(12))),
+        "view_split": catch(lambda: meta(e.view(3, 2, 2))),
+        "reshape": meta(r),
+        "reshape_copied": r._base is None,
+        "reshape_same_shape": meta(e.reshape(3, 4)),
+        "reshape_same_shape_is_view": e.reshape(3, 4)._base is not None,
+    }
 
 
 @prog
 def unsqueeze_strides_of_views(t):
     x = t.arange(6.0).view(2, 3)
-    return {"t_u1": meta(x.t().unsqueeze(1)), "u2": meta(x.unsqueeze(2)), "step_u0": meta(x[:, ::2].unsqueeze(0)),
-            "sel_u": meta(x[:, 1].unsqueeze(-1)), "u_u": meta(x.unsqueeze(0).unsqueeze(0))}
+    return {
+        "t_u1": meta(x.t().unsqueeze(1)),
+        "u2": meta(x.unsqueeze(2)),
+        "step_u0": meta(x[:, ::2].unsqueeze(0)),
+        "sel_u": meta(x[:, 1].unsqueeze(-1)),
+        "u_u": meta(x.unsqueeze(0).unsqueeze(0)),
+    }
 
 
 @prog
@@ -635,8 +728,13 @@ def numpy_shares_memory(t):
     n = x.numpy()
     n[0, 0] = 50.0
     v = x.t().numpy()
-    return {"x": x, "n_shape": n.shape, "v_strides": v.strides, "version": x._version,
-            "from_view_shares": bool(np.shares_memory(v, n))}
+    return {
+        "x": x,
+        "n_shape": n.shape,
+        "v_strides": v.strides,
+        "version": x._version,
+        "from_view_shares": bool(np.shares_memory(v, n)),
+    }
 
 
 @prog
@@ -649,9 +747,12 @@ def create_empty_list(t):
 def select_and_narrow(t):
     x = t.arange(12.0).view(3, 4)
     return {
-        "sel0": meta(x.select(0, 1)), "sel0_vals": x.select(0, 1),
-        "sel1_neg": meta(x.select(1, -1)), "sel1_vals": x.select(1, -1),
-        "narrow": meta(x.narrow(1, 1, 2)), "narrow_vals": x.narrow(1, 1, 2),
+        "sel0": meta(x.select(0, 1)),
+        "sel0_vals": x.select(0, 1),
+        "sel1_neg": meta(x.select(1, -1)),
+        "sel1_vals": x.select(1, -1),
+        "narrow": meta(x.narrow(1, 1, 2)),
+        "narrow_vals": x.narrow(1, 1, 2),
         "narrow0": meta(x.narrow(0, 2, 1)),
         "module_select": t.select(x, 0, 2),
         "module_narrow": t.narrow(x, 0, 0, 2),
@@ -668,9 +769,12 @@ def select_out_of_range_raises(t):
 def indexing_int_and_negative(t):
     x = t.arange(12.0).view(3, 4)
     return {
-        "x1": meta(x[1]), "x1_vals": x[1],
-        "x_neg": x[-1], "x_neg_meta": meta(x[-1]),
-        "x1_neg1": meta(x[1, -1]), "x1_neg1_val": x[1, -1],
+        "x1": meta(x[1]),
+        "x1_vals": x[1],
+        "x_neg": x[-1],
+        "x_neg_meta": meta(x[-1]),
+        "x1_neg1": meta(x[1, -1]),
+        "x1_neg1_val": x[1, -1],
         "x_neg2_neg3": x[-2][-3],
     }
 
@@ -679,11 +783,15 @@ def indexing_int_and_negative(t):
 def indexing_slices_and_steps(t):
     x = t.arange(24.0).view(4, 6)
     return {
-        "rows": meta(x[1:3]), "rows_vals": x[1:3],
+        "rows": meta(x[1:3]),
+        "rows_vals": x[1:3],
         "cols": meta(x[:, 2:5]),
-        "step": meta(x[::2]), "step_vals": x[::2],
-        "both": meta(x[1::2, ::3]), "both_vals": x[1::2, ::3],
-        "neg_slice": meta(x[-2:, :-1]), "neg_vals": x[-2:, :-1],
+        "step": meta(x[::2]),
+        "step_vals": x[::2],
+        "both": meta(x[1::2, ::3]),
+        "both_vals": x[1::2, ::3],
+        "neg_slice": meta(x[-2:, :-1]),
+        "neg_vals": x[-2:, :-1],
         "col": meta(x[:, 1]),
         "empty": meta(x[2:2]),
         "clamped": meta(x[2:100]),
@@ -693,8 +801,12 @@ def indexing_slices_and_steps(t):
 @prog
 def indexing_ellipsis_and_none(t):
     x = t.arange(24.0).view(2, 3, 4)
-    return {"ell": meta(x[..., 1]), "ell_vals": x[..., 1], "none": meta(x[None]),
-            "none_mid": meta(x[:, None])}
+    return {
+        "ell": meta(x[..., 1]),
+        "ell_vals": x[..., 1],
+        "none": meta(x[None]),
+        "none_mid": meta(x[:, None]),
+    }
 
 
 @prog
@@ -704,7 +816,12 @@ def indexing_zero_dim_raises(t):
     def f():
         s[0] = 1.0
 
-    return {"get": catch(lambda: s[0]), "set": catch(f), "ellipsis": s[...], "none": tuple(s[None].shape)}
+    return {
+        "get": catch(lambda: s[0]),
+        "set": catch(f),
+        "ellipsis": s[...],
+        "none": tuple(s[None].shape),
+    }
 
 
 @prog
@@ -720,8 +837,10 @@ def unbind_outputs(t):
     b = t.unbind(x, 1)
     return {
         "type": type(a).__name__,
-        "a": [meta(v) for v in a], "a_vals": list(a),
-        "b": [meta(v) for v in b], "b_vals": list(b),
+        "a": [meta(v) for v in a],
+        "a_vals": list(a),
+        "b": [meta(v) for v in b],
+        "b_vals": list(b),
         "base": [v._base is x for v in b],
     }
 
@@ -735,9 +854,11 @@ def split_and_chunk(t):
     c2 = t.chunk(x, 2, dim=1)
     return {
         "split_type": type(s).__name__,
-        "split": [meta(v) for v in s], "split_vals": list(s),
+        "split": [meta(v) for v in s],
+        "split_vals": list(s),
         "split_sizes": [meta(v) for v in s2],
-        "chunk": [meta(v) for v in c], "chunk_vals": list(c),
+        "chunk": [meta(v) for v in c],
+        "chunk_vals": list(c),
         "chunk_dim1": [meta(v) for v in c2],
         "module_split": [tuple(v.shape) for v in t.split(x, 3)],
     }
@@ -748,8 +869,14 @@ def as_strided_view(t):
     x = t.arange(9.0)
     a = x.as_strided((2, 2), (1, 2), 1)
     b = t.as_strided(x, (3, 3), (3, 1))
-    return {"a": meta(a), "a_vals": a, "b": meta(b), "b_vals": b,
-            "ptr": ptr_delta(a, x), "base": a._base is x}
+    return {
+        "a": meta(a),
+        "a_vals": a,
+        "b": meta(b),
+        "b_vals": b,
+        "ptr": ptr_delta(a, x),
+        "base": a._base is x,
+    }
 
 
 @prog
@@ -757,7 +884,13 @@ def metadata_inplace_transpose_(t):
     x = t.arange(6.0).view(2, 3)
     p = x.data_ptr()
     r = x.transpose_(0, 1)
-    return {"same": r is x, "meta": meta(x), "vals": x, "ptr_same": x.data_ptr() == p, "version": x._version}
+    return {
+        "same": r is x,
+        "meta": meta(x),
+        "vals": x,
+        "ptr_same": x.data_ptr() == p,
+        "version": x._version,
+    }
 
 
 @prog
@@ -765,7 +898,13 @@ def metadata_inplace_t_(t):
     x = t.arange(6.0).view(2, 3)
     p = x.data_ptr()
     r = x.t_()
-    return {"same": r is x, "meta": meta(x), "vals": x, "ptr_same": x.data_ptr() == p, "version": x._version}
+    return {
+        "same": r is x,
+        "meta": meta(x),
+        "vals": x,
+        "ptr_same": x.data_ptr() == p,
+        "version": x._version,
+    }
 
 
 @prog
@@ -778,8 +917,14 @@ def metadata_inplace_unsqueeze_squeeze_(t):
     m2 = meta(x)
     x.unsqueeze_(0)
     x.squeeze_()
-    return {"same": [r is x, r2 is x], "m1": m1, "m2": m2, "m3": meta(x),
-            "ptr_same": x.data_ptr() == p, "version": x._version}
+    return {
+        "same": [r is x, r2 is x],
+        "m1": m1,
+        "m2": m2,
+        "m3": meta(x),
+        "ptr_same": x.data_ptr() == p,
+        "version": x._version,
+    }
 
 
 @prog
@@ -787,8 +932,14 @@ def metadata_inplace_as_strided_(t):
     x = t.arange(9.0)
     p = x.data_ptr()
     r = x.as_strided_((2, 2), (3, 1), 1)
-    return {"same": r is x, "meta": meta(x), "vals": x, "ptr_delta": x.data_ptr() - p,
-            "storage_same": x.untyped_storage().data_ptr() == p, "version": x._version}
+    return {
+        "same": r is x,
+        "meta": meta(x),
+        "vals": x,
+        "ptr_delta": x.data_ptr() - p,
+        "storage_same": x.untyped_storage().data_ptr() == p,
+        "version": x._version,
+    }
 
 
 # ======================================================================================
@@ -800,10 +951,18 @@ def ew_add_sub_alpha(t):
     x = t.tensor(arr(3, seed=1))
     y = t.tensor(arr(3, seed=2))
     return {
-        "add": x.add(y), "add_alpha": x.add(y, alpha=2), "module_add": t.add(x, y, alpha=-1.5),
-        "sub": x.sub(y), "sub_alpha": x.sub(y, alpha=0.5), "module_sub": t.sub(x, y, alpha=3),
-        "op_add": x + y, "op_sub": x - y, "radd": 1 + x, "rsub": 1 - x,
-        "add_scalar": x.add(2.0), "sub_scalar": x.sub(1),
+        "add": x.add(y),
+        "add_alpha": x.add(y, alpha=2),
+        "module_add": t.add(x, y, alpha=-1.5),
+        "sub": x.sub(y),
+        "sub_alpha": x.sub(y, alpha=0.5),
+        "module_sub": t.sub(x, y, alpha=3),
+        "op_add": x + y,
+        "op_sub": x - y,
+        "radd": 1 + x,
+        "rsub": 1 - x,
+        "add_scalar": x.add(2.0),
+        "sub_scalar": x.sub(1),
     }
 
 
@@ -823,8 +982,16 @@ def ew_mul_div(t):
     x = t.tensor(arr(2, 3, seed=1))
     y = t.tensor(pos(2, 3, seed=2))
     return {
-        "mul": x.mul(y), "op_mul": x * y, "module_mul": t.mul(x, y), "mul_scalar": x * 3, "rmul": 3 * x,
-        "div": x.div(y), "op_div": x / y, "module_div": t.div(x, y), "div_scalar": x / 4, "rdiv": 2 / y,
+        "mul": x.mul(y),
+        "op_mul": x * y,
+        "module_mul": t.mul(x, y),
+        "mul_scalar": x * 3,
+        "rmul": 3 * x,
+        "div": x.div(y),
+        "op_div": x / y,
+        "module_div": t.div(x, y),
+        "div_scalar": x / 4,
+        "rdiv": 2 / y,
         "bcast": x * t.tensor([1.0, 2.0, 3.0]),
     }
 
@@ -847,8 +1014,14 @@ def ew_pow(t):
     x = t.tensor(pos(4, seed=3))
     e = t.tensor([0.5, 1.0, 2.0, 3.0])
     return {
-        "pow2": x.pow(2), "pow_half": x.pow(0.5), "op": x ** 3, "rpow": 2 ** x, "pow_t": x.pow(e),
-        "module": t.pow(x, 2), "module_scalar_base": t.pow(2, x), "neg_base": t.tensor([-2.0]).pow(0.5),
+        "pow2": x.pow(2),
+        "pow_half": x.pow(0.5),
+        "op": x**3,
+        "rpow": 2**x,
+        "pow_t": x.pow(e),
+        "module": t.pow(x, 2),
+        "module_scalar_base": t.pow(2, x),
+        "neg_base": t.tensor([-2.0]).pow(0.5),
     }
 
 
@@ -866,10 +1039,23 @@ def ew_unary_out_of_place(t):
     x = t.tensor(arr(2, 3, seed=4))
     p = t.tensor(pos(2, 3, seed=5))
     return {
-        "neg": x.neg(), "op_neg": -x, "exp": x.exp(), "log": p.log(), "sqrt": p.sqrt(), "abs": x.abs(),
-        "relu": x.relu(), "sigmoid": x.sigmoid(), "tanh": x.tanh(),
-        "m_neg": t.neg(x), "m_exp": t.exp(x), "m_log": t.log(p), "m_sqrt": t.sqrt(p), "m_abs": t.abs(x),
-        "m_relu": t.relu(x), "m_sigmoid": t.sigmoid(x), "m_tanh": t.tanh(x),
+        "neg": x.neg(),
+        "op_neg": -x,
+        "exp": x.exp(),
+        "log": p.log(),
+        "sqrt": p.sqrt(),
+        "abs": x.abs(),
+        "relu": x.relu(),
+        "sigmoid": x.sigmoid(),
+        "tanh": x.tanh(),
+        "m_neg": t.neg(x),
+        "m_exp": t.exp(x),
+        "m_log": t.log(p),
+        "m_sqrt": t.sqrt(p),
+        "m_abs": t.abs(x),
+        "m_relu": t.relu(x),
+        "m_sigmoid": t.sigmoid(x),
+        "m_tanh": t.tanh(x),
     }
 
 
@@ -899,9 +1085,15 @@ def ew_unary_inplace(t):
 def ew_clamp(t):
     x = t.tensor(arr(6, seed=6))
     return {
-        "both": x.clamp(-0.5, 0.5), "kw": x.clamp(min=-1.0, max=1.0), "min_only": x.clamp(min=0),
-        "max_only": x.clamp(max=0.25), "clamp_min": x.clamp_min(0.1), "clamp_max": x.clamp_max(-0.1),
-        "module": t.clamp(x, -1, 1), "module_min": t.clamp_min(x, 0.0), "module_max": t.clamp_max(x, 0.0),
+        "both": x.clamp(-0.5, 0.5),
+        "kw": x.clamp(min=-1.0, max=1.0),
+        "min_only": x.clamp(min=0),
+        "max_only": x.clamp(max=0.25),
+        "clamp_min": x.clamp_min(0.1),
+        "clamp_max": x.clamp_max(-0.1),
+        "module": t.clamp(x, -1, 1),
+        "module_min": t.clamp_min(x, 0.0),
+        "module_max": t.clamp_max(x, 0.0),
         "tensor_bounds": x.clamp(t.full((6,), -0.2), t.full((6,), 0.3)),
         "int": t.tensor([-3, 0, 5]).clamp(-1, 2),
     }
@@ -918,7 +1110,14 @@ def ew_clamp_inplace(t):
     z.clamp_max_(0.0)
     w = t.tensor(base)
     w.clamp_(min=1.0)
-    return {"x": x, "same": r is x, "y": y, "z": z, "w": w, "versions": [v._version for v in (x, y, z, w)]}
+    return {
+        "x": x,
+        "same": r is x,
+        "y": y,
+        "z": z,
+        "w": w,
+        "versions": [v._version for v in (x, y, z, w)],
+    }
 
 
 @prog
@@ -931,8 +1130,13 @@ def ew_clamp_without_bounds_raises(t):
 def ew_maximum_minimum(t):
     x = t.tensor(arr(2, 3, seed=7))
     y = t.tensor(arr(3, seed=8))
-    return {"max": t.maximum(x, y), "min": t.minimum(x, y), "m_max": x.maximum(y), "m_min": x.minimum(y),
-            "shape": tuple(t.maximum(x, y).shape)}
+    return {
+        "max": t.maximum(x, y),
+        "min": t.minimum(x, y),
+        "m_max": x.maximum(y),
+        "m_min": x.minimum(y),
+        "shape": tuple(t.maximum(x, y).shape),
+    }
 
 
 @prog
@@ -982,7 +1186,12 @@ def ew_rebinding_allocates(t):
     p = x.data_ptr()
     old = x
     x = x + 1
-    return {"ptr_same": x.data_ptr() == p, "old_unchanged": old, "x": x, "old_version": old._version}
+    return {
+        "ptr_same": x.data_ptr() == p,
+        "old_unchanged": old,
+        "x": x,
+        "old_version": old._version,
+    }
 
 
 @prog
@@ -995,27 +1204,44 @@ def ew_out_of_place_result_layout_of_transposed(t):
 def ew_result_layout_mixed_operands(t):
     x = t.arange(6.0).view(2, 3)
     y = t.arange(6.0).view(3, 2)
-    return {"t_plus_c": meta(x.t() + y), "c_plus_t": meta(y + x.t()), "vals": x.t() + y,
-            "t_times_scalar_tensor": meta(x.t() * t.tensor(2.0)), "t_plus_row": meta(x.t() + t.ones(2))}
+    return {
+        "t_plus_c": meta(x.t() + y),
+        "c_plus_t": meta(y + x.t()),
+        "vals": x.t() + y,
+        "t_times_scalar_tensor": meta(x.t() * t.tensor(2.0)),
+        "t_plus_row": meta(x.t() + t.ones(2)),
+    }
 
 
 @prog
 def ew_result_layout_of_expanded_and_sliced(t):
     e = t.zeros(3, 1).expand(3, 4)
     s = t.arange(12.0).view(3, 4)[:, ::2]
-    return {"e_plus": meta(e + 1), "e_clone": meta(e.clone()), "e_contig": meta(e.contiguous()),
-            "s_plus": meta(s + 1), "s_exp": meta(s.exp()), "s_vals": s * 2}
+    return {
+        "e_plus": meta(e + 1),
+        "e_clone": meta(e.clone()),
+        "e_contig": meta(e.contiguous()),
+        "s_plus": meta(s + 1),
+        "s_exp": meta(s.exp()),
+        "s_vals": s * 2,
+    }
 
 
 @prog
 def ew_int_division_by_zero(t):
-    return {"div": t.tensor([1, -2, 0]) / 0, "float_div": t.tensor([1.0, -1.0]) / t.tensor([0.0, 0.0])}
+    return {
+        "div": t.tensor([1, -2, 0]) / 0,
+        "float_div": t.tensor([1.0, -1.0]) / t.tensor([0.0, 0.0]),
+    }
 
 
 @prog
 def ew_int_negative_power_raises(t):
-    return {"err": catch(lambda: t.tensor([2, 3]).pow(-1)), "ok": t.tensor([2, 3]).pow(2),
-            "float_ok": t.tensor([2.0, 4.0]).pow(-1)}
+    return {
+        "err": catch(lambda: t.tensor([2, 3]).pow(-1)),
+        "ok": t.tensor([2, 3]).pow(2),
+        "float_ok": t.tensor([2.0, 4.0]).pow(-1),
+    }
 
 
 @prog
@@ -1027,8 +1253,15 @@ def ew_zero_fill(t):
     r2 = x.fill_(2.5)
     i = t.zeros(3, dtype=t.int64)
     i.fill_(7)
-    return {"zero": a, "fill": x, "same": [r is x, r2 is x], "ptr": x.data_ptr() == p,
-            "version": x._version, "int_fill": i, "fill_tensor": t.zeros(2).fill_(t.tensor(3.0))}
+    return {
+        "zero": a,
+        "fill": x,
+        "same": [r is x, r2 is x],
+        "ptr": x.data_ptr() == p,
+        "version": x._version,
+        "int_fill": i,
+        "fill_tensor": t.zeros(2).fill_(t.tensor(3.0)),
+    }
 
 
 @prog
@@ -1133,10 +1366,24 @@ def version_every_inplace_op_bumps_once(t):
     x = t.tensor(pos(4, seed=9))
     y = t.tensor(pos(4, seed=10))
     ops = [
-        lambda: x.add_(1), lambda: x.sub_(y), lambda: x.mul_(2), lambda: x.div_(y), lambda: x.pow_(1),
-        lambda: x.neg_(), lambda: x.abs_(), lambda: x.exp_(), lambda: x.log_(), lambda: x.sqrt_(),
-        lambda: x.relu_(), lambda: x.sigmoid_(), lambda: x.tanh_(), lambda: x.clamp_(0, 1),
-        lambda: x.clamp_min_(0.1), lambda: x.clamp_max_(0.9), lambda: x.fill_(0.5), lambda: x.zero_(),
+        lambda: x.add_(1),
+        lambda: x.sub_(y),
+        lambda: x.mul_(2),
+        lambda: x.div_(y),
+        lambda: x.pow_(1),
+        lambda: x.neg_(),
+        lambda: x.abs_(),
+        lambda: x.exp_(),
+        lambda: x.log_(),
+        lambda: x.sqrt_(),
+        lambda: x.relu_(),
+        lambda: x.sigmoid_(),
+        lambda: x.tanh_(),
+        lambda: x.clamp_(0, 1),
+        lambda: x.clamp_min_(0.1),
+        lambda: x.clamp_max_(0.9),
+        lambda: x.fill_(0.5),
+        lambda: x.zero_(),
         lambda: x.copy_(y),
     ]
     versions = []
@@ -1183,8 +1430,12 @@ def inplace_on_expanded_raises(t):
 def inplace_on_expanded_zero_and_fill(t):
     base = t.zeros(3)
     x = base.expand(2, 3)
-    return {"fill": catch(lambda: x.fill_(1.0)), "zero": catch(lambda: x.zero_()),
-            "copy": catch(lambda: x.copy_(t.ones(2, 3))), "base": base}
+    return {
+        "fill": catch(lambda: x.fill_(1.0)),
+        "zero": catch(lambda: x.zero_()),
+        "copy": catch(lambda: x.copy_(t.ones(2, 3))),
+        "base": base,
+    }
 
 
 @prog
@@ -1213,8 +1464,13 @@ def copy_from_itself_through_zero_strides(t):
     x = t.arange(2.0)
     v = x[:1].view(1, 1).expand(2, 2)
     r = catch(lambda: v[1:].copy_(v[:-1]) is not None)
-    return {"copy": r, "add": catch(lambda: v[1:].add_(v[:-1])), "x": x, "version": x._version,
-            "same_copy": catch(lambda: v.copy_(v) is v)}
+    return {
+        "copy": r,
+        "add": catch(lambda: v[1:].add_(v[:-1])),
+        "x": x,
+        "version": x._version,
+        "same_copy": catch(lambda: v.copy_(v) is v),
+    }
 
 
 @prog
@@ -1223,8 +1479,14 @@ def empty_views_past_the_end(t):
     x = t.arange(4.0)
     v = x[3::3].reshape(1, 1)
     e = v[1:]
-    return {"e": meta(e), "add": catch(lambda: e.add_(v[:-1]) is e), "copy": catch(lambda: e.copy_(v[:-1]) is e),
-            "x": x, "version": x._version, "e_vals": e}
+    return {
+        "e": meta(e),
+        "add": catch(lambda: e.add_(v[:-1]) is e),
+        "copy": catch(lambda: e.copy_(v[:-1]) is e),
+        "x": x,
+        "version": x._version,
+        "e_vals": e,
+    }
 
 
 @prog
@@ -1249,27 +1511,45 @@ def inplace_transposed_self_overlap_add(t):
 def red_sum(t):
     x = t.tensor(arr(2, 3, 4, seed=11))
     return {
-        "all": x.sum(), "d0": x.sum(0), "d_neg": x.sum(-1), "keep": x.sum(1, keepdim=True),
-        "dims": x.sum((0, 2)), "dim_kw": x.sum(dim=1), "module": t.sum(x, 0), "dtype": x.sum().dtype,
+        "all": x.sum(),
+        "d0": x.sum(0),
+        "d_neg": x.sum(-1),
+        "keep": x.sum(1, keepdim=True),
+        "dims": x.sum((0, 2)),
+        "dim_kw": x.sum(dim=1),
+        "module": t.sum(x, 0),
+        "dtype": x.sum().dtype,
     }
 
 
 @prog
 def red_mean(t):
     x = t.tensor(arr(2, 3, 4, seed=11))
-    return {"all": x.mean(), "d0": x.mean(0), "keep": x.mean(-1, keepdim=True), "dims": x.mean((1, 2)),
-            "module": t.mean(x, dim=2)}
+    return {
+        "all": x.mean(),
+        "d0": x.mean(0),
+        "keep": x.mean(-1, keepdim=True),
+        "dims": x.mean((1, 2)),
+        "module": t.mean(x, dim=2),
+    }
 
 
 @prog
 def red_var_std(t):
     x = t.tensor(arr(3, 5, seed=12))
     return {
-        "var": x.var(), "std": x.std(), "var_biased": x.var(unbiased=False), "std_biased": x.std(unbiased=False),
-        "var_corr0": x.var(correction=0), "std_corr2": x.std(correction=2),
-        "var_dim": x.var(1), "var_dim_keep": x.var(0, keepdim=True),
-        "std_dim_biased": x.std(1, unbiased=False), "std_dim_corr": x.std(dim=0, correction=0),
-        "module_var": t.var(x, 1), "module_std": t.std(x),
+        "var": x.var(),
+        "std": x.std(),
+        "var_biased": x.var(unbiased=False),
+        "std_biased": x.std(unbiased=False),
+        "var_corr0": x.var(correction=0),
+        "std_corr2": x.std(correction=2),
+        "var_dim": x.var(1),
+        "var_dim_keep": x.var(0, keepdim=True),
+        "std_dim_biased": x.std(1, unbiased=False),
+        "std_dim_corr": x.std(dim=0, correction=0),
+        "module_var": t.var(x, 1),
+        "module_std": t.std(x),
     }
 
 
@@ -1281,8 +1561,12 @@ def red_var_single_element(t):
 @prog
 def red_amax(t):
     x = t.tensor(arr(3, 4, seed=13))
-    return {"d1": x.amax(1), "d0_keep": x.amax(0, keepdim=True), "all_dims": x.amax((0, 1)),
-            "module": t.amax(x, dim=-1)}
+    return {
+        "d1": x.amax(1),
+        "d0_keep": x.amax(0, keepdim=True),
+        "all_dims": x.amax((0, 1)),
+        "module": t.amax(x, dim=-1),
+    }
 
 
 @prog
@@ -1291,8 +1575,15 @@ def red_max_all_and_dim(t):
     r = x.max(1)
     v, i = x.max(0, keepdim=True)
     return {
-        "all": x.max(), "values": r.values, "indices": r.indices, "r0": r[0], "kv": v, "ki": i,
-        "indices_dtype": r.indices.dtype, "module": t.max(x), "module_dim": t.max(x, dim=1)[0],
+        "all": x.max(),
+        "values": r.values,
+        "indices": r.indices,
+        "r0": r[0],
+        "kv": v,
+        "ki": i,
+        "indices_dtype": r.indices.dtype,
+        "module": t.max(x),
+        "module_dim": t.max(x, dim=1)[0],
         "binary": t.max(x, t.zeros(3, 4)),
     }
 
@@ -1306,17 +1597,26 @@ def red_max_ties_first_index(t):
 @prog
 def red_argmax(t):
     x = t.tensor(arr(3, 4, seed=15))
-    return {"all": x.argmax(), "d0": x.argmax(0), "d1_keep": x.argmax(1, keepdim=True),
-            "module": t.argmax(x, dim=1), "dtype": x.argmax().dtype}
+    return {
+        "all": x.argmax(),
+        "d0": x.argmax(0),
+        "d1_keep": x.argmax(1, keepdim=True),
+        "module": t.argmax(x, dim=1),
+        "dtype": x.argmax().dtype,
+    }
 
 
 @prog
 def red_softmax_log_softmax(t):
     x = t.tensor(arr(2, 5, seed=16))
     return {
-        "sm1": x.softmax(1), "sm0": x.softmax(dim=0), "lsm": x.log_softmax(-1),
-        "m_sm": t.softmax(x, dim=1), "m_lsm": t.log_softmax(x, 0),
-        "big": t.tensor([1000.0, 1001.0]).softmax(0), "big_lsm": t.tensor([1000.0, 1001.0]).log_softmax(0),
+        "sm1": x.softmax(1),
+        "sm0": x.softmax(dim=0),
+        "lsm": x.log_softmax(-1),
+        "m_sm": t.softmax(x, dim=1),
+        "m_lsm": t.log_softmax(x, 0),
+        "big": t.tensor([1000.0, 1001.0]).softmax(0),
+        "big_lsm": t.tensor([1000.0, 1001.0]).log_softmax(0),
     }
 
 
@@ -1339,8 +1639,15 @@ def la_matmul_shapes(t):
     b = t.tensor(arr(5, 2, 3, seed=24))
     c = t.tensor(arr(5, 3, 4, seed=25))
     return {
-        "vv": v @ w, "mv": m @ v, "vm": v @ n, "mm": m @ n, "bb": b @ c, "b2": b @ n,
-        "method": m.matmul(n), "module": t.matmul(b, c), "vv_dim": (v @ w).dim(),
+        "vv": v @ w,
+        "mv": m @ v,
+        "vm": v @ n,
+        "mm": m @ n,
+        "bb": b @ c,
+        "b2": b @ n,
+        "method": m.matmul(n),
+        "module": t.matmul(b, c),
+        "vv_dim": (v @ w).dim(),
         "vb": v @ c,
     }
 
@@ -1348,7 +1655,10 @@ def la_matmul_shapes(t):
 @prog
 def la_matmul_shape_error(t):
     m = t.zeros(2, 3)
-    return {"err": catch(lambda: m @ t.zeros(4, 2)), "err_vec": catch(lambda: t.zeros(3) @ t.zeros(4))}
+    return {
+        "err": catch(lambda: m @ t.zeros(4, 2)),
+        "err_vec": catch(lambda: t.zeros(3) @ t.zeros(4)),
+    }
 
 
 @prog
@@ -1357,8 +1667,14 @@ def la_mm_bmm(t):
     n = t.tensor(arr(3, 4, seed=27))
     b = t.tensor(arr(4, 2, 3, seed=28))
     c = t.tensor(arr(4, 3, 5, seed=29))
-    return {"mm": m.mm(n), "t_mm": t.mm(m, n), "bmm": b.bmm(c), "t_bmm": t.bmm(b, c),
-            "mm_t": m.mm(m.t()), "bmm_shape": tuple(t.bmm(b, c).shape)}
+    return {
+        "mm": m.mm(n),
+        "t_mm": t.mm(m, n),
+        "bmm": b.bmm(c),
+        "t_bmm": t.bmm(b, c),
+        "mm_t": m.mm(m.t()),
+        "bmm_shape": tuple(t.bmm(b, c).shape),
+    }
 
 
 @prog
@@ -1379,8 +1695,10 @@ def la_addmm(t):
     n = t.tensor(arr(3, 4, seed=32))
     bias = t.tensor(arr(4, seed=33))
     return {
-        "plain": t.addmm(s, m, n), "beta_alpha": s.addmm(m, n, beta=0.5, alpha=2.0),
-        "bcast_bias": t.addmm(bias, m, n), "beta0": t.addmm(s, m, n, beta=0),
+        "plain": t.addmm(s, m, n),
+        "beta_alpha": s.addmm(m, n, beta=0.5, alpha=2.0),
+        "bcast_bias": t.addmm(bias, m, n),
+        "beta0": t.addmm(s, m, n, beta=0),
     }
 
 
@@ -1400,8 +1718,11 @@ def la_addbmm(t):
     b1 = t.tensor(arr(4, 3, 2, seed=35))
     b2 = t.tensor(arr(4, 2, 5, seed=36))
     return {
-        "plain": t.addbmm(s, b1, b2), "method": s.addbmm(b1, b2), "beta_alpha": s.addbmm(b1, b2, beta=0.5, alpha=-1),
-        "bcast_self": t.addbmm(t.tensor(arr(5, seed=37)), b1, b2), "shape": tuple(t.addbmm(s, b1, b2).shape),
+        "plain": t.addbmm(s, b1, b2),
+        "method": s.addbmm(b1, b2),
+        "beta_alpha": s.addbmm(b1, b2, beta=0.5, alpha=-1),
+        "bcast_self": t.addbmm(t.tensor(arr(5, seed=37)), b1, b2),
+        "shape": tuple(t.addbmm(s, b1, b2).shape),
     }
 
 
@@ -1420,8 +1741,11 @@ def la_addbmm_seed_article_example(t):
     out = t.zeros(10, 20, 40)
     batch1 = t.tensor(arr(10, 20, 30, seed=38))
     batch2 = t.tensor(arr(10, 30, 40, seed=39))
-    return {"inplace": catch(lambda: out.addbmm_(batch1, batch2)), "version": out._version,
-            "out_of_place": catch(lambda: t.addbmm(out, batch1, batch2))}
+    return {
+        "inplace": catch(lambda: out.addbmm_(batch1, batch2)),
+        "version": out._version,
+        "out_of_place": catch(lambda: t.addbmm(out, batch1, batch2)),
+    }
 
 
 @prog
@@ -1436,8 +1760,12 @@ def la_addbmm_correct_shape_for_seed_example(t):
 @prog
 def la_addbmm_shape_errors(t):
     return {
-        "batch_mismatch": catch(lambda: t.addbmm(t.zeros(3, 5), t.zeros(4, 3, 2), t.zeros(5, 2, 5))),
-        "inner_mismatch": catch(lambda: t.addbmm(t.zeros(3, 5), t.zeros(4, 3, 2), t.zeros(4, 3, 5))),
+        "batch_mismatch": catch(
+            lambda: t.addbmm(t.zeros(3, 5), t.zeros(4, 3, 2), t.zeros(5, 2, 5))
+        ),
+        "inner_mismatch": catch(
+            lambda: t.addbmm(t.zeros(3, 5), t.zeros(4, 3, 2), t.zeros(4, 3, 5))
+        ),
         "not_3d": catch(lambda: t.addbmm(t.zeros(3, 5), t.zeros(3, 2), t.zeros(2, 5))),
     }
 
@@ -1447,8 +1775,11 @@ def la_baddbmm(t):
     s = t.tensor(arr(4, 3, 5, seed=40))
     b1 = t.tensor(arr(4, 3, 2, seed=41))
     b2 = t.tensor(arr(4, 2, 5, seed=42))
-    return {"plain": t.baddbmm(s, b1, b2), "method": s.baddbmm(b1, b2, beta=2, alpha=0.5),
-            "bcast_self": t.baddbmm(t.tensor(arr(3, 5, seed=43)), b1, b2)}
+    return {
+        "plain": t.baddbmm(s, b1, b2),
+        "method": s.baddbmm(b1, b2, beta=2, alpha=0.5),
+        "bcast_self": t.baddbmm(t.tensor(arr(3, 5, seed=43)), b1, b2),
+    }
 
 
 @prog
@@ -1495,8 +1826,10 @@ def la_einsum_seed_article_subscripts_fail(t):
 
 @prog
 def la_module_functions_exist(t):
-    return {name: callable(getattr(t, name, None)) for name in
-            ["bmm", "addbmm", "baddbmm", "einsum", "matmul", "mm", "addmm"]}
+    return {
+        name: callable(getattr(t, name, None))
+        for name in ["bmm", "addbmm", "baddbmm", "einsum", "matmul", "mm", "addmm"]
+    }
 
 
 # ======================================================================================
@@ -1505,8 +1838,10 @@ def la_module_functions_exist(t):
 
 @prog
 def err_int_alpha_float(t):
-    return {"err": catch(lambda: t.tensor([1, 2]).add_(1, alpha=0.5)),
-            "out_of_place": catch(lambda: t.tensor([1, 2]).add(t.tensor([1, 1]), alpha=0.5))}
+    return {
+        "err": catch(lambda: t.tensor([1, 2]).add_(1, alpha=0.5)),
+        "out_of_place": catch(lambda: t.tensor([1, 2]).add(t.tensor([1, 1]), alpha=0.5)),
+    }
 
 
 @prog
@@ -1517,10 +1852,15 @@ def err_expand_minus_one_leading(t):
 @prog
 def err_dim_out_of_range_in_view_ops(t):
     x = t.zeros(3, 4)
-    return {"squeeze": catch(lambda: x.squeeze(3)), "transpose": catch(lambda: x.transpose(0, 2)),
-            "unsqueeze": catch(lambda: x.unsqueeze(3)), "unsqueeze_ok": tuple(x.unsqueeze(2).shape),
-            "unsqueeze_neg": tuple(x.unsqueeze(-3).shape), "select": catch(lambda: x.select(2, 0)),
-            "softmax": catch(lambda: x.softmax(2))}
+    return {
+        "squeeze": catch(lambda: x.squeeze(3)),
+        "transpose": catch(lambda: x.transpose(0, 2)),
+        "unsqueeze": catch(lambda: x.unsqueeze(3)),
+        "unsqueeze_ok": tuple(x.unsqueeze(2).shape),
+        "unsqueeze_neg": tuple(x.unsqueeze(-3).shape),
+        "select": catch(lambda: x.select(2, 0)),
+        "softmax": catch(lambda: x.softmax(2)),
+    }
 
 
 @prog
@@ -1531,12 +1871,19 @@ def err_narrow_out_of_range(t):
 
 @prog
 def err_split_sizes_must_sum(t):
-    return {"err": catch(lambda: t.zeros(5).split([1, 2])), "ok": [tuple(v.shape) for v in t.zeros(5).split([2, 3])]}
+    return {
+        "err": catch(lambda: t.zeros(5).split([1, 2])),
+        "ok": [tuple(v.shape) for v in t.zeros(5).split([2, 3])],
+    }
 
 
 @prog
 def err_arange_bad_bounds(t):
-    return {"err": catch(lambda: t.arange(1, 0)), "tenth": t.arange(0, 1, 0.1), "len": t.arange(0, 1, 0.1).numel()}
+    return {
+        "err": catch(lambda: t.arange(1, 0)),
+        "tenth": t.arange(0, 1, 0.1),
+        "len": t.arange(0, 1, 0.1).numel(),
+    }
 
 
 @prog
@@ -1548,10 +1895,19 @@ def err_ragged_nested_list(t):
 def layout_of_reductions_and_softmax_on_permuted(t):
     y = t.arange(24.0).view(2, 3, 4).permute(2, 0, 1)
     return {
-        "sum0": meta(y.sum(0)), "sum1": meta(y.sum(1)), "sum2": meta(y.sum(2)), "mean_keep": meta(y.mean(1, keepdim=True)),
-        "amax0": meta(y.amax(0)), "max0": meta(y.max(0).values), "argmax0": meta(y.argmax(0)), "var0": meta(y.var(0)),
-        "softmax0": meta(y.softmax(0)), "log_softmax2": meta(y.log_softmax(2)), "exp": meta(y.exp()),
-        "vals": y.sum(1), "sm_vals": y.softmax(0),
+        "sum0": meta(y.sum(0)),
+        "sum1": meta(y.sum(1)),
+        "sum2": meta(y.sum(2)),
+        "mean_keep": meta(y.mean(1, keepdim=True)),
+        "amax0": meta(y.amax(0)),
+        "max0": meta(y.max(0).values),
+        "argmax0": meta(y.argmax(0)),
+        "var0": meta(y.var(0)),
+        "softmax0": meta(y.softmax(0)),
+        "log_softmax2": meta(y.log_softmax(2)),
+        "exp": meta(y.exp()),
+        "vals": y.sum(1),
+        "sm_vals": y.softmax(0),
     }
 
 
@@ -1560,8 +1916,12 @@ def layout_of_matmul_with_transposed_inputs(t):
     a = t.tensor(arr(3, 2, seed=1))
     b = t.tensor(arr(4, 3, seed=2))
     bb = t.tensor(arr(5, 3, 2, seed=3))
-    return {"mm": meta(a.t().mm(b.t())), "matmul": meta(a.t() @ b.t()), "bmm": meta(bb.transpose(1, 2).bmm(bb)),
-            "vals": a.t() @ b.t()}
+    return {
+        "mm": meta(a.t().mm(b.t())),
+        "matmul": meta(a.t() @ b.t()),
+        "bmm": meta(bb.transpose(1, 2).bmm(bb)),
+        "vals": a.t() @ b.t(),
+    }
 
 
 @prog
@@ -1569,9 +1929,14 @@ def inference_mode_tensors(t):
     with t.inference_mode():
         c = t.ones(3)
     a = t.tensor(arr(3), requires_grad=True)
-    return {"is_inference": c.is_inference(), "a_is_inference": a.is_inference(),
-            "saved": catch(lambda: a * c), "not_saved": catch(lambda: a + c),
-            "inplace_outside": catch(lambda: c.add_(1)), "clone_ok": (a * c.clone()).requires_grad}
+    return {
+        "is_inference": c.is_inference(),
+        "a_is_inference": a.is_inference(),
+        "saved": catch(lambda: a * c),
+        "not_saved": catch(lambda: a + c),
+        "inplace_outside": catch(lambda: c.add_(1)),
+        "clone_ok": (a * c.clone()).requires_grad,
+    }
 
 
 @prog
@@ -1579,17 +1944,31 @@ def comparisons_and_logical(t):
     x = t.tensor([1.0, 2.0, 3.0])
     y = t.tensor([3.0, 2.0, 1.0])
     gt = x > y
-    return {"gt": gt, "ge": x >= 2, "lt": x < y, "le": x <= y, "eq": x == y, "ne": x != 2,
-            "methods": [x.gt(y), x.eq(2.0), t.lt(x, y)], "and": gt.logical_and(x > 1), "or": gt.logical_or(x < 2),
-            "int_vs_float": t.tensor([1, 2]) == t.tensor([1.0, 2.5]), "dtype": gt.dtype}
+    return {
+        "gt": gt,
+        "ge": x >= 2,
+        "lt": x < y,
+        "le": x <= y,
+        "eq": x == y,
+        "ne": x != 2,
+        "methods": [x.gt(y), x.eq(2.0), t.lt(x, y)],
+        "and": gt.logical_and(x > 1),
+        "or": gt.logical_or(x < 2),
+        "int_vs_float": t.tensor([1, 2]) == t.tensor([1.0, 2.5]),
+        "dtype": gt.dtype,
+    }
 
 
 @prog
 def creation_extras(t):
     x = t.tensor(arr(2, 3))
     e = t.empty_strided((2, 3), (1, 2))
-    return {"full_like": t.full_like(x, 2.5), "full_like_int": t.full_like(t.tensor([1, 2]), 7),
-            "empty_strided": meta(e), "is_tensor": [t.is_tensor(x), t.is_tensor(3.0), t.is_tensor(np.zeros(2))]}
+    return {
+        "full_like": t.full_like(x, 2.5),
+        "full_like_int": t.full_like(t.tensor([1, 2]), 7),
+        "empty_strided": meta(e),
+        "is_tensor": [t.is_tensor(x), t.is_tensor(3.0), t.is_tensor(np.zeros(2))],
+    }
 
 
 @prog
@@ -1603,8 +1982,15 @@ def optimizer_style_inplace_plain(t):
     v.mul_(0.999).addcmul_(g, g, value=0.001)
     p.addcdiv_(m, v.sqrt().add_(1e-8), value=-0.01)
     m.lerp_(g, 0.5)
-    return {"p": p, "m": m, "v": v, "versions": [p._version, m._version, v._version],
-            "ptrs_same": [a == b for a, b in zip(ptrs, [p.data_ptr(), m.data_ptr(), v.data_ptr()])]}
+    return {
+        "p": p,
+        "m": m,
+        "v": v,
+        "versions": [p._version, m._version, v._version],
+        "ptrs_same": [
+            a == b for a, b in zip(ptrs, [p.data_ptr(), m.data_ptr(), v.data_ptr()], strict=True)
+        ],
+    }
 
 
 @prog
@@ -1612,8 +1998,12 @@ def uniform_inplace(t):
     x = t.zeros(200)
     r = x.uniform_(-1, 2)
     vals = x.tolist()
-    return {"same": r is x, "version": x._version, "in_range": all(-1 <= v < 2 for v in vals),
-            "spread": min(vals) < 0 < max(vals)}
+    return {
+        "same": r is x,
+        "version": x._version,
+        "in_range": all(-1 <= v < 2 for v in vals),
+        "spread": min(vals) < 0 < max(vals),
+    }
 
 
 @prog
@@ -1622,8 +2012,14 @@ def advanced_indexing_copies(t):
     rows = x[[0, 2]]
     mask = x > 5
     sel = x[mask]
-    return {"rows": rows, "rows_base_none": rows._base is None, "rows_same_storage": same_storage(rows, x),
-            "sel": sel, "sel_meta": meta(sel), "x_version": x._version}
+    return {
+        "rows": rows,
+        "rows_base_none": rows._base is None,
+        "rows_same_storage": same_storage(rows, x),
+        "sel": sel,
+        "sel_meta": meta(sel),
+        "x_version": x._version,
+    }
 
 
 @prog
@@ -1687,14 +2083,25 @@ def repr_autograd_suffixes(t):
     a = t.tensor([1.0, 2.0], requires_grad=True)
     with t.no_grad():
         n = a * 2
-    return {"leaf": repr(a), "mul": repr(a * 2), "sum": repr((a * 2).sum()), "no_grad": repr(n),
-            "view": repr(a[0]), "detached": repr(a.detach())}
+    return {
+        "leaf": repr(a),
+        "mul": repr(a * 2),
+        "sum": repr((a * 2).sum()),
+        "no_grad": repr(n),
+        "view": repr(a[0]),
+        "detached": repr(a.detach()),
+    }
 
 
 @prog
 def repr_size_and_dtype(t):
     x = t.zeros(2, 3)
-    return {"shape": str(x.shape), "size": repr(x.size()), "dtype": str(x.dtype), "empty_shape": str(t.tensor(1.0).shape)}
+    return {
+        "shape": str(x.shape),
+        "size": repr(x.size()),
+        "dtype": str(x.dtype),
+        "empty_shape": str(t.tensor(1.0).shape),
+    }
 
 
 # ======================================================================================
@@ -1707,8 +2114,13 @@ def dtype_conversions(t):
     i = t.tensor([1, 2])
     d = f.double()
     return {
-        "double": d, "float": i.float(), "long": f.long(), "to": f.to(t.float64), "to_same_is_self": f.to(t.float32) is f,
-        "float_same_is_self": f.float() is f, "d_new_storage": same_storage(d, f),
+        "double": d,
+        "float": i.float(),
+        "long": f.long(),
+        "to": f.to(t.float64),
+        "to_same_is_self": f.to(t.float32) is f,
+        "float_same_is_self": f.float() is f,
+        "d_new_storage": same_storage(d, f),
     }
 
 
@@ -1717,8 +2129,12 @@ def factories_with_requires_grad(t):
     z = t.zeros(3, requires_grad=True)
     o = t.ones(2, 2, requires_grad=True)
     f = t.full((2,), 1.5, requires_grad=True)
-    return {"z": [z.is_leaf, z.requires_grad], "o": [o.is_leaf, o.requires_grad], "f": [f.is_leaf, f.requires_grad],
-            "int_rg": catch(lambda: t.zeros(2, dtype=t.int64, requires_grad=True))}
+    return {
+        "z": [z.is_leaf, z.requires_grad],
+        "o": [o.is_leaf, o.requires_grad],
+        "f": [f.is_leaf, f.requires_grad],
+        "int_rg": catch(lambda: t.zeros(2, dtype=t.int64, requires_grad=True)),
+    }
 
 
 # ======================================================================================
@@ -1728,10 +2144,42 @@ def factories_with_requires_grad(t):
 @prog
 def exists_inplace_methods(t):
     x = t.zeros(2, 2)
-    names = ["matmul_", "permute_", "minimum_", "maximum_", "transpose_", "t_", "clamp_", "clamp_min_",
-             "clamp_max_", "pow_", "neg_", "zero_", "fill_", "copy_", "random_", "normal_", "add_", "mul_",
-             "relu_", "sigmoid_", "addbmm_", "baddbmm_", "addmm_", "unsqueeze_", "squeeze_", "as_strided_",
-             "view_", "reshape_", "expand_", "mm_", "bmm_", "einsum_", "softmax_", "sum_"]
+    names = [
+        "matmul_",
+        "permute_",
+        "minimum_",
+        "maximum_",
+        "transpose_",
+        "t_",
+        "clamp_",
+        "clamp_min_",
+        "clamp_max_",
+        "pow_",
+        "neg_",
+        "zero_",
+        "fill_",
+        "copy_",
+        "random_",
+        "normal_",
+        "add_",
+        "mul_",
+        "relu_",
+        "sigmoid_",
+        "addbmm_",
+        "baddbmm_",
+        "addmm_",
+        "unsqueeze_",
+        "squeeze_",
+        "as_strided_",
+        "view_",
+        "reshape_",
+        "expand_",
+        "mm_",
+        "bmm_",
+        "einsum_",
+        "softmax_",
+        "sum_",
+    ]
     return {n: hasattr(x, n) for n in names}
 
 
@@ -1744,8 +2192,14 @@ def random_and_normal_inplace_metadata(t):
     y = t.zeros(50)
     y.random_(0, 10)
     xs, ys = x.tolist(), y.tolist()
-    return {"same": r is x, "ptr": x.data_ptr() == p, "v1": v1, "nonzero": any(v != 0 for v in xs),
-            "y_ints_in_range": all(v == int(v) and 0 <= v < 10 for v in ys), "y_version": y._version}
+    return {
+        "same": r is x,
+        "ptr": x.data_ptr() == p,
+        "v1": v1,
+        "nonzero": any(v != 0 for v in xs),
+        "y_ints_in_range": all(v == int(v) and 0 <= v < 10 for v in ys),
+        "y_version": y._version,
+    }
 
 
 # ======================================================================================
