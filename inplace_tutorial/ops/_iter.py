@@ -11,7 +11,13 @@ from .. import dtypes
 from ..storage import UntypedStorage
 from ..tensor import Tensor
 
-CHUNK = 32768  # elements per chunk: at most 256 KiB of float64 scratch
+WORKSPACE_BYTES = 256 * 1024  # the one scratch buffer every chunked kernel shares
+CHUNK = WORKSPACE_BYTES // 8  # elements per chunk for float64 (twice as many for float32)
+
+
+def chunk_len(np_dtype) -> int:
+    """Elements of ``np_dtype`` that fit the workspace: fewer, bigger NumPy calls."""
+    return WORKSPACE_BYTES // np.dtype(np_dtype).itemsize
 
 
 def broadcast_shapes(a: tuple, b: tuple) -> tuple:
@@ -125,8 +131,10 @@ class _Workspace:
     ``memory_allocated()`` from the first import on, labelled "core workspace"."""
 
     def __init__(self):
-        self.storage = UntypedStorage(CHUNK * 8, np.uint8, "core workspace")
+        self.storage = UntypedStorage(WORKSPACE_BYTES, np.uint8, "core workspace")
+        self.storage._array.fill(0)
         self.busy = False
+        self.zeroed = True  # still all zeros (a ReLU reads it as its zero operand)
 
 
 _WORKSPACE = _Workspace()
@@ -136,16 +144,23 @@ class Scratch:
     """Chunk-sized scratch: the shared workspace, or (if a caller already holds it) a small
     counted buffer of its own. Use as ``with Scratch(dtype, op, n) as s: s.view(shape)``."""
 
-    def __init__(self, np_dtype, op: str, needed: int = CHUNK):
-        n = min(CHUNK, max(needed, 1))  # never larger than the work itself
+    def __init__(self, np_dtype, op: str, needed: int = CHUNK, zeros: bool = False):
+        """``zeros=True``: the caller only reads, and needs zeros (cheap when still clean)."""
         np_dtype = np.dtype(np_dtype)
+        self.capacity = chunk_len(np_dtype)
+        n = min(self.capacity, max(needed, 1))  # never larger than the work itself
         self._owner = not _WORKSPACE.busy
         if self._owner:
             _WORKSPACE.busy = True
             self._buf = _WORKSPACE.storage._array[: n * np_dtype.itemsize].view(np_dtype)
+            if zeros and not _WORKSPACE.zeroed:
+                _WORKSPACE.storage._array.fill(0)
+            _WORKSPACE.zeroed = zeros
         else:
             self._storage = UntypedStorage(n, np_dtype, op + " (scratch)")
             self._buf = self._storage._array
+            if zeros:
+                self._buf.fill(0)
 
     def __enter__(self) -> Scratch:
         return self
@@ -168,7 +183,7 @@ def axpy_(out: np.ndarray, x, alpha, op: str, loop_dtype) -> None:
         return
     xb = np.broadcast_to(x, out.shape)
     with Scratch(loop_dtype, op, out.size) as scratch:
-        for idx in chunks(out.shape):
+        for idx in chunks(out.shape, scratch.capacity):
             o = out[idx]
             tmp = scratch.view(o.shape)
             np.multiply(xb[idx], alpha, out=tmp, dtype=loop_dtype, casting="unsafe")

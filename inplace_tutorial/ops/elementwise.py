@@ -266,12 +266,12 @@ def _relu_kernel(x, out, dtype):
         os_.fill(0)
         np.maximum(xs, os_, out=os_)
         return
-    with Scratch(x.dtype, "relu", x.size) as scratch:
-        zero = scratch.view((min(CHUNK, x.size),))
-        zero.fill(0)
-        for i in range(0, xs.size, CHUNK):
-            a = xs[i:i + CHUNK]
-            np.maximum(a, zero[:a.size], out=os_[i:i + CHUNK])
+    with Scratch(x.dtype, "relu", x.size, zeros=True) as scratch:
+        n = min(scratch.capacity, x.size)
+        zero = scratch.view((n,))
+        for i in range(0, xs.size, n):
+            a = xs[i:i + n]
+            np.maximum(a, zero[:a.size], out=os_[i:i + n])
 
 
 def _sigmoid_kernel(x, out, dtype):

@@ -76,7 +76,7 @@ def _fill_chunked(a: np.ndarray, draw, op: str) -> None:
         draw(gen, a.reshape(-1))
         return
     with Scratch(a.dtype, op, a.size) as scratch:
-        for idx in chunks(a.shape):
+        for idx in chunks(a.shape, scratch.capacity):
             part = a[idx]
             tmp = scratch.view(part.shape)
             draw(gen, tmp.reshape(-1))

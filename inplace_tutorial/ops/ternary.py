@@ -23,7 +23,7 @@ def _fused(out: np.ndarray, base, a, b, combine, scale, op: str, inplace: bool) 
         np.add(out, arr(base), out=out, casting="unsafe")
         return
     with Scratch(out.dtype, op, out.size) as scratch:
-        for idx in chunks(out.shape):
+        for idx in chunks(out.shape, scratch.capacity):
             o = out[idx]
             tmp = scratch.view(o.shape)
             combine(a[idx], b[idx], out=tmp, casting="unsafe")

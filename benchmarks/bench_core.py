@@ -1,0 +1,98 @@
+"""Core benchmarks (issue 2): per-op overhead, big in-place element-wise ops, import time.
+
+Each row compares the core with PyTorch on one thread and with the fastest NumPy
+formulation that allocates nothing, all measured in the same run. Run with
+``python benchmarks/bench_core.py`` or ``make bench``. Not a test: numbers vary by machine.
+"""
+from __future__ import annotations
+
+import subprocess
+import sys
+import timeit
+
+import numpy as np
+
+import inplace_tutorial as ipt
+
+CHUNK = 65536  # float32 elements in the core's 256 KiB workspace
+
+
+def best_us(fn, number: int) -> float:
+    return min(timeit.repeat(fn, number=number, repeat=7)) / number * 1e6
+
+
+def _numpy_relu_inplace(a: np.ndarray, zero: np.ndarray) -> None:
+    # np.maximum(a, 0) has no SIMD path for a scalar; against a zero block it has
+    flat = a.reshape(-1)
+    for i in range(0, flat.size, CHUNK):
+        part = flat[i:i + CHUNK]
+        np.maximum(part, zero[:part.size], out=part)
+
+
+def rows(torch=None) -> list[tuple[str, float, float | None, float, float | None, float | None]]:
+    """(what, core us, torch us, numpy us, ratio vs torch, ratio vs numpy)."""
+    out = []
+    x, a = ipt.zeros(3), np.zeros(3, np.float32)
+    t = torch.zeros(3) if torch else None
+    core = best_us(lambda: x.add_(1), 20000)
+    tt = best_us(lambda: t.add_(1), 20000) if torch else None
+    npy = best_us(lambda: np.add(a, 1, out=a), 20000)
+    out.append(("x.add_(1), 3 elements", core, tt, npy))
+
+    rng = np.random.default_rng(0)
+    base = rng.standard_normal((1000, 1000)).astype(np.float32)
+    g_np = rng.standard_normal((1000, 1000)).astype(np.float32)
+    xc, gc = ipt.tensor(base), ipt.tensor(g_np)
+    xt = torch.from_numpy(base.copy()) if torch else None
+    gt = torch.from_numpy(g_np.copy()) if torch else None
+    an, zero = base.copy(), np.zeros(CHUNK, np.float32)
+    cases = [
+        ("add_(5), 1000x1000", lambda: xc.add_(5), lambda: xt.add_(5),
+         lambda: np.add(an, 5, out=an)),
+        ("mul_(g), 1000x1000", lambda: xc.mul_(gc), lambda: xt.mul_(gt),
+         lambda: np.multiply(an, g_np, out=an)),
+        ("relu_(), 1000x1000", lambda: xc.relu_(), lambda: xt.relu_(),
+         lambda: _numpy_relu_inplace(an, zero)),
+        ("add_(g, alpha=-0.1), 1000x1000", lambda: xc.add_(gc, alpha=-0.1),
+         lambda: xt.add_(gt, alpha=-0.1), None),
+    ]
+    for what, fc, ft, fn in cases:
+        core = best_us(fc, 50)
+        tt = best_us(ft, 50) if torch else None
+        npy = best_us(fn, 50) if fn else None
+        out.append((what, core, tt, npy))
+        np.copyto(xc._array(), base)  # keep values finite between cases
+        np.copyto(an, base)
+        if torch:
+            xt.copy_(torch.from_numpy(base))
+    return out
+
+
+def import_seconds() -> float:
+    code = "import time; t=time.perf_counter(); import inplace_tutorial; print(time.perf_counter()-t)"
+    runs = [float(subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                                 check=True).stdout) for _ in range(5)]
+    return min(runs)
+
+
+def main() -> str:
+    try:
+        import torch
+
+        torch.set_num_threads(1)
+    except ImportError:
+        torch = None
+    lines = [f"{'what':<34}{'core':>10}{'torch':>10}{'numpy':>10}{'vs torch':>10}{'vs numpy':>10}"]
+    for what, core, tt, npy in rows(torch):
+        vt = f"{core / tt:.2f}x" if tt else "-"
+        vn = f"{core / npy:.2f}x" if npy else "-"
+        tts = f"{tt:.1f}" if tt else "-"
+        nps = f"{npy:.1f}" if npy else "-"
+        lines.append(f"{what:<34}{core:>10.1f}{tts:>10}{nps:>10}{vt:>10}{vn:>10}")
+    lines.append("(times in microseconds, best of 7; torch on 1 thread)")
+    lines.append(f"import inplace_tutorial: {import_seconds():.3f} s (target <= 0.3 s)")
+    return "\n".join(lines)
+
+
+if __name__ == "__main__":
+    print(main())

@@ -1,0 +1,73 @@
+"""Tensor basics that the parity suite doesn't cover: the shared workspace, storage labels,
+the NumPy window, and the fast in-place paths staying correct."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import inplace_tutorial as ipt
+from inplace_tutorial import memory
+
+
+def test_relu_after_workspace_was_dirtied_is_still_exact():
+    rng = np.random.default_rng(0)
+    big = ipt.tensor(rng.standard_normal((512, 512)).astype(np.float32))
+    g = ipt.tensor(rng.standard_normal((512, 512)).astype(np.float32))
+    big.add_(g, alpha=3.0)  # uses the workspace as scratch: it now holds garbage
+    expect = np.maximum(big.numpy(), 0)
+    big.relu_()  # reads the workspace as its zero block
+    np.testing.assert_array_equal(big.numpy(), expect)
+    out = ipt.tensor(rng.standard_normal((512, 512)).astype(np.float32))
+    np.testing.assert_array_equal(out.relu().numpy(), np.maximum(out.numpy(), 0))
+
+
+def test_nested_scratch_users_get_their_own_buffer():
+    from inplace_tutorial.ops._iter import Scratch
+
+    with memory.record() as tr:
+        with Scratch(np.float32, "outer", 10) as a, Scratch(np.float32, "inner", 10) as b:
+            a.view((10,))[:] = 1
+            b.view((10,))[:] = 2
+            assert a.view((10,)).sum() == 10 and b.view((10,)).sum() == 20
+    assert [e.op for e in tr.events if e.kind == "alloc"] == ["inner (scratch)"]
+
+
+def test_fast_inplace_path_still_bumps_versions_and_checks_dtype():
+    x = ipt.zeros(3)
+    v = x[1:]
+    x.add_(1)
+    assert x._version == v._version == 1
+    y = ipt.zeros(3, dtype=ipt.int64)
+    with pytest.raises(RuntimeError, match="result type Float can't be cast"):
+        y.add_(0.5)
+    assert y._version == 0 and y.tolist() == [0, 0, 0]  # nothing half-written
+
+
+def test_storage_labels_and_numpy_window():
+    from inplace_tutorial.storage import reset_labels
+
+    reset_labels()
+    a = ipt.arange(6.0)
+    b = a.view(2, 3).t()
+    assert a.untyped_storage().label == "S0" and b.untyped_storage() is a.untyped_storage()
+    assert b.numpy().base is not None  # a window onto the storage, not a copy
+    b.numpy()[0, 1] = 42.0  # b[0, 1] is a.view(2, 3)[1, 0], which is a[3]
+    assert a.tolist()[3] == 42.0
+
+
+def test_repr_like_pytorch():
+    assert repr(ipt.tensor([1.0, 2.0])) == "tensor([1., 2.])"
+    assert repr(ipt.tensor([1, 2])) == "tensor([1, 2])"
+    assert repr(ipt.tensor([1.0], dtype=ipt.float64)) == "tensor([1.], dtype=torch.float64)"
+    x = ipt.tensor([1.0, 2.0], requires_grad=True)
+    assert repr(x) == "tensor([1., 2.], requires_grad=True)"
+    assert repr(x * 2) == "tensor([2., 4.], grad_fn=<MulBackward0>)"
+    assert repr(ipt.zeros(0, 3)) == "tensor([], size=(0, 3))"
+
+
+def test_empty_and_size_one_strides_never_confuse_numpy():
+    x = ipt.arange(4.0)
+    v = x.as_strided((1, 3), (100, 1), 0)  # a size-1 dim may carry any stride
+    assert v.tolist() == [[0.0, 1.0, 2.0]]
+    e = x.as_strided((0, 2), (1, 1), 3)
+    assert e.numel() == 0 and e.tolist() == []
