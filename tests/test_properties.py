@@ -352,13 +352,14 @@ def non_broadcastable_pair(draw):
     sa, sb = list(sa), list(sb)
     if not sa:
         sa = [draw(st.integers(2, 4))]
-    # make one aligned dimension disagree (both sizes != 1)
-    k = draw(st.integers(1, len(sa)))
-    while len(sb) < k:
+    # make one or more aligned dimensions disagree (both sizes != 1)
+    ks = draw(st.lists(st.integers(1, len(sa)), min_size=1, max_size=len(sa), unique=True))
+    while len(sb) < max(ks):
         sb.insert(0, 1)
-    a_size = draw(st.integers(2, 4))
-    b_size = draw(st.integers(2, 4).filter(lambda v: v != a_size))
-    sa[-k], sb[-k] = a_size, b_size
+    for k in ks:
+        a_size = draw(st.integers(2, 4))
+        b_size = draw(st.integers(2, 4).filter(lambda v, a_size=a_size: v != a_size))
+        sa[-k], sb[-k] = a_size, b_size
     return tuple(sa), tuple(sb)
 
 

@@ -41,7 +41,7 @@ def derivative(op: str, node: str, inputs: tuple[str, ...] = ("self",),
 
     def deco(fn: Backward) -> Backward:
         f = Formula(op, node, tuple(inputs), dict(saves or {}), fn, multi_output)
-        body = {"_formula": f}
+        body = {"_formula": f, "__slots__": ()}
         if qualified:
             body["name"] = lambda self: f"torch::autograd::{node}"
         f.node_cls = type(node, (Node,), body)

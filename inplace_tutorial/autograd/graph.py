@@ -154,7 +154,10 @@ class SavedTensor:
 class Node:
     """A backward function. Subclasses are named like PyTorch's (MulBackward0 ...)."""
 
+    __slots__ = ("next_functions", "_saved", "_attrs", "_input_meta", "_num_outputs",
+                 "_retained", "_released", "_saved_scalar", "_seq", "_trace", "__weakref__")
     _formula: Any = None  # set on table-generated subclasses
+    _retained_none: tuple = ()
 
     def __init__(self, next_functions: tuple = (), num_outputs: int = 1):
         self.next_functions = next_functions
@@ -166,7 +169,7 @@ class Node:
         self._released = False
         self._saved_scalar = False  # a saved wrapped scalar also makes a 2nd backward fail
         self._seq = next(_seq)
-        self._trace = anomaly.user_location() if anomaly.is_anomaly_enabled() else None
+        self._trace = anomaly.user_location() if anomaly._state["enabled"] else None
 
     def name(self) -> str:
         return type(self).__name__
@@ -178,10 +181,10 @@ class Node:
     def __getattr__(self, attr: str):
         if attr.startswith("_saved_"):
             key = attr[len("_saved_"):]
-            saved = self.__dict__.get("_saved", {})
+            saved = object.__getattribute__(self, "_saved")
             if key in saved:
                 return saved[key].unpack()
-            attrs = self.__dict__.get("_attrs", {})
+            attrs = object.__getattribute__(self, "_attrs")
             formula = type(self)._formula
             if key in attrs:
                 value = attrs[key]
@@ -215,9 +218,9 @@ class Node:
     def apply(self, grads: list) -> tuple:
         if self._released and (self._saved or self._saved_scalar):
             raise RuntimeError(FREED)
-        # PyTorch unpacks saved inputs (in name order), then outputs: report the same one
-        for key in sorted(self._saved, key=lambda k: (k == "result", k)):
-            self._saved[key].check()
+        if len(self._saved) > 1:  # PyTorch unpacks inputs (name order), then outputs
+            for key in sorted(self._saved, key=lambda k: (k == "result", k)):
+                self._saved[key].check()
         formula = self._formula
         grad = grads if formula.multi_output else grads[0]
         out = formula.backward(self, grad)
@@ -236,7 +239,9 @@ def _fit(g, meta):
     if g is None or meta is None:
         return g
     shape, dtype = meta
-    if g.shape != shape:
+    if g._shape == shape and g.dtype is dtype:
+        return g
+    if g._shape != shape:
         lead = g.dim() - len(shape)
         dims = tuple(range(lead)) + tuple(
             lead + i for i, s in enumerate(shape) if s == 1 and g.shape[lead + i] != 1)

@@ -181,8 +181,13 @@ def axpy_(out: np.ndarray, x, alpha, op: str, loop_dtype) -> None:
     if not isinstance(x, np.ndarray):
         np.add(out, alpha * x, out=out, dtype=loop_dtype, casting="unsafe")
         return
-    xb = np.broadcast_to(x, out.shape)
     with Scratch(loop_dtype, op, out.size) as scratch:
+        if x.shape == out.shape and out.size <= scratch.capacity:  # one chunk: no slicing
+            tmp = scratch.view(out.shape)
+            np.multiply(x, alpha, out=tmp, dtype=loop_dtype, casting="unsafe")
+            np.add(out, tmp, out=out, dtype=loop_dtype, casting="unsafe")
+            return
+        xb = np.broadcast_to(x, out.shape)
         for idx in chunks(out.shape, scratch.capacity):
             o = out[idx]
             tmp = scratch.view(o.shape)

@@ -108,7 +108,8 @@ def _self(ctx):
 
 # --------------------------------------------------------------------------- add / sub
 def _check_alpha(alpha, *operands) -> None:
-    if isinstance(alpha, float) and dtypes.result_type(*operands).category < 2:
+    if isinstance(alpha, float) and operands[0].dtype.category < 2 and \
+            dtypes.result_type(*operands).category < 2:
         raise RuntimeError(
             "For integral input tensors, argument alpha must not be a floating point number.")
 

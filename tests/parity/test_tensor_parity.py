@@ -1459,6 +1459,32 @@ def inplace_check_order_shape_before_overlap(t):
 
 
 @prog
+def inplace_check_order_row_and_its_transpose(t):
+    # found by the layout fuzzer (layout1165, layout270)
+    r = t.arange(6.0).view(1, 6)
+    c = t.arange(3.0).view(3, 1)
+    return {
+        "row": catch(lambda: r.add_(r.t())),
+        "col": catch(lambda: c.add_(c.t())),
+        "versions": [r._version, c._version],
+    }
+
+
+@prog
+def inplace_broadcast_error_names_dims_from_the_right(t):
+    # found by the layout fuzzer (layout690)
+    x = t.zeros(4, 2)
+    y = t.arange(8.0).view(4, 2)
+    return {
+        "add_": catch(lambda: x.add_(t.zeros(2, 4))),
+        "mul_": catch(lambda: x.mul_(t.zeros(3, 4, 2))),
+        "self_t": catch(lambda: y.add_(y.t())),
+        "copy_": catch(lambda: x.copy_(t.zeros(2, 4))),
+        "out_of_place": catch(lambda: x + t.zeros(2, 4)),
+    }
+
+
+@prog
 def copy_from_itself_through_zero_strides(t):
     # found by the layout fuzzer: copy_ whose source is exactly the destination
     x = t.arange(2.0)
