@@ -69,7 +69,8 @@ def rows(torch=None) -> list[tuple[str, float, float | None, float, float | None
 
 
 def import_seconds() -> float:
-    code = "import time; t=time.perf_counter(); import inplace_tutorial; print(time.perf_counter()-t)"
+    code = ("import time; t = time.perf_counter(); import inplace_tutorial; "
+            "print(time.perf_counter() - t)")
     runs = [float(subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                                  check=True).stdout) for _ in range(5)]
     return min(runs)

@@ -9,10 +9,30 @@ from __future__ import annotations
 import warnings
 
 from . import memory, ops  # noqa: F401  (ops attaches methods to Tensor)
-from .autograd import (detect_anomaly, enable_grad, inference_mode, is_grad_enabled, no_grad,
-                       set_grad_enabled)
-from .creation import (arange, empty, empty_like, empty_strided, full, full_like, manual_seed,
-                       ones, ones_like, rand, randn, tensor, zeros, zeros_like)
+from .autograd import (
+    detect_anomaly,
+    enable_grad,
+    inference_mode,
+    is_grad_enabled,
+    no_grad,
+    set_grad_enabled,
+)
+from .creation import (
+    arange,
+    empty,
+    empty_like,
+    empty_strided,
+    full,
+    full_like,
+    manual_seed,
+    ones,
+    ones_like,
+    rand,
+    randn,
+    tensor,
+    zeros,
+    zeros_like,
+)
 from .dtypes import bool_ as bool  # noqa: A001
 from .dtypes import double, dtype, float, float32, float64, int64, long  # noqa: A001
 from .functional import *  # noqa: F403

@@ -11,8 +11,8 @@ import numpy as np
 
 from . import dtypes
 from .autograd import grad_mode
-from .tensor import Tensor, contiguous_strides
 from .storage import UntypedStorage
+from .tensor import Tensor, contiguous_strides
 
 _generator = np.random.Generator(np.random.PCG64(0))
 

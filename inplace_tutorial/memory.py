@@ -78,7 +78,8 @@ class Trace:
         self.events.extend(other.events)
 
     def summary(self) -> str:
-        lines = [f"start {self.start_allocated:,} B, peak {self.peak:,} B, {len(self.events)} events"]
+        lines = [f"start {self.start_allocated:,} B, peak {self.peak:,} B, "
+                 f"{len(self.events)} events"]
         for p in self.phases():
             lines.append(f"  {p:<10} peak {self.phase_peak(p):,} B")
         return "\n".join(lines)

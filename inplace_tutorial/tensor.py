@@ -109,7 +109,8 @@ class Tensor:
         return a
 
     def _set_geometry(self, shape: tuple, stride: tuple, offset: int) -> None:
-        self._shape, self._stride, self._offset, self._np = tuple(shape), tuple(stride), offset, None
+        self._shape, self._stride, self._offset = tuple(shape), tuple(stride), offset
+        self._np = None
 
     # ------------------------------------------------------------------ metadata
     @property
@@ -310,7 +311,7 @@ class Tensor:
     def __bool__(self) -> bool:
         if self.numel() != 1:
             raise RuntimeError(
-                f"Boolean value of Tensor with more than one value is ambiguous")
+                "Boolean value of Tensor with more than one value is ambiguous")
         return bool(self.item())
 
     def __float__(self) -> float:

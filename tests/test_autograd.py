@@ -135,11 +135,13 @@ def test_second_backward_fails_only_when_something_was_saved():
 
 
 _UNARY = {
-    "exp": lambda a: a.exp(), "log": lambda a: (a.abs() + 0.5).log(), "sqrt": lambda a: (a * a + 1).sqrt(),
+    "exp": lambda a: a.exp(), "log": lambda a: (a.abs() + 0.5).log(),
+    "sqrt": lambda a: (a * a + 1).sqrt(),
     "abs": lambda a: a.abs(), "relu": lambda a: a.relu(), "sigmoid": lambda a: a.sigmoid(),
     "tanh": lambda a: a.tanh(), "neg": lambda a: -a, "pow": lambda a: a.pow(3),
     "clamp": lambda a: a.clamp(-0.5, 0.5), "softmax": lambda a: a.softmax(-1),
-    "log_softmax": lambda a: a.log_softmax(-1), "sum": lambda a: a.sum(0), "mean": lambda a: a.mean(),
+    "log_softmax": lambda a: a.log_softmax(-1), "sum": lambda a: a.sum(0),
+    "mean": lambda a: a.mean(),
     "var": lambda a: a.var(-1), "std": lambda a: a.std(), "amax": lambda a: a.amax(-1),
     "t": lambda a: a.t() * 1, "expand": lambda a: a.unsqueeze(0).expand(2, *a.shape) * 1,
     "select": lambda a: a[0] * 1, "slice": lambda a: a[:, ::2] * 1,

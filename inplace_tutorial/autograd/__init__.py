@@ -2,9 +2,9 @@
 from .anomaly import detect_anomaly, is_anomaly_enabled, set_detect_anomaly
 from .engine import backward
 from .explain import explain, inplace_safe
+from .grad_mode import enable_grad, inference_mode, is_grad_enabled, no_grad, set_grad_enabled
 from .gradcheck import GradcheckError, gradcheck
-from .grad_mode import (enable_grad, inference_mode, is_grad_enabled, no_grad,
-                        set_grad_enabled)
 
-__all__ = ["GradcheckError", "backward", "explain", "gradcheck", "inplace_safe", "detect_anomaly", "enable_grad", "inference_mode", "is_anomaly_enabled",
-           "is_grad_enabled", "no_grad", "set_detect_anomaly", "set_grad_enabled"]
+__all__ = ["GradcheckError", "backward", "detect_anomaly", "enable_grad", "explain", "gradcheck",
+           "inference_mode", "inplace_safe", "is_anomaly_enabled", "is_grad_enabled", "no_grad",
+           "set_detect_anomaly", "set_grad_enabled"]

@@ -126,7 +126,8 @@ def check_inplace(t) -> None:
         raise RuntimeError(
             "a view of a leaf Variable that requires grad is being used in an in-place operation.")
     if t._requires_grad and t.is_leaf:
-        raise RuntimeError("a leaf Variable that requires grad is being used in an in-place operation.")
+        raise RuntimeError(
+            "a leaf Variable that requires grad is being used in an in-place operation.")
 
 
 def record_inplace(op: str, self, inputs: dict, compute: Callable[[], None],

@@ -12,7 +12,7 @@ import re
 import weakref
 from typing import TYPE_CHECKING, Any
 
-from . import anomaly, grad_mode
+from . import anomaly
 
 if TYPE_CHECKING:
     from ..tensor import Tensor

@@ -21,15 +21,17 @@ def chunk_len(np_dtype) -> int:
 
 
 def broadcast_shapes(a: tuple, b: tuple) -> tuple:
+    """PyTorch's infer_size: align from the right, report the first mismatch from the right."""
     n = max(len(a), len(b))
     a, b = (1,) * (n - len(a)) + tuple(a), (1,) * (n - len(b)) + tuple(b)
-    out = []
-    for i, (x, y) in enumerate(zip(a, b)):
+    out = [0] * n
+    for i in range(n - 1, -1, -1):
+        x, y = a[i], b[i]
         if x != y and x != 1 and y != 1:
             raise RuntimeError(
                 f"The size of tensor a ({x}) must match the size of tensor b ({y}) "
                 f"at non-singleton dimension {i}")
-        out.append(y if x == 1 else x)
+        out[i] = y if x == 1 else x
     return tuple(out)
 
 
@@ -40,29 +42,6 @@ def shape_of(x) -> tuple:
 def arr(x):
     """The NumPy view of a tensor, or the Python scalar itself."""
     return x._array() if isinstance(x, Tensor) else x
-
-
-def _span(t: Tensor) -> tuple[int, int]:
-    lo = hi = t._offset
-    for s, st in zip(t._shape, t._stride):
-        if s == 0:
-            return (t._offset, t._offset)
-        if st >= 0:
-            hi += (s - 1) * st
-        else:
-            lo += (s - 1) * st
-    return (lo, hi + 1)
-
-
-def _dense(t: Tensor) -> bool:
-    """Non-overlapping and dense: some permutation of the dims is contiguous."""
-    dims = sorted((st, s) for s, st in zip(t._shape, t._stride) if s != 1)
-    expected = 1
-    for st, s in dims:
-        if st != expected:
-            return False
-        expected *= s
-    return True
 
 
 def check_internal_overlap(self: Tensor) -> None:
@@ -76,20 +55,26 @@ def check_internal_overlap(self: Tensor) -> None:
 
 
 def check_partial_overlap(self: Tensor, other) -> None:
-    """PyTorch allows full overlap (x.add_(x)) and forbids partial overlap."""
+    """PyTorch's get_overlap_status: full overlap (x.add_(x)) is fine, partial is refused.
+
+    Like PyTorch it only judges dense tensors, by their [first, first + numel) element ranges;
+    equal ranges with equal strides are a full overlap."""
+    from ..tensor import non_overlapping_and_dense
+
     if not isinstance(other, Tensor) or other._storage is not self._storage:
         return
-    if not (_dense(self) and _dense(other)):
+    if not (non_overlapping_and_dense(self._shape, self._stride)
+            and non_overlapping_and_dense(other._shape, other._stride)):
         return  # "too hard" for PyTorch too
-    a, b = _span(self), _span(other)
-    if a[1] <= b[0] or b[1] <= a[0]:
+    a0, b0 = self._offset, other._offset
+    a1, b1 = a0 + self.numel(), b0 + other.numel()
+    if a0 == b0 and a1 == b1 and self._stride == other._stride:
         return
-    if (self._offset, self._shape, self._stride) == (other._offset, other._shape, other._stride):
-        return
-    raise RuntimeError(
-        "unsupported operation: some elements of the input tensor and the written-to tensor "
-        "refer to a single memory location. Please clone() the tensor before performing the "
-        "operation.")
+    if a0 < b1 and b0 < a1:
+        raise RuntimeError(
+            "unsupported operation: some elements of the input tensor and the written-to tensor "
+            "refer to a single memory location. Please clone() the tensor before performing the "
+            "operation.")
 
 
 def check_inplace_operands(self: Tensor, others: tuple, result: dtypes.dtype) -> None:

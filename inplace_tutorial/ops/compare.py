@@ -10,8 +10,8 @@ import numpy as np
 from .. import dtypes
 from ..autograd.function import derivative
 from ..tensor import Tensor, tensor_method
-from ._iter import arr, broadcast_shapes, shape_of
 from . import dtype_rules
+from ._iter import arr, broadcast_shapes, shape_of
 from .elementwise import _inplace, _new
 
 

@@ -11,11 +11,18 @@ import numpy as np
 
 from .. import dtypes
 from ..autograd.function import derivative, record, record_inplace
-from ..tensor import Tensor, tensor_method
 from ..creation import empty_strided
+from ..tensor import Tensor, tensor_method
 from . import dtype_rules
-from ._iter import (CHUNK, Scratch, arr, axpy_, broadcast_shapes, check_inplace_operands,
-                    out_strides, shape_of)
+from ._iter import (
+    Scratch,
+    arr,
+    axpy_,
+    broadcast_shapes,
+    check_inplace_operands,
+    out_strides,
+    shape_of,
+)
 
 
 def _result(float_out: bool, *operands) -> dtypes.dtype:

@@ -9,8 +9,16 @@ import numpy as np
 from .. import dtypes
 from ..autograd.function import derivative, record, record_inplace
 from ..tensor import Tensor, tensor_method
-from ._iter import broadcast_shapes, shape_of
-from ._iter import CHUNK, Scratch, arr, check_internal_overlap, check_partial_overlap, chunks
+from ._iter import (
+    CHUNK,
+    Scratch,
+    arr,
+    broadcast_shapes,
+    check_internal_overlap,
+    check_partial_overlap,
+    chunks,
+    shape_of,
+)
 
 
 def _zeros_for(ctx, g):
@@ -29,8 +37,10 @@ def copy_(self, src, non_blocking: bool = False) -> Tensor:
                 f"output with shape [{', '.join(map(str, self._shape))}] doesn't match the "
                 f"broadcast shape [{', '.join(map(str, shape))}]")
 
-    if (isinstance(src, Tensor) and src._storage is self._storage and src.dtype is self.dtype
-            and (src._offset, src._shape, src._stride) == (self._offset, self._shape, self._stride)):
+    same_cells = (isinstance(src, Tensor) and src._storage is self._storage
+                  and (src._offset, src._shape, src._stride) == (self._offset, self._shape,
+                                                                  self._stride))
+    if same_cells and src.dtype is self.dtype:
         # PyTorch returns early when src is exactly self's cells (the version still bumps)
         return record_inplace("copy_", self, {"self": self, "src": src}, compute=lambda: None)
     a = self._array()

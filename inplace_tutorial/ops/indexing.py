@@ -8,8 +8,7 @@ from __future__ import annotations
 
 from ..autograd import grad_mode
 from ..autograd.function import derivative, record, record_inplace
-from ..tensor import (Tensor, _wrap_dim, contiguous_strides, non_overlapping_and_dense,
-                      tensor_method)
+from ..tensor import Tensor, _wrap_dim, contiguous_strides, non_overlapping_and_dense, tensor_method
 from .views import _make_view, _squeezed, _swap, _unsqueezed, _view_op
 
 
@@ -77,7 +76,8 @@ def _slice_bw(ctx, g):
 @tensor_method
 def __getitem__(self, index) -> Tensor:
     """Basic indexing: ints, slices, None and Ellipsis (all views)."""
-    from .advanced_indexing import index as advanced_index, is_advanced
+    from .advanced_indexing import index as advanced_index
+    from .advanced_indexing import is_advanced
 
     if is_advanced(index):
         return advanced_index(self, index)
@@ -141,9 +141,8 @@ def __setitem__(self, index, value) -> None:
 # --------------------------------------------------------------------------- multi-output views
 def _multi(self, parts, op: str, node: str, dim: int, **attrs):
     views = []
-    for i, (shape, offset) in enumerate(parts):
-        stride = list(self._stride)
-        v = _make_view(self, shape, stride, offset)
+    for shape, offset in parts:
+        v = _make_view(self, shape, list(self._stride), offset)
         if grad_mode._state["enabled"]:
             v._creation = "multi"
         views.append(v)

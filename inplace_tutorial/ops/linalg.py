@@ -85,10 +85,10 @@ def dot(self, other: Tensor) -> Tensor:
     if self.dim() != 1 or other.dim() != 1:
         raise RuntimeError(f"1D tensors expected, but got {self.dim()}D and {other.dim()}D tensors")
     if self._shape != other._shape:
-        raise RuntimeError("inconsistent tensor size, expected tensor [{}] and src [{}] to have "
-                           "the same number of elements, but got {} and {} elements respectively"
-                           .format(self._shape[0], other._shape[0], self._shape[0],
-                                   other._shape[0]))
+        n, m = self._shape[0], other._shape[0]
+        raise RuntimeError(f"inconsistent tensor size, expected tensor [{n}] and src [{m}] to "
+                           f"have the same number of elements, but got {n} and {m} elements "
+                           "respectively")
     out = Tensor._empty((), dtypes.result_type(self, other), "dot")
     out._array()[...] = np.dot(self._array(), other._array())
     return record("dot", out, {"self": self, "other": other})

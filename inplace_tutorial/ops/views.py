@@ -7,7 +7,7 @@ bump the version. Each view records a node (ViewBackward0 ...) that saves only s
 from __future__ import annotations
 
 from ..autograd import grad_mode
-from ..autograd.function import derivative, record, record_inplace
+from ..autograd.function import derivative, record
 from ..tensor import Tensor, _wrap_dim, contiguous_strides, tensor_method
 
 

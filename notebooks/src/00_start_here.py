@@ -91,6 +91,7 @@ import importlib.util
 import inplace_tutorial as ipt
 from inplace_tutorial import viz
 from inplace_tutorial.exercises import check, hint, solution  # noqa: F401
+
 viz.setup_notebook()
 _ = ipt.manual_seed(0)
 
@@ -100,13 +101,13 @@ same_memory = x.add_(5) is x and x.tolist() == [6.0, 7.0, 8.0] and x._version ==
 with ipt.memory.record() as trace:
     y = ipt.zeros(1000, 1000) + 1
 counted = trace.peak - trace.start_allocated
-print(f"inplace_tutorial imports:         ok")
+print("inplace_tutorial imports:         ok")
 print(f"x.add_(5) works in place:        {'ok' if same_memory else 'FAILED'}")
 print(f"memory accounting (2 x 4 MB):    {'ok' if counted == 8_000_000 else 'FAILED'}")
 print(f"pictures (viz) and widgets load: "
       f"{'ok' if importlib.util.find_spec('ipywidgets') and ipt.widgets else 'FAILED'}")
 torch_found = importlib.util.find_spec("torch") is not None
-print(f"optional PyTorch install:        ok (the course never needs it)")
+print("optional PyTorch install:        ok (the course never needs it)")
 
 # %% [markdown]
 # The last line reads the same whether PyTorch is installed or not, because the course never

@@ -13,6 +13,7 @@
 import inplace_tutorial as ipt
 from inplace_tutorial import viz, widgets
 from inplace_tutorial.exercises import check, hint, solution  # noqa: F401
+
 viz.setup_notebook()
 _ = ipt.manual_seed(0)
 

@@ -15,8 +15,8 @@
 # %%
 import inplace_tutorial as ipt
 from inplace_tutorial import nn, optim, viz, widgets
-from inplace_tutorial.exercises import check, hint, solution
-from inplace_tutorial.exercises import nb06
+from inplace_tutorial.exercises import check, nb06
+
 viz.setup_notebook()
 _ = ipt.manual_seed(0)
 
@@ -54,6 +54,7 @@ print("b = a + 0:       b", b._version, "| same storage as a:", b.data_ptr() == 
 
 # %%
 from inplace_tutorial.autograd.function import DERIVATIVES
+
 nothing = [op for op, f in DERIVATIVES.items() if not f.saves]
 print(f"{len(DERIVATIVES)} ops in the table; {len(nothing)} save no tensor at all:")
 print(", ".join(nothing), "\n")
@@ -235,7 +236,7 @@ except RuntimeError as e:
 x = ipt.tensor([0.5, 1.0, 2.0], requires_grad=True)
 h = x * 3          # saves nothing
 s = h.sigmoid()    # saves s
-l = h.log()        # saves h
+lg = h.log()       # saves h
 m = h + 1          # nothing saves m
 for name, t in [("x", x), ("h", h), ("s", s), ("m", m)]:
     print(f"{name}: inplace_safe = {ipt.autograd.inplace_safe(t)}")

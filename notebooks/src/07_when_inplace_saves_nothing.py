@@ -15,8 +15,8 @@
 # %%
 import inplace_tutorial as ipt
 from inplace_tutorial import viz
-from inplace_tutorial.exercises import check, hint, solution
-from inplace_tutorial.exercises import nb07
+from inplace_tutorial.exercises import check, nb07
+
 viz.setup_notebook()
 _ = ipt.manual_seed(0)
 
@@ -109,6 +109,7 @@ for training in (True, False):
 
 # %%
 from inplace_tutorial import nn
+
 traces = {}
 for name in ("relu", "relu_"):
     ipt.manual_seed(0)

@@ -13,9 +13,11 @@
 
 # %%
 import time
+
 import inplace_tutorial as ipt
 from inplace_tutorial import viz
-from inplace_tutorial.exercises import check, hint, solution
+from inplace_tutorial.exercises import check
+
 viz.setup_notebook()
 _ = ipt.manual_seed(0)
 
@@ -172,6 +174,7 @@ fig
 
 # %%
 from inplace_tutorial.autograd.function import DERIVATIVES
+
 f = DERIVATIVES["addbmm"]
 print(f.node, "inputs", f.inputs, "saves", f.saves)
 M = ipt.randn(3, 4, dtype=ipt.float64, requires_grad=True)

@@ -13,8 +13,8 @@
 # %%
 import inplace_tutorial as ipt
 from inplace_tutorial import viz
-from inplace_tutorial.exercises import check, hint, solution
-from inplace_tutorial.exercises import nb09
+from inplace_tutorial.exercises import check, nb09
+
 viz.setup_notebook()
 _ = ipt.manual_seed(0)
 

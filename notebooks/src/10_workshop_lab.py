@@ -28,8 +28,8 @@
 # %%
 import inplace_tutorial as ipt
 from inplace_tutorial import lab, viz
-from inplace_tutorial.exercises import check, hint, solution
-from inplace_tutorial.nn import functional as F
+from inplace_tutorial.exercises import check
+
 viz.setup_notebook()
 _ = ipt.manual_seed(0)
 
