@@ -13,9 +13,14 @@ from matplotlib.figure import Figure
 from . import _style as st
 
 
-def _steps(trace, scale: float) -> tuple[list[int], list[float]]:
+def _base(trace, relative: bool) -> int:
+    return trace.start_allocated if relative else 0
+
+
+def _steps(trace, scale: float, base: int) -> tuple[list[int], list[float]]:
     xs = list(range(len(trace.events) + 1))
-    ys = [trace.start_allocated / scale] + [e.allocated / scale for e in trace.events]
+    ys = [(trace.start_allocated - base) / scale] + [(e.allocated - base) / scale
+                                                      for e in trace.events]
     return xs, ys
 
 
@@ -61,8 +66,8 @@ def peak_report(trace, top: int = 3) -> list[str]:
 
 
 def _draw(ax, trace, label: str | None, colour: str, bands: bool, top: int,
-          text_slot: int, scale: float) -> None:
-    xs, ys = _steps(trace, scale)
+          text_slot: int, scale: float, base: int) -> None:
+    xs, ys = _steps(trace, scale, base)
     if bands:
         for k, (phase, a, b) in enumerate(_phase_runs(trace)):
             # Event i moves the curve from x=i to x=i+1, so its band spans [i, i+1].
@@ -74,8 +79,10 @@ def _draw(ax, trace, label: str | None, colour: str, bands: bool, top: int,
                     ha="center", va="bottom", fontsize=7.5, color=st.CELL_EDGE)
     ax.step(xs, ys, where="post", color=colour, lw=1.8, label=label, zorder=3)
     px = trace.peak_index + 1
-    ax.plot([px], [trace.peak / scale], "o", color=colour, ms=6, zorder=4)
-    head = f"{label + ': ' if label else ''}peak {st.fmt_bytes(trace.peak)} at event {px}"
+    ax.plot([px], [(trace.peak - base) / scale], "o", color=colour, ms=6, zorder=4)
+    what = "peak +" if base else "peak "
+    head = (f"{label + ': ' if label else ''}{what}{st.fmt_bytes(trace.peak - base)} "
+            f"at event {px}")
     body = "\n".join(["alive at the peak:", *peak_report(trace, top)])
     # Text boxes sit in the upper-left corner, one under the other, never on the curve's
     # peak marker: the axes' y limit leaves headroom above the highest value.
@@ -84,33 +91,36 @@ def _draw(ax, trace, label: str | None, colour: str, bands: bool, top: int,
             bbox=dict(boxstyle="round,pad=0.3", fc="white", ec=colour, alpha=0.9))
 
 
-def _format_axes(ax, traces, unit: str, scale: float) -> None:
+def _format_axes(ax, traces, unit: str, scale: float, relative: bool) -> None:
     ax.set_xlabel("event (each alloc or free)")
-    ax.set_ylabel(f"allocated ({unit})")
-    hi = max(t.peak for t in traces) / scale
+    ax.set_ylabel(f"allocated since start ({unit})" if relative else f"allocated ({unit})")
+    hi = max(t.peak - _base(t, relative) for t in traces) / scale
     # Headroom above the peak for the text boxes in the upper-left corner.
     ax.set_ylim(0, hi * (1.9 if len(traces) > 1 else 1.6) + 1 / scale)
     ax.set_xlim(0, max(len(t.events) for t in traces) + 0.5)
 
 
 def memory_timeline(traces, *, title: str | None = None, layout: str = "overlay",
-                    top: int = 3) -> Figure:
+                    top: int = 3, relative: bool = True) -> Figure:
     """Plot one trace, or {label: trace} for two or more runs.
 
     ``layout="overlay"`` draws the runs on one axes (phase bands from the first);
     ``"side"`` gives each run its own axes with its own bands, sharing the y scale.
+    ``relative=True`` plots bytes above what was allocated when recording started (the
+    data, the model, the core's workspace), so what the recorded code did stands out.
     """
     runs = dict(traces) if isinstance(traces, Mapping) else {None: traces}
     if layout not in ("overlay", "side"):
         raise ValueError(f"layout must be 'overlay' or 'side', got {layout!r}")
-    unit, scale = _unit(max(t.peak for t in runs.values()))
+    unit, scale = _unit(max(t.peak - _base(t, relative) for t in runs.values()))
     with st.style():
         if layout == "side" and len(runs) > 1:
             fig = st.new_figure(4.6 * len(runs), 3.6)
             axes = fig.subplots(1, len(runs), sharey=True)
             for i, (ax, (label, trace)) in enumerate(zip(axes, runs.items(), strict=True)):
-                _draw(ax, trace, label, st.colour(i), True, top, 0, scale)
-                _format_axes(ax, list(runs.values()), unit, scale)
+                _draw(ax, trace, label, st.colour(i), True, top, 0, scale,
+                      _base(trace, relative))
+                _format_axes(ax, list(runs.values()), unit, scale, relative)
                 ax.set_title(label or "", pad=22)
                 if i:
                     ax.set_ylabel("")
@@ -119,8 +129,9 @@ def memory_timeline(traces, *, title: str | None = None, layout: str = "overlay"
             ax = fig.add_subplot()
             # Runs differ in event count, so only the first run's phases can be shaded.
             for i, (label, trace) in enumerate(runs.items()):
-                _draw(ax, trace, label, st.colour(i), i == 0, top, i, scale)
-            _format_axes(ax, list(runs.values()), unit, scale)
+                _draw(ax, trace, label, st.colour(i), i == 0, top, i, scale,
+                      _base(trace, relative))
+            _format_axes(ax, list(runs.values()), unit, scale, relative)
             if len(runs) > 1:
                 ax.legend(loc="upper right", frameon=False,
                           title=f"phases shaded for: {next(iter(runs))}", title_fontsize=7.5)
