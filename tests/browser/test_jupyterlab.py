@@ -115,14 +115,19 @@ def test_training_stepper_renders_and_forward_updates_it(lab):
             assert "phase ready" in status.inner_text()
             assert "op 0/" in status.inner_text()
             page.wait_for_timeout(2000)  # let the kernel settle the comm before clicking
+            graph = page.locator(".widget-image").first
+            graph_before = graph.get_attribute("src")
             forward.click()
             page.locator(".widget-html-content:has-text('phase backward')").wait_for(
                 timeout=60_000)
             after = status.inner_text()
             assert "op 6/" in after and "loss = picked.sum()" in after
-            # The pictures are real PNGs the browser decoded (graph tab is visible).
-            width = page.locator(".widget-image").first.evaluate("img => img.naturalWidth")
-            assert width > 100
+            # The graph picture was redrawn for the new ops: a new PNG the browser decoded.
+            page.wait_for_function(
+                "([el, old]) => el.getAttribute('src') !== old && el.complete "
+                "&& el.naturalWidth > 100", arg=[graph.element_handle(), graph_before],
+                timeout=60_000)
+            assert graph.get_attribute("src") != graph_before
             page.screenshot(path=str(ARTIFACTS / "stepper_after_forward.png"), full_page=True)
         except Exception:
             # What the page looked like when it failed: the first thing to look at.

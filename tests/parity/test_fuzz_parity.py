@@ -73,15 +73,22 @@ def generate(seed):
     shapes = []  # shape of each pool entry
     kinds = []  # "leaf" / "const" / "op" / "view" / "leaf_view"
     shape0 = rng.choice(SHAPES)
+    # dtypes come from their own RNG, so adding them left every program's steps unchanged:
+    # mostly float32, sometimes float64, sometimes a float32/float64 mix (type promotion)
+    drng = random.Random(seed + 10**6)
+    mode = drng.choices(["float32", "float64", "mixed"], [0.8, 0.1, 0.1])[0]
+
+    def dtype():
+        return drng.choice(["float32", "float64"]) if mode == "mixed" else mode
 
     n_leaves = rng.randint(1, 3)
     for i in range(n_leaves):
         rg = i == 0 or rng.random() < 0.6
-        steps.append(("leaf", seed * 10 + i, rg, shape0))
+        steps.append(("leaf", seed * 10 + i, rg, shape0, dtype()))
         shapes.append(shape0)
         kinds.append("leaf")
     if rng.random() < 0.4:
-        steps.append(("const", seed * 10 + 7, shape0))
+        steps.append(("const", seed * 10 + 7, shape0, dtype()))
         shapes.append(shape0)
         kinds.append("const")
 
@@ -362,11 +369,18 @@ def execute(t, steps):
         for step in steps:
             kind = step[0]
             if kind == "leaf":
-                x = t.tensor(arr(*step[3], seed=step[1], low=-1.5, high=1.5), requires_grad=step[2])
+                x = t.tensor(
+                    arr(*step[3], seed=step[1], low=-1.5, high=1.5, dtype=np.dtype(step[4])),
+                    requires_grad=step[2],
+                )
                 pool.append(x)
                 leaves.append(x)
             elif kind == "const":
-                pool.append(t.tensor(arr(*step[2], seed=step[1], low=-1.5, high=1.5)))
+                pool.append(
+                    t.tensor(
+                        arr(*step[2], seed=step[1], low=-1.5, high=1.5, dtype=np.dtype(step[3]))
+                    )
+                )
             elif kind == "shape_op":
                 pool.append(_shape_op(t, pool[step[1]], step[2], step[3]))
             elif kind == "meta_inplace":

@@ -1851,6 +1851,27 @@ def la_einsum_seed_article_subscripts_fail(t):
 
 
 @prog
+def la_no_type_promotion_in_matmul_family(t):
+    # found by the fuzzer: unlike element-wise ops, matrix products do not promote dtypes
+    d = t.ones(2, 3, dtype=t.float64)
+    f = t.ones(3, 4)
+    return {
+        "mm": catch(lambda: d.mm(f)),
+        "matmul": catch(lambda: d @ f),
+        "matmul_rev": catch(lambda: f.t() @ d.t()),
+        "bmm": catch(lambda: t.bmm(d.unsqueeze(0), f.unsqueeze(0))),
+        "addmm_mats": catch(lambda: t.addmm(t.zeros(2, 4), d, f)),
+        "addmm_self": catch(lambda: t.addmm(t.zeros(2, 4), d, f.double())),
+        "addmm_ok": catch(lambda: t.addmm(t.zeros(2, 4, dtype=t.float64), d, f.double()).dtype),
+        "addbmm": catch(lambda: t.addbmm(t.zeros(2, 4), d.unsqueeze(0), f.unsqueeze(0))),
+        "einsum": catch(lambda: t.einsum("ij,jk->ik", d, f)),
+        "dot": catch(lambda: t.ones(3).dot(t.ones(3, dtype=t.float64))),
+        "int_matmul": catch(lambda: t.ones(3, dtype=t.int64) @ t.ones(3, dtype=t.int64)),
+        "int_float": catch(lambda: t.ones(2, 3, dtype=t.int64) @ t.ones(3, 2)),
+    }
+
+
+@prog
 def la_module_functions_exist(t):
     return {
         name: callable(getattr(t, name, None))
