@@ -14,6 +14,42 @@ from ..tensor import Tensor, contiguous_strides, tensor_method
 from ._iter import axpy_
 
 
+_C_NAMES = {"Float": "float", "Double": "double", "Long": "long int", "Bool": "bool"}
+
+
+def _c(t: Tensor) -> str:
+    return _C_NAMES[t.dtype.short]
+
+
+def _same_dtype(kind: str, *ts: Tensor) -> None:
+    """Matrix products don't promote dtypes; PyTorch's wording differs per kernel."""
+    if all(t.dtype is ts[0].dtype for t in ts):
+        return
+    a, b = ts[0], ts[-1]
+    if kind == "mm":
+        msg = f"expected m1 and m2 to have the same dtype, but got: {_c(a)} != {_c(b)}"
+    elif kind == "bmm":
+        msg = f"expected scalar type {a.dtype.short} but found {b.dtype.short}"
+    elif kind == "mv":
+        msg = (f"addmv input tensors must have the same dtype, but got {b.dtype.short}, "
+               f"{a.dtype.short}, and {b.dtype.short}")
+    elif kind == "dot":
+        msg = (f"dot : expected both vectors to have same dtype, but found {a.dtype.short} "
+               f"and {b.dtype.short}")
+    elif kind == "baddbmm":
+        msg = (f"Input dtypes must be the same, got: input {_c(ts[0])}, batch1: {_c(ts[1])}, "
+               f"batch2: {_c(ts[2])}")
+    else:  # addmm, addbmm: the two matrices first, then self against them
+        self_, m1, m2 = ts
+        if m1.dtype is not m2.dtype:
+            msg = (f"mat1 and mat2 must have the same dtype, but got {m1.dtype.short} and "
+                   f"{m2.dtype.short}")
+        else:
+            msg = (f"self and mat2 must have the same dtype, but got {self_.dtype.short} and "
+                   f"{m2.dtype.short}")
+    raise RuntimeError(msg)
+
+
 def _need(t: Tensor, ndim: int, name: str, what: str) -> None:
     if t.dim() != ndim:
         raise RuntimeError(f"{name} must be a {what}")
@@ -59,6 +95,7 @@ def _product(a: Tensor, b: Tensor, name: str) -> Tensor:
 @tensor_method
 def mm(self, mat2: Tensor) -> Tensor:
     _mm_check(self, mat2)
+    _same_dtype("mm", self, mat2)
     return record("mm", _product(self, mat2, "mm"), {"self": self, "mat2": mat2})
 
 
@@ -71,6 +108,7 @@ def _mm_bw(ctx, g):
 @tensor_method
 def bmm(self, mat2: Tensor) -> Tensor:
     _bmm_check(self, mat2)
+    _same_dtype("bmm", self, mat2)
     return record("bmm", _product(self, mat2, "bmm"), {"self": self, "mat2": mat2})
 
 
@@ -84,6 +122,7 @@ def _bmm_bw(ctx, g):
 def dot(self, other: Tensor) -> Tensor:
     if self.dim() != 1 or other.dim() != 1:
         raise RuntimeError(f"1D tensors expected, but got {self.dim()}D and {other.dim()}D tensors")
+    _same_dtype("dot", self, other)
     if self._shape != other._shape:
         n, m = self._shape[0], other._shape[0]
         raise RuntimeError(f"inconsistent tensor size, expected tensor [{n}] and src [{m}] to "
@@ -104,6 +143,7 @@ def _dot_bw(ctx, g):
 @tensor_method
 def mv(self, vec: Tensor) -> Tensor:
     _need(self, 2, "self", "matrix")
+    _same_dtype("mv", self, vec)
     if vec.dim() != 1 or vec._shape[0] != self._shape[1]:
         raise RuntimeError(f"size mismatch, got input ({self._shape[0]}), mat "
                            f"({self._shape[0]}x{self._shape[1]}), vec ({vec.numel()})")
@@ -205,6 +245,7 @@ def _check_out(self: Tensor, shape: tuple, inplace: bool) -> None:
 def _family(name: str, check, shape_of, names):
     def op(self, a, b, *, beta=1, alpha=1) -> Tensor:
         check(a, b)
+        _same_dtype(name, self, a, b)
         shape = shape_of(a, b)
         _check_out(self, shape, False)
         out = Tensor._empty(shape, dtypes.result_type(self, a, b), name)
@@ -214,6 +255,7 @@ def _family(name: str, check, shape_of, names):
     def op_(self, a, b, *, beta=1, alpha=1) -> Tensor:
         def checks():
             check(a, b)
+            _same_dtype(name, self, a, b)
             _check_out(self, shape_of(a, b), True)
         return record_inplace(name, self, dict(zip(names, (self, a, b))),
                               compute=lambda: _run(name, self, self, a, b, beta, alpha),
@@ -299,6 +341,7 @@ def einsum(equation: str, *operands) -> Tensor:
     if len(operands) == 1 and isinstance(operands[0], (list, tuple)):
         operands = tuple(operands[0])
     subs, rhs, sizes = _parse(equation, operands)
+    _same_dtype("bmm", *operands)
     out = Tensor._empty(tuple(sizes[c] for c in rhs), dtypes.result_type(*operands), "einsum")
     np.einsum(f"{','.join(subs)}->{rhs}", *[o._array() for o in operands], out=out._array())
     inputs = {f"op{i}": o for i, o in enumerate(operands)}

@@ -209,9 +209,15 @@ def make_layout_program(seed):
         ]
     )
     other_perm = rng.random() < 0.5
+    # the dtype comes from its own RNG, so adding it left every program's chain unchanged
+    dt = random.Random(seed + 10**6).choices(["float32", "int64", "float64"], [0.85, 0.1, 0.05])[0]
+
+    def data(*shp, seed):
+        low, high = (-3, 4) if dt == "int64" else (-2.0, 2.0)
+        return arr(*shp, seed=seed, dtype=np.dtype(dt), low=low, high=high)
 
     def program(t):
-        base = t.tensor(arr(*shape, seed=seed))
+        base = t.tensor(data(*shape, seed=seed))
         obs = {"base": _layout(base, base), "chain": []}
         v = base
         for step in chain:
@@ -231,9 +237,9 @@ def make_layout_program(seed):
         obs["plus_one"] = meta(v + 1)
         obs["exp"] = meta(v.exp())
         obs["times_self"] = meta(v * v)
-        other = t.tensor(arr(*tuple(v.shape), seed=seed + 1))
+        other = t.tensor(data(*tuple(v.shape), seed=seed + 1))
         if other_perm and v.dim() >= 2:
-            other = t.tensor(arr(*tuple(v.shape)[::-1], seed=seed + 1)).permute(
+            other = t.tensor(data(*tuple(v.shape)[::-1], seed=seed + 1)).permute(
                 *reversed(range(v.dim()))
             )
         obs["plus_other"] = meta(v + other)
