@@ -5,28 +5,7 @@ from __future__ import annotations
 import pytest
 
 import inplace_tutorial as ipt
-from inplace_tutorial.exercises import CORRECT, INCORRECT, NOT_ATTEMPTED, grade
-from inplace_tutorial.exercises.solutions import SOLUTIONS
-
-KEYS = ["06.1", "06.2", "06.3", "07.1", "07.2", "07.3", "08.1", "08.2", "08.3", "09.1", "09.2",
-        "10.1", "10.2", "10.3", "10.4"]
-
-
-def _solution(key):
-    ns = {"ipt": ipt}
-    exec(SOLUTIONS[key], ns)
-    return ns["answer"]
-
-
-@pytest.mark.parametrize("key", KEYS)
-def test_solution_passes(key):
-    status, feedback = grade(key, _solution(key))
-    assert status == CORRECT, feedback
-
-
-@pytest.mark.parametrize("key", KEYS)
-def test_blank_is_not_attempted(key):
-    assert grade(key, None)[0] == NOT_ATTEMPTED
+from inplace_tutorial.exercises import INCORRECT, grade
 
 
 def _sig_inplace(x):

@@ -78,6 +78,22 @@ def check(key: str, answer) -> None:
     print(line)
 
 
+def reference_answer(key: str):
+    """Run the reference solution for ``key`` and return its ``answer`` (for tests, teachers)."""
+    import inplace_tutorial as ipt
+
+    from .solutions import SOLUTIONS
+
+    namespace = {"ipt": ipt}
+    exec(SOLUTIONS[key], namespace)
+    return namespace["answer"]
+
+
+def all_keys() -> list[str]:
+    _load()
+    return sorted(REGISTRY)
+
+
 def hint(key: str) -> None:
     ex = _get(key)
     print(f"💡 {ex.hint}" if ex else f"there is no exercise {key!r}")
@@ -90,5 +106,5 @@ def solution(key: str) -> None:
     print(SOLUTIONS.get(key, f"there is no solution for {key!r}").strip())
 
 
-__all__ = ["CORRECT", "INCORRECT", "NOT_ATTEMPTED", "check", "exercise", "grade", "hint",
-           "solution"]
+__all__ = ["CORRECT", "INCORRECT", "NOT_ATTEMPTED", "all_keys", "check", "exercise", "grade",
+           "hint", "reference_answer", "solution"]

@@ -13,7 +13,6 @@ from ..autograd.function import derivative, record, record_inplace
 from ..tensor import Tensor, contiguous_strides, tensor_method
 from ._iter import axpy_
 
-
 _C_NAMES = {"Float": "float", "Double": "double", "Long": "long int", "Bool": "bool"}
 
 
