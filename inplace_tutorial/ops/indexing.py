@@ -303,7 +303,8 @@ def unsqueeze_(self, dim: int) -> Tensor:
 @tensor_method
 def squeeze_(self, dim: int | None = None) -> Tensor:
     shape, stride = _squeezed(self, dim)
-    return _meta_inplace(self, "squeeze_", shape, stride, self._offset)
+    op = "squeeze_" if dim is None else "squeeze_dim_"
+    return _meta_inplace(self, op, shape, stride, self._offset)
 
 
 @tensor_method
@@ -330,9 +331,12 @@ def _unsqueeze__bw(ctx, g):
     return (g.squeeze(ctx.attr("dim")),)
 
 
-@derivative("squeeze_", "SqueezeBackward2")
+@derivative("squeeze_", "SqueezeBackward3")
 def _squeeze__bw(ctx, g):
     return (g.reshape(ctx.attr("self_sizes")),)
+
+
+derivative("squeeze_dim_", "SqueezeBackward4")(_squeeze__bw)
 
 
 derivative("as_strided_", "AsStridedBackward1")(_as_strided_bw)

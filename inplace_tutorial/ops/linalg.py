@@ -173,7 +173,7 @@ def matmul(self, other: Tensor) -> Tensor:
     if da == 2 and db == 1:
         return self.mv(other)
     if da == 1 and db == 2:
-        return self.unsqueeze(0).mm(other).squeeze(0)
+        return self.unsqueeze(0).mm(other).squeeze_(0)  # PyTorch squeezes in place here
     if da == 2 and db == 2:
         return self.mm(other)
     m = self._shape[-1]

@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 
 from .harness import (
+    Raised,
     Registry,
     arr,
     catch,
@@ -35,8 +36,10 @@ def leaf(t, a):
     return t.tensor(a, requires_grad=True)
 
 
-def _grad_program(name, inputs, forward):
-    """Register a program: leaves from ``inputs``, y = forward(t, *leaves), backprop an upstream."""
+def _grad_program(name, inputs, forward, compare_graph=True):
+    """Register a program: leaves from ``inputs``, y = forward(t, *leaves), backprop an upstream.
+
+    ``compare_graph=False`` compares values and gradients, not the node names below y."""
 
     def program(t):
         xs = [leaf(t, a) if rg else t.tensor(a) for a, rg in inputs]
@@ -45,7 +48,7 @@ def _grad_program(name, inputs, forward):
             "y": y,
             "grad_fn": fn_name(y.grad_fn),
             "grad_fn_name": y.grad_fn.name() if y.grad_fn is not None else None,
-            "next": next_names(y.grad_fn),
+            "next": next_names(y.grad_fn) if compare_graph else "not compared",
             "is_leaf": y.is_leaf,
             "requires_grad": y.requires_grad,
         }
@@ -216,6 +219,7 @@ _grad_program(
 _grad_program("grad_matmul_2d", [_F(2, 3, seed=1), _F(3, 4, seed=2)], lambda t, a, b: a @ b)
 _grad_program("grad_matmul_1d", [_F(3, seed=1), _F(3, seed=2)], lambda t, a, b: a @ b)
 _grad_program("grad_matmul_mv", [_F(2, 3, seed=1), _F(3, seed=2)], lambda t, a, b: a @ b)
+_grad_program("grad_matmul_vm", [_F(3, seed=1), _F(3, 4, seed=2)], lambda t, a, b: a @ b)
 _grad_program(
     "grad_matmul_batched",
     [_F(5, 2, 3, seed=1), _F(5, 3, 4, seed=2)],
@@ -254,6 +258,9 @@ _grad_program(
     "grad_einsum_addbmm_like",
     [_F(4, 3, 2, seed=1), _F(4, 2, 5, seed=2)],
     lambda t, a, b: t.einsum("bij,bjk->ik", a, b) * 1,
+    # PyTorch decomposes einsum into permute/view/bmm nodes; the core records one
+    # EinsumBackward0 node by design (README, "Known differences"). Gradients are compared.
+    compare_graph=False,
 )
 # non-contiguous inputs
 _grad_program(
@@ -1121,12 +1128,20 @@ def anomaly_mode_changes_hint(t):
             y = x.exp()
             y.add_(1)
             err = catch(lambda: y.sum().backward())
+        # PyTorch's part of the message must match exactly. The core appends, after a blank
+        # line, its own report of the culprit lines (issue 3's "beyond PyTorch"); that part is
+        # tested in tests/test_autograd.py, so here it is split off.
+        extra = ""
+        if isinstance(err, Raised) and "\n\n" in err.msg:
+            head, extra = err.msg.split("\n\n", 1)
+            err = Raised(err.type, head)
         enabled_after = (
             t.is_anomaly_enabled()
             if hasattr(t, "is_anomaly_enabled")
             else t.autograd.is_anomaly_enabled()
         )
-    return {"err": err, "enabled_after": enabled_after}
+    return {"err": err, "enabled_after": enabled_after,
+            "core_extra_names_culprit": extra == "" or "add_ at" in extra}
 
 
 @prog

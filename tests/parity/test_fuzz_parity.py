@@ -6,6 +6,11 @@ executed by the same interpreter on torch and on the core. The rule being tested
 * where torch computes gradients, the core computes the same gradients (and forward values);
 * where torch raises (in the forward pass or in ``backward()``), the core raises the same
   exception type at the same stage.
+
+Where torch computes gradients the harness also compares the ``grad_fn`` class name of every
+tensor in the program, and whether a second ``backward()`` works (it fails exactly when a node
+saved a tensor). Leaves are float32, sometimes float64 or a mix. A failing case prints the
+program and a shrunk version of it.
 """
 
 import os
@@ -419,6 +424,7 @@ def execute(t, steps):
     except Exception as e:  # noqa: BLE001
         return {"outcome": "raised", "stage": "forward", "type": type(e).__name__, "msg": str(e)}
     values = [np.array(x.detach().numpy(), copy=True) for x in pool]
+    graph_names = [None if x.grad_fn is None else type(x.grad_fn).__name__ for x in pool]
     try:
         loss.backward()
     except Exception as e:  # noqa: BLE001
@@ -439,6 +445,7 @@ def execute(t, steps):
     except Exception as e:  # noqa: BLE001
         second = type(e).__name__
     return {
+        "graph": graph_names,
         "outcome": "grads",
         "grads": grads,
         "values": values,
@@ -472,6 +479,8 @@ def compare_runs(ref, got):
             f"{got['msg'][:300]!r}"
         ]
     diffs = []
+    if ref["graph"] != got["graph"]:
+        diffs.append(f"grad_fn names of the pool: torch {ref['graph']}, core {got['graph']}")
     if ref["second"] != got["second"]:
         diffs.append(f"second backward(): torch {ref['second']}, core {got['second']}")
     for i, (a, b) in enumerate(zip(ref["values"], got["values"], strict=False)):
