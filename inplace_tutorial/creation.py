@@ -92,9 +92,9 @@ def _dense_layout(a) -> tuple | None:
 
     torch.tensor(ndarray) and the *_like functions keep such a layout (preserve_format)."""
     if isinstance(a, Tensor):
-        from .ops.indexing import _dense_strides
+        from .ops import indexing  # ops import creation: bind on first use
 
-        return _dense_strides(a)
+        return indexing._dense_strides(a)
     if not isinstance(a, np.ndarray) or a.ndim < 2 or a.flags.c_contiguous:
         return None
     if any(s < 0 or s % a.itemsize for s in a.strides):

@@ -92,7 +92,7 @@ def record(op: str, out, inputs: dict, **attrs):
             value = inputs[key] if key in inputs else attrs.get(key)
             _save(node, key, value, _producer_text(value) if hasattr(value, "_grad_fn") else None)
     for i, o in enumerate(outs):
-        if o.dtype.is_floating_point:
+        if o.dtype.category == 2:  # only floating-point outputs carry gradients
             o._grad_fn, o._requires_grad, o._output_nr = node, True, i
     return out
 

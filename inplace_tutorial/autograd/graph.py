@@ -112,7 +112,7 @@ class SavedTensor:
             return f"output 0 of {short_name(fn.name())}"
         t = self._tensor() if self._tensor is not None else None
         if t is None:
-            return self._producer
+            return _format_producer(self._producer)
         try:
             fn = t.grad_fn  # may regenerate a view's grad_fn, exactly as PyTorch's message does
         except RuntimeError:
@@ -286,10 +286,9 @@ class AccumulateGrad(Node):
 
 
 def _layout_of(t) -> tuple:
-    from ..ops.indexing import _dense_strides
-    from ..tensor import contiguous_strides
+    from ..ops import indexing  # the ops package imports autograd: bind on use
 
-    return _dense_strides(t) or contiguous_strides(t._shape)
+    return indexing._dense_strides(t) or indexing.contiguous_strides(t._shape)
 
 
 def edge(t) -> tuple:
@@ -311,10 +310,16 @@ def any_requires_grad(values) -> bool:
                and v._needs_grad())) for v in values)
 
 
-def _producer_text(t: Tensor, node: Node | None = None, output_nr: int = 0) -> str | None:
+def _producer_text(t: Tensor, node: Node | None = None, output_nr: int = 0):
+    """Who produced a saved tensor, as (node, output_nr); formatted only for an error text."""
     if node is not None:
-        return f"output {output_nr} of {short_name(node.name())}"
+        return (weakref.ref(node), output_nr)  # the saving node itself: never keep it alive
     fn = t._grad_fn
-    if fn is None:
+    return None if fn is None else (weakref.ref(fn), t._output_nr)
+
+
+def _format_producer(producer) -> str | None:
+    if producer is None:
         return None
-    return f"output {t._output_nr} of {short_name(fn.name())}"
+    fn = producer[0]()
+    return None if fn is None else f"output {producer[1]} of {short_name(fn.name())}"

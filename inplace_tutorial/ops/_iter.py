@@ -9,7 +9,7 @@ import numpy as np
 
 from .. import dtypes
 from ..storage import UntypedStorage
-from ..tensor import Tensor
+from ..tensor import Tensor, contiguous_strides, non_overlapping_and_dense
 
 WORKSPACE_BYTES = 256 * 1024  # the one scratch buffer every chunked kernel shares
 CHUNK = WORKSPACE_BYTES // 8  # elements per chunk for float64 (twice as many for float32)
@@ -59,8 +59,6 @@ def check_partial_overlap(self: Tensor, other) -> None:
 
     Like PyTorch it only judges dense tensors, by their [first, first + numel) element ranges;
     equal ranges with equal strides are a full overlap."""
-    from ..tensor import non_overlapping_and_dense
-
     if not isinstance(other, Tensor) or other._storage is not self._storage:
         return
     if not (non_overlapping_and_dense(self._shape, self._stride)
@@ -194,8 +192,6 @@ def out_strides(shape: tuple, operands) -> tuple | None:
     PyTorch's reorder_dimensions: an insertion sort of the dims where the first operand with
     a strict stride order decides. A Python scalar counts as a 0-dim operand.
     """
-    from ..tensor import contiguous_strides, non_overlapping_and_dense
-
     tensors = [o for o in operands if isinstance(o, Tensor)]
     if all(t._stride == contiguous_strides(t._shape) for t in tensors):
         return None  # the everyday case, decided without the sort

@@ -10,6 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from .. import dtypes
+from ..autograd import grad_mode
 from ..autograd.function import derivative, record, record_inplace
 from ..creation import empty_strided
 from ..tensor import Tensor, tensor_method
@@ -64,7 +65,8 @@ def _inplace(name: str, float_out: bool, kernel, self: Tensor, *others, result_d
              **attrs) -> Tensor:
     # Fast path for the common teaching case `x.add_(5)`: a float tensor with no autograd
     # history and a Python scalar can neither fail a check nor record a node.
-    if (result_dtype is None and not self._requires_grad and self._base is None
+    if (result_dtype is None and self._base is None
+            and (not self._requires_grad or not grad_mode._state["enabled"])
             and self.dtype.category == 2
             and not self._inference and 0 not in self._stride
             and (not others or type(others[0]) in _SCALARS or _plain_same(self, others[0]))):

@@ -9,6 +9,7 @@ from __future__ import annotations
 from ..autograd import grad_mode
 from ..autograd.function import derivative, record, record_inplace
 from ..tensor import Tensor, _wrap_dim, contiguous_strides, non_overlapping_and_dense, tensor_method
+from ._iter import out_strides
 from .views import _make_view, _squeezed, _swap, _unsqueezed, _view_op
 
 
@@ -348,8 +349,6 @@ def _dense_strides(self) -> tuple | None:
 
     PyTorch keeps self's exact strides when self is non-overlapping and dense; otherwise
     it lays the copy out in self's memory order, as TensorIterator would."""
-    from ._iter import out_strides
-
     if non_overlapping_and_dense(self._shape, self._stride):
         return None if self._stride == contiguous_strides(self._shape) else self._stride
     return out_strides(self._shape, (self,))
