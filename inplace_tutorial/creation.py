@@ -205,9 +205,5 @@ def rand(*size, dtype: dtypes.dtype | None = None, requires_grad: bool = False,
     return _finish(t, requires_grad)
 
 
-def _contiguous_like(shape) -> tuple:
-    return contiguous_strides(tuple(shape))
-
-
 __all__ = ["arange", "empty", "empty_like", "empty_strided", "full", "full_like", "grad_mode",
            "manual_seed", "ones", "ones_like", "rand", "randn", "tensor", "zeros", "zeros_like"]

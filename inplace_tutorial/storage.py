@@ -24,7 +24,7 @@ class UntypedStorage:
         self._nbytes = self._array.nbytes
         self._ptr = 0  # looked up on first data_ptr() (ctypes is slow on the hot path)
         self._id = next(_labels)
-        self.op = memory._op_stack[-1] if memory._op_stack else op
+        self.op = memory.current_op(op)
         self._saved: weakref.WeakSet | None = None  # SavedTensors that point here (explain())
         memory._on_alloc(self._nbytes, self)
 

@@ -157,7 +157,6 @@ class Node:
     __slots__ = ("next_functions", "_saved", "_attrs", "_input_meta", "_num_outputs",
                  "_retained", "_released", "_saved_scalar", "_seq", "_trace", "__weakref__")
     _formula: Any = None  # set on table-generated subclasses
-    _retained_none: tuple = ()
 
     def __init__(self, next_functions: tuple = (), num_outputs: int = 1):
         self.next_functions = next_functions

@@ -45,10 +45,7 @@ class Adam(Optimizer):
 
     @grad_mode.no_grad()
     def step(self, closure=None):
-        loss = None
-        if closure is not None:
-            with grad_mode.enable_grad():
-                loss = closure()
+        loss = self._evaluate(closure)
         for group in self.param_groups:
             beta1, beta2 = group["betas"]
             lr, eps, wd, amsgrad = group["lr"], group["eps"], group["weight_decay"], \

@@ -10,6 +10,7 @@ from collections import defaultdict
 from collections.abc import Iterable
 from typing import Any
 
+from ..autograd import grad_mode
 from ..nn.module import _zero_grad
 from ..tensor import Tensor
 
@@ -49,6 +50,14 @@ class Optimizer:
 
     def step(self, closure=None):
         raise NotImplementedError
+
+    @staticmethod
+    def _evaluate(closure):
+        """step(closure) re-runs the model with grad enabled first, as torch.optim does."""
+        if closure is None:
+            return None
+        with grad_mode.enable_grad():
+            return closure()
 
     def state_dict(self) -> dict:
         index = {id(p): i for i, p in enumerate(p for g in self.param_groups

@@ -28,10 +28,7 @@ class SGD(Optimizer):
 
     @grad_mode.no_grad()
     def step(self, closure=None):
-        loss = None
-        if closure is not None:
-            with grad_mode.enable_grad():
-                loss = closure()
+        loss = self._evaluate(closure)
         for group in self.param_groups:
             lr, momentum, dampening = group["lr"], group["momentum"], group["dampening"]
             wd, nesterov = group["weight_decay"], group["nesterov"]
