@@ -23,9 +23,10 @@ _ = ipt.manual_seed(0)
 # %% [markdown]
 # ## 1. The version counter
 #
-# Every storage carries a counter. Each in-place op bumps it by one. Views and `detach()` share
-# their base's storage, so they share its counter too: writing through any of them is visible
-# to all of them.
+# Every tensor carries a version counter, and each in-place op bumps it by one. A view and a
+# `detach()` get their base's storage *and* its counter, so a write through any of them is
+# visible to all of them. (`.data` also gets the storage but a fresh counter: section 5 shows
+# why that is dangerous.)
 
 # %%
 a = ipt.tensor([1.0, 2.0, 3.0])
@@ -362,7 +363,8 @@ check("06.3", answer)
 
 # %% [markdown]
 # ## Summary
-# - Every storage has a version counter, shared by its views and by `detach()`; in-place ops bump it.
+# - Every tensor has a version counter, shared by its views and by `detach()` (not by `.data`);
+#   in-place ops bump it.
 # - A backward node records the versions of what it saved; a mismatch fails **at backward**.
 # - What is saved is in the derivative table: outputs for relu/sigmoid/tanh/exp/sqrt, inputs for
 #   log/abs/pow/clamp, operands for mul/matmul, nothing for add/sub/sum/views/scalar mul.
