@@ -8,7 +8,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..autograd.function import derivative, record, record_inplace
-from ..tensor import Tensor
+from ..tensor import Tensor, tensor_method
 
 
 def is_advanced(index) -> bool:
@@ -52,7 +52,9 @@ def _index_bw(ctx, g):
 
 
 def index_put_(self: Tensor, idx, values) -> Tensor:
-    """x[idx] = values with an advanced index, in place (IndexPutBackward0)."""
+    """x[idx] = values with an advanced index, in place (IndexPutBackward0).
+
+    Also ``x.index_put_(indices, values)`` as in torch, with ``indices`` a tuple of tensors."""
     np_idx = _numpy_index(idx)
     a = self._array()
 
@@ -79,3 +81,6 @@ def _index_put_bw(ctx, g):
         g_values = Tensor._empty(picked.shape, g.dtype, "index_put_ backward")
         g_values._array()[...] = picked
     return (g_self, g_values)
+
+
+tensor_method(index_put_)

@@ -1,0 +1,141 @@
+"""Every op in the derivative table passes gradcheck (float64, finite differences).
+
+The case list must cover DERIVATIVES exactly, so a new op cannot join the table without a
+gradient check. Values are random (hypothesis picks the seed); shapes are small and fixed per
+op, with other shapes covered in test_autograd.py.
+"""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import inplace_tutorial as ipt
+from inplace_tutorial.autograd import gradcheck
+from inplace_tutorial.autograd.function import DERIVATIVES
+from inplace_tutorial.nn import functional as F
+
+
+def _seeded(fn):
+    """Random fills must draw the same numbers at every evaluation of finite differences."""
+    def run(*xs):
+        ipt.manual_seed(0)
+        return fn(*xs)
+    return run
+
+
+A, B, M, BATCH, IMG = (2, 3), (3, 4), (3, 3), (2, 3, 4), (2, 2, 4, 4)
+# op -> (function of the float64 leaves, shapes of the leaves, value kind: True = positive;
+# "float32-exact" = multiples of 2**-10, so a float32 round trip and the finite-difference
+# steps of 2**-10 stay exact)
+CASES = {
+    "abs": (lambda a: a.abs(), [A], False),
+    "add": (lambda a, b: a.add(b, alpha=2), [A, A], False),
+    "sub": (lambda a, b: a.sub(b, alpha=3), [A, A], False),
+    "rsub": (lambda a: 2 - a, [A], False),
+    "mul": (lambda a, b: a * b, [A, A], False),
+    "div": (lambda a, b: a / b, [A, A], True),
+    "pow": (lambda a: a.pow(3), [A], True),
+    "pow_tensor": (lambda a, b: a.pow(b), [A, A], True),
+    "pow_scalar": (lambda a: 2 ** a, [A], False),
+    "neg": (lambda a: -a, [A], False),
+    "exp": (lambda a: a.exp(), [A], False),
+    "log": (lambda a: a.log(), [A], True),
+    "sqrt": (lambda a: a.sqrt(), [A], True),
+    "relu": (lambda a: a.relu(), [A], False),
+    "sigmoid": (lambda a: a.sigmoid(), [A], False),
+    "tanh": (lambda a: a.tanh(), [A], False),
+    "reciprocal": (lambda a: a.reciprocal(), [A], True),
+    "sign": (lambda a: a.sign() * a, [A], False),
+    "clamp": (lambda a: a.clamp(-0.3, 0.4), [A], False),
+    "clamp_min": (lambda a: a.clamp_min(0.1), [A], False),
+    "clamp_max": (lambda a: a.clamp_max(0.1), [A], False),
+    "maximum": (lambda a, b: ipt.maximum(a, b), [A, A], False),
+    "minimum": (lambda a, b: ipt.minimum(a, b), [A, A], False),
+    "where": (lambda a, b: ipt.where(a > b, a, b), [A, A], False),
+    "addcmul": (lambda a, b, c: a.addcmul(b, c, value=0.5), [A, A, A], False),
+    "addcdiv": (lambda a, b, c: a.addcdiv(b, c, value=0.5), [A, A, A], True),
+    "lerp": (lambda a, b: a.lerp(b, 0.25), [A, A], False),
+    "copy_": (lambda a, b: (a * 1).copy_(b * 2), [A, A], False),
+    "zero_": (lambda a: (a * 2).zero_() + a, [A], False),
+    "fill_": (lambda a: (a * 2).fill_(3.0) * a, [A], False),
+    "normal_": (_seeded(lambda a: (a * 1).normal_() + a), [A], False),
+    "uniform_": (_seeded(lambda a: (a * 1).uniform_() * a), [A], False),
+    "random_": (_seeded(lambda a: (a * 1).random_(0, 5) + a), [A], False),
+    "to": (lambda a: a.to(ipt.float32).to(ipt.float64) * a, [A], "float32-exact"),
+    "clone": (lambda a: a.clone(), [A], False),
+    "view": (lambda a: a.view(6), [A], False),
+    "_unsafe_view": (lambda a: a.t().reshape(6), [A], False),
+    "permute": (lambda a: a.permute(2, 0, 1), [BATCH], False),
+    "transpose": (lambda a: a.transpose(0, 2), [BATCH], False),
+    "t": (lambda a: a.t(), [A], False),
+    "expand": (lambda a: a.unsqueeze(0).expand(3, 2, 3), [A], False),
+    "unsqueeze": (lambda a: a.unsqueeze(1), [A], False),
+    "squeeze": (lambda a: a.unsqueeze(0).squeeze(), [A], False),
+    "squeeze_dim": (lambda a: a.unsqueeze(1).squeeze(1), [A], False),
+    "select": (lambda a: a.select(1, 2), [A], False),
+    "slice": (lambda a: a[:, ::2], [A], False),
+    "alias": (lambda a: a[...], [A], False),
+    "unbind": (lambda a: a.unbind(0)[1] * 2, [A], False),
+    "split": (lambda a: a.split(2, 1)[1] * 2, [A], False),
+    "split_with_sizes": (lambda a: a.split([1, 2], 1)[0] * 2, [A], False),
+    "as_strided": (lambda a: a.as_strided((2, 2), (1, 2), 1), [A], False),
+    "transpose_": (lambda a: (a * 1).transpose_(0, 1), [A], False),
+    "t_": (lambda a: (a * 1).t_(), [A], False),
+    "unsqueeze_": (lambda a: (a * 1).unsqueeze_(0), [A], False),
+    "squeeze_": (lambda a: (a * 1).unsqueeze(0).squeeze_(), [A], False),
+    "squeeze_dim_": (lambda a: (a * 1).unsqueeze(0).squeeze_(0), [A], False),
+    "as_strided_": (lambda a: (a * 1).as_strided_((3,), (2,), 0), [A], False),
+    "index": (lambda a: a[[1, 0, 1]] * 1, [A], False),
+    "index_put_": (lambda a, b: (a * 1).index_put_((a > 0.0,), b[0, 0]), [A, A], False),
+    "sum": (lambda a: a.sum(), [A], False),
+    "sum_dim": (lambda a: a.sum(1, keepdim=True), [A], False),
+    "mean": (lambda a: a.mean(), [A], False),
+    "mean_dim": (lambda a: a.mean(0), [A], False),
+    "var": (lambda a: a.var(1), [A], False),
+    "std": (lambda a: a.std(0, unbiased=False), [A], False),
+    "amax": (lambda a: a.amax(1), [A], False),
+    "max_all": (lambda a: a.max(), [A], False),
+    "max_dim": (lambda a: a.max(1).values, [A], False),
+    "softmax": (lambda a: a.softmax(1), [A], False),
+    "log_softmax": (lambda a: a.log_softmax(0), [A], False),
+    "mm": (lambda a, b: a.mm(b), [A, B], False),
+    "mv": (lambda a, b: a.mv(b), [A, (3,)], False),
+    "dot": (lambda a, b: a.dot(b), [(3,), (3,)], False),
+    "bmm": (lambda a, b: a.bmm(b), [BATCH, (2, 4, 3)], False),
+    "addmm": (lambda s, a, b: ipt.addmm(s, a, b, beta=0.5, alpha=2), [(2, 4), A, B], False),
+    "addbmm": (lambda s, a, b: ipt.addbmm(s, a, b, beta=2), [M, (2, 3, 4), (2, 4, 3)], False),
+    "baddbmm": (lambda s, a, b: ipt.baddbmm(s, a, b, alpha=0.5), [(2, 3, 3), BATCH, (2, 4, 3)],
+                False),
+    "einsum": (lambda a, b: ipt.einsum("bij,bjk->ik", a, b), [BATCH, (2, 4, 3)], False),
+    "convolution": (lambda x, w, b: F.conv2d(x, w, b, stride=1, padding=1),
+                    [IMG, (3, 2, 3, 3), (3,)], False),
+    "max_pool2d": (lambda x: F.max_pool2d(x, 2), [IMG], False),
+    "avg_pool2d": (lambda x: F.avg_pool2d(x, 2), [IMG], False),
+    "native_batch_norm": (lambda x, w, b: F.batch_norm(x, None, None, w, b, training=True),
+                          [IMG, (2,), (2,)], False),
+    "mse_loss": (lambda a, b: F.mse_loss(a, b), [A, A], False),
+    "nll_loss": (lambda a: F.nll_loss(a.log_softmax(1), ipt.tensor([2, 0])), [A], False),
+}
+
+
+def test_every_op_in_the_derivative_table_has_a_gradcheck_case():
+    assert set(CASES) == set(DERIVATIVES)
+
+
+@settings(max_examples=3, deadline=None)
+@given(seed=st.integers(0, 2**16))
+@pytest.mark.parametrize("op", sorted(CASES))
+def test_gradcheck(op, seed):
+    fn, shapes, kind = CASES[op]
+    rng = np.random.default_rng(seed)
+    leaves = []
+    for shape in shapes:
+        values = rng.uniform(0.5, 2.0, shape) if kind is True else rng.uniform(-2.0, 2.0, shape)
+        values[np.abs(values) < 0.05] = 0.3  # keep clear of kinks (relu, abs, clamp at 0)
+        if kind == "float32-exact":
+            values = np.round(values * 1024) / 1024
+        leaves.append(ipt.tensor(values, dtype=ipt.float64, requires_grad=True))
+    eps = 2.0**-10 if kind == "float32-exact" else 1e-6
+    assert gradcheck(fn, leaves, eps=eps)
