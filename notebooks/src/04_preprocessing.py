@@ -74,8 +74,8 @@ for name, tr in runs.items():
 # So `clone()` + in-place keeps as much as the out-of-place form; prefer in place only when you
 # really don't need the input any more.
 #
-# The timelines below show the same three runs. Each starts at the memory already in use (the
-# batch and its working copy); only the steps above that line belong to the normalisation.
+# The timelines below show the same three runs, counted from the memory already in use when
+# each run started (the batch and its working copy): every step is the normalisation's own.
 
 # %%
 viz.memory_timeline(runs, layout="side", title="Normalising one batch of 4×3×64×64: three ways")

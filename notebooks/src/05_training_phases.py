@@ -58,7 +58,8 @@ print(profile.summary(top=6))
 viz.memory_timeline(profile.trace, title="One training step of the digits MLP (first step)")
 
 # %% [markdown]
-# The curve starts at about half a MiB: the digits dataset and the model were already in memory.
+# The curve counts bytes from what was already allocated before the step (the digits dataset,
+# the model and the core's fixed workspace); the summary above gives absolute numbers.
 # Read the step by its coloured bands:
 #
 # - **forward** allocates activations; the ones a backward node saved stay alive.
