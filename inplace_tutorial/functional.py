@@ -1,13 +1,21 @@
-"""Module-level functions, as in ``torch.add`` or ``torch.bmm``: thin calls to the methods."""
+"""Module-level functions, as in ``torch.add`` or ``torch.bmm``: thin calls to the methods,
+plus PyTorch's ``out=`` argument for the element-wise ops and matrix products."""
 from __future__ import annotations
 
+from .ops import out_variants
 from .ops.compare import where
 from .ops.linalg import einsum
 from .tensor import Tensor
 
+_OUT = set(out_variants.ELEMENTWISE) | set(out_variants.MATRIX)
+
 
 def _method(name: str):
-    def fn(input: Tensor, *args, **kwargs):
+    def fn(input: Tensor, *args, out: Tensor | None = None, **kwargs):
+        if out is not None:
+            if name not in _OUT:
+                raise TypeError(f"{name}() got an unexpected keyword argument 'out'")
+            return out_variants.with_out(name, (input, *args), out, **kwargs)
         return getattr(input, name)(*args, **kwargs)
     fn.__name__ = name
     fn.__doc__ = f"torch.{name}(input, ...) is input.{name}(...)."
@@ -24,8 +32,10 @@ for _name in _NAMES:
     globals()[_name] = _method(_name)
 
 
-def pow(input, exponent):  # noqa: A001
+def pow(input, exponent, *, out: Tensor | None = None):  # noqa: A001
     """torch.pow also takes a Python scalar base: pow(2, x) is 2 ** x."""
+    if out is not None:
+        return out_variants.with_out("pow", (input, exponent), out)
     if not isinstance(input, Tensor):
         return exponent.__rpow__(input)
     return input.pow(exponent)

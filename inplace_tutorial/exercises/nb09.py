@@ -28,8 +28,8 @@ def _(answer):
     return True, f"these exist: {sorted(truth)}"
 
 
-@exercise("09.2", hint="There is no minimum_. Compute ipt.minimum(a, b) and copy_ it into a, or "
-          "use ipt.where(a < b, a, b). Return a.")
+@exercise("09.2", hint="There is no minimum_, but ipt.minimum takes out=: "
+          "ipt.minimum(a, b, out=a) writes the result into a itself. Return a.")
 def _(answer):
     if not callable(answer):
         return False, "answer must be a function f(a, b) that writes min(a, b) into a"

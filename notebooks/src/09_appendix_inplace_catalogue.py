@@ -70,21 +70,24 @@ for name in ("matmul_", "permute_", "minimum_", "maximum_"):
 #   A temporary is unavoidable.
 # - `permute`: a permute is a **view** (new strides, no data moved); there is nothing to do "in place".
 #   To move the data you need a second buffer.
-# - `minimum`/`maximum`: simply never added as methods. PyTorch offers `torch.minimum(a, b, out=a)`.
-#   The core has no `out=` argument (below: it raises) — so we write into `a` with `copy_`, or use
-#   `clamp_max_` when the other operand is a scalar.
+# - `minimum`/`maximum`: simply never added as methods. The module-level functions take `out=`:
+#   `ipt.minimum(a, b, out=a)` writes the result into `a` itself, which is exactly what a
+#   `minimum_` would do. (`clamp_max_` does it when the other operand is a scalar.)
+# - `out=` works for matmul too, but only into a **separate** tensor: a matrix product reads each
+#   input element many times while it writes, so `out` must not be one of its inputs.
 #
 # Measured on 256×256 float32 (one buffer = 262,144 B):
 
 # %%
-a, b = ipt.randn(256, 256), ipt.randn(256, 256)
-for code in ("ipt.matmul(a, b, out=a)", "ipt.minimum(a, b, out=a)"):
-    try:
-        eval(code)
-    except TypeError as e:
-        print(f"{code:<28} -> TypeError: {e}")
+a, b, c = ipt.randn(256, 256), ipt.randn(256, 256), ipt.empty(256, 256)
+try:
+    ipt.matmul(a, b, out=a)
+except RuntimeError as e:
+    print("ipt.matmul(a, b, out=a) ->", str(e).split(". ")[0] + ".")
 print()
 ways = {
+    "ipt.minimum(a, b, out=a)": lambda: ipt.minimum(a, b, out=a),
+    "ipt.matmul(a, b, out=c)": lambda: ipt.matmul(a, b, out=c),
     "a.copy_(a @ b)": lambda: a.copy_(a @ b),
     "a.permute(1, 0).contiguous()": lambda: a.permute(1, 0).contiguous(),
     "a.t_()  (metadata only)": lambda: a.t_(),
@@ -99,9 +102,11 @@ for name, fn in ways.items():
     print(f"{name:<33} peak extra {tr.peak - tr.start_allocated:>9,} B")
 
 # %% [markdown]
-# The cell above shows the costs: `copy_(a @ b)` and `copy_(minimum(a, b))` need one temporary of
-# the result's size (freed right after), so they "save" the *persistent* buffer but not the peak.
-# `where` needs a little more (its boolean mask). The scalar `clamp_*_` forms need nothing.
+# The cell above shows the costs: `minimum(a, b, out=a)` and `matmul(a, b, out=c)` allocate
+# nothing (the result goes straight into an existing buffer). `copy_(a @ b)` and
+# `copy_(minimum(a, b))` need one temporary of the result's size (freed right after), so they
+# "save" the *persistent* buffer but not the peak. `where` needs a little more (its boolean
+# mask). The scalar `clamp_*_` forms need nothing.
 #
 # The picture: `t()` relabels the same storage (new strides); `contiguous()` copies the data into
 # a second storage in the new order.
@@ -128,9 +133,10 @@ x.copy_(x.t().clone())   # what the message suggests: a temporary
 print("with clone(): ok")
 
 # %% [markdown]
-# *In real PyTorch:* the same message; `torch.matmul(a, b, out=c)` and `torch.minimum(a, b, out=a)`
-# exist and write into a preallocated `c`/`a` (but matmul still may not write into one of its own
-# inputs safely).
+# *In real PyTorch:* the same message for `copy_`; `torch.minimum(a, b, out=a)` and
+# `torch.matmul(a, b, out=c)` behave as here. One difference: PyTorch does **not** refuse
+# `torch.matmul(a, b, out=a)` — it runs without an error and returns wrong numbers, because the
+# product overwrites `a` while still reading it. Never pass an input as a matrix product's `out`.
 
 # %% [markdown]
 # ## Exercises
@@ -160,6 +166,6 @@ check("09.2", answer)
 # ## Summary
 # - A trailing underscore means "writes into self"; it returns self and bumps `_version`.
 # - Of the article's list, `matmul_`, `permute_`, `minimum_`, `maximum_` don't exist (claim 12).
-# - Instead: `a.copy_(a @ b)` (one temporary), `permute(...).contiguous()` (new buffer) or
-#   `t_()`/`transpose_()` (metadata only), `a.copy_(minimum(a, b))` or `clamp_max_` for a scalar;
-#   in PyTorch also `torch.minimum(a, b, out=a)`.
+# - Instead: `ipt.minimum(a, b, out=a)` (no allocation; `clamp_max_` for a scalar),
+#   `ipt.matmul(a, b, out=c)` into a separate `c` (or `a.copy_(a @ b)`, one temporary),
+#   `permute(...).contiguous()` (new buffer) or `t_()`/`transpose_()` (metadata only).
