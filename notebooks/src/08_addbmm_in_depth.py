@@ -164,8 +164,9 @@ fig
 # %% [markdown]
 # Timings vary by machine (that cell is not checked); the memory bars are the measured peaks above.
 # In this core `addbmm_` calls NumPy's matmul once per batch element from Python, so on small
-# matrices it can be slower than one big `bmm` even though it needs b times less memory;
-# PyTorch's `addbmm_` is one fused kernel, so there you usually get both.
+# matrices it can be slower than one big `bmm` even though it needs b times less memory.
+# PyTorch's CPU `addbmm_` runs the same loop of `addmm_` calls, but in C++, where the per-batch
+# overhead is small.
 
 # %% [markdown]
 # ## 5. Gradients of `addbmm`
