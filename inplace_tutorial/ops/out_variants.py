@@ -22,21 +22,25 @@ from ._iter import (
     check_partial_overlap,
     shape_of,
 )
-from .elementwise import _neg_kernel, _relu_kernel, _sigmoid_kernel
-
-
-def _u(f):
-    return lambda *xs, out, dtype: f(*xs, out=out, dtype=dtype, casting="unsafe")
-
+from .elementwise import _neg_kernel, _relu_kernel, _sigmoid_kernel, _ufunc
 
 # name -> (kernel(*arrays, out, dtype), result is always floating?)
 ELEMENTWISE = {
-    "add": (_u(np.add), False), "sub": (_u(np.subtract), False),
-    "mul": (_u(np.multiply), False), "div": (_u(np.true_divide), True),
-    "maximum": (_u(np.maximum), False), "minimum": (_u(np.minimum), False),
-    "pow": (_u(np.power), False), "exp": (_u(np.exp), True), "log": (_u(np.log), True),
-    "sqrt": (_u(np.sqrt), True), "abs": (_u(np.absolute), False), "neg": (_neg_kernel, False),
-    "sigmoid": (_sigmoid_kernel, True), "tanh": (_u(np.tanh), True), "relu": (_relu_kernel, False),
+    "add": (_ufunc(np.add), False),
+    "sub": (_ufunc(np.subtract), False),
+    "mul": (_ufunc(np.multiply), False),
+    "div": (_ufunc(np.true_divide), True),
+    "maximum": (_ufunc(np.maximum), False),
+    "minimum": (_ufunc(np.minimum), False),
+    "pow": (_ufunc(np.power), False),
+    "exp": (_ufunc(np.exp), True),
+    "log": (_ufunc(np.log), True),
+    "sqrt": (_ufunc(np.sqrt), True),
+    "abs": (_ufunc(np.absolute), False),
+    "neg": (_neg_kernel, False),
+    "sigmoid": (_sigmoid_kernel, True),
+    "tanh": (_ufunc(np.tanh), True),
+    "relu": (_relu_kernel, False),
 }
 MATRIX = ("matmul", "mm", "bmm")
 
