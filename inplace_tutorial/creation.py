@@ -12,7 +12,7 @@ import numpy as np
 from . import dtypes
 from .autograd import grad_mode
 from .storage import UntypedStorage
-from .tensor import Tensor, contiguous_strides
+from .tensor import Tensor, contiguous_strides, non_overlapping_and_dense, storage_extent
 
 _generator = np.random.Generator(np.random.PCG64(0))
 
@@ -100,13 +100,7 @@ def _dense_layout(a) -> tuple | None:
     if any(s < 0 or s % a.itemsize for s in a.strides):
         return None
     strides = tuple(s // a.itemsize for s in a.strides)
-    order = sorted(range(a.ndim), key=lambda d: strides[d])
-    expected = 1
-    for d in order:
-        if a.shape[d] != 1 and strides[d] != expected:
-            return None
-        expected *= a.shape[d]
-    return strides
+    return strides if non_overlapping_and_dense(a.shape, strides) else None
 
 
 def _empty_preserving(shape, strides, dtype, op: str) -> Tensor:
@@ -122,10 +116,9 @@ def empty(*size, dtype: dtypes.dtype | None = None, requires_grad: bool = False)
 
 
 def empty_strided(size, stride, dtype: dtypes.dtype | None = None) -> Tensor:
-    size, stride = tuple(size), tuple(stride)
-    extent = 1 + sum((s - 1) * st for s, st in zip(size, stride)) if all(size) else 0
-    storage = UntypedStorage(extent, (dtype or dtypes.float32).np, "empty_strided")
-    return Tensor._make(storage, size, stride, 0, dtype or dtypes.float32)
+    size, stride, dtype = tuple(size), tuple(stride), dtype or dtypes.float32
+    storage = UntypedStorage(storage_extent(size, stride), dtype.np, "empty_strided")
+    return Tensor._make(storage, size, stride, 0, dtype)
 
 
 def full(size, fill_value, dtype: dtypes.dtype | None = None,

@@ -46,6 +46,13 @@ def non_overlapping_and_dense(shape: tuple, stride: tuple) -> bool:
     return True
 
 
+def storage_extent(shape, stride) -> int:
+    """Elements a geometry spans from its first element (0 when it has no elements)."""
+    if not all(shape):
+        return 0
+    return 1 + sum((s - 1) * st for s, st in zip(shape, stride))
+
+
 @functools.lru_cache(maxsize=4096)
 def contiguous_strides(shape: tuple) -> tuple:
     strides, acc = [], 1

@@ -12,19 +12,14 @@ import numpy as np
 from .graph import Node, edge
 
 
-def _extent(shape, stride) -> int:
-    if not all(shape):
-        return 0
-    return 1 + sum((s - 1) * st for s, st in zip(shape, stride))
-
-
 def scatter_strided(g, base_geom, view_geom):
     """Gradient w.r.t. a base, given the gradient of an as_strided view of it."""
     from ..creation import zeros
+    from ..tensor import storage_extent
 
     (bshape, bstride, boff), (vshape, vstride, voff) = base_geom, view_geom
     lo = min(boff, voff)
-    hi = max(boff + _extent(bshape, bstride), voff + _extent(vshape, vstride))
+    hi = max(boff + storage_extent(bshape, bstride), voff + storage_extent(vshape, vstride))
     buf = zeros(max(hi - lo, 1), dtype=g.dtype)
     idx = np.full(tuple(vshape), voff - lo, dtype=np.int64)
     for d, st in enumerate(vstride):

@@ -8,7 +8,14 @@ from __future__ import annotations
 
 from ..autograd import grad_mode
 from ..autograd.function import derivative, record, record_inplace
-from ..tensor import Tensor, _wrap_dim, contiguous_strides, non_overlapping_and_dense, tensor_method
+from ..tensor import (
+    Tensor,
+    _wrap_dim,
+    contiguous_strides,
+    non_overlapping_and_dense,
+    storage_extent,
+    tensor_method,
+)
 from ._iter import out_strides
 from .views import _make_view, _squeezed, _swap, _unsqueezed, _view_op
 
@@ -257,7 +264,7 @@ def _check_bounds(self, size, stride, offset) -> None:
         raise RuntimeError("as_strided: Negative strides are not supported at the moment, got "
                            f"strides: {list(stride)}")
     if all(size):
-        needed = offset + sum((s - 1) * st for s, st in zip(size, stride)) + 1
+        needed = offset + storage_extent(size, stride)
         available = self._storage._array.size
         if needed > available:
             raise RuntimeError(
