@@ -158,7 +158,7 @@ def train(model: nn.Module, loader, optimizer, epochs: int = 1,
             correct += _correct(out, yb)
             seen += n
             if progress is not None:
-                progress(epoch=epoch, step=step, total=total, loss=loss_sum / seen,
+                progress(epoch=epoch + 1, step=step, total=total, loss=loss_sum / seen,
                          acc=correct / seen)
         history.append({"epoch": epoch + 1, "loss": loss_sum / seen, "acc": correct / seen})
         if progress is None and verbose:

@@ -52,6 +52,10 @@ class StepProfile:
         return self.peak - self.baseline
 
     def summary(self, top: int = 8) -> str:
+        # One unit for the whole summary, the one the timeline picture's axis uses.
+        def _mib(n: int, scale: int = 2 ** 20 if self.step_peak >= 2 * 2 ** 20 else 2 ** 10) -> str:
+            return f"{n / scale:8.1f} {'MiB' if scale == 2 ** 20 else 'KiB'}"
+
         lines = [f"one training step: peak {_mib(self.step_peak)} "
                  f"(reached in {self.peak_phase}), loss {self.loss:.4f}"]
         for name, value in self.phase_peaks.items():
@@ -64,10 +68,6 @@ class StepProfile:
         for s in self.alive_at_peak[:top]:
             lines.append(f"  {s.label:<7} {_mib(s.nbytes)}  {s.category:<16} from {s.op}")
         return "\n".join(lines)
-
-
-def _mib(n: int) -> str:
-    return f"{n / 2 ** 20:8.3f} MiB"
 
 
 def saved_storages(root) -> dict[str, int]:

@@ -2,7 +2,9 @@
 
 Sources are plain Python in ``notebooks/src/NN_name.py`` ("percent" format: a line
 ``# %%`` starts a code cell, ``# %% [markdown]`` a markdown cell whose lines start with
-``# ``). Each notebook is executed top to bottom in a fresh kernel with PYTHONHASHSEED=0,
+``# ``). Cell tags go on the header, jupytext-style: ``# %% tags=["nbval-ignore-output"]``
+marks a cell for nbval in its metadata, so the learner's code holds only the lesson.
+Each notebook is executed top to bottom in a fresh kernel with PYTHONHASHSEED=0,
 from the notebooks/ folder, exactly as nbval will re-run it; the outputs are committed.
 
     python tools/build_notebooks.py            # all
@@ -10,6 +12,7 @@ from the notebooks/ folder, exactly as nbval will re-run it; the outputs are com
 """
 from __future__ import annotations
 
+import json
 import os
 import re
 import sys
@@ -35,7 +38,11 @@ def parse(text: str) -> nbformat.NotebookNode:
             lines = [ln[2:] if ln.startswith("# ") else ln.lstrip("#") for ln in body.splitlines()]
             nb.cells.append(nbformat.v4.new_markdown_cell("\n".join(lines).strip()))
         elif body.strip():
-            nb.cells.append(nbformat.v4.new_code_cell(body))
+            cell = nbformat.v4.new_code_cell(body)
+            tags = re.search(r"tags=(\[[^\]]*\])", header)
+            if tags:
+                cell.metadata["tags"] = json.loads(tags.group(1))
+            nb.cells.append(cell)
     return nb
 
 
@@ -43,7 +50,9 @@ def build(path: Path) -> float:
     nb = parse(path.read_text())
     os.environ["PYTHONHASHSEED"] = "0"
     start = time.perf_counter()
-    NotebookClient(nb, timeout=300, kernel_name="python3",
+    # No widget state in the file: a reader without a kernel (GitHub, nbconvert) gets each
+    # widget's static picture from its output bundle instead of an empty widget view.
+    NotebookClient(nb, timeout=300, kernel_name="python3", store_widget_state=False,
                    resources={"metadata": {"path": str(OUT)}}).execute()
     for i, cell in enumerate(nb.cells):  # stable ids keep git diffs small
         cell["id"] = f"{path.stem[:2]}-{i:03d}"

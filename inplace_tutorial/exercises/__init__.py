@@ -66,7 +66,8 @@ def grade(key: str, answer) -> tuple[str, str]:
     return (CORRECT if ok else INCORRECT), feedback
 
 
-_ICONS = {CORRECT: "✅", INCORRECT: "❌", NOT_ATTEMPTED: "⏳"}
+# Plain-text marks: emoji show as empty boxes where no emoji font is installed.
+_ICONS = {CORRECT: "[+]", INCORRECT: "[-]", NOT_ATTEMPTED: "[ ]"}
 
 
 def check(key: str, answer) -> None:
@@ -96,7 +97,7 @@ def all_keys() -> list[str]:
 
 def hint(key: str) -> None:
     ex = _get(key)
-    print(f"💡 {ex.hint}" if ex else f"there is no exercise {key!r}")
+    print(f"Hint: {ex.hint}" if ex else f"there is no exercise {key!r}")
 
 
 def solution(key: str) -> None:

@@ -15,6 +15,9 @@ import matplotlib.colors
 from matplotlib.figure import Figure
 
 DPI = 100
+# The smallest text any picture uses (points): 11 px at DPI 100, still 9 px when JupyterLab
+# shrinks a figure up to 1190 px wide into a 968 px output area.
+SMALL = 8.0
 
 RC = {
     "font.family": "DejaVu Sans",

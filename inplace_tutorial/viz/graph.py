@@ -14,8 +14,8 @@ from . import _style as st
 
 FS = 8.0
 LINE_H = 0.17
-PAD_X, PAD_Y = 0.12, 0.08
-GAP_X, GAP_Y = 0.3, 0.45
+PAD_X, PAD_Y = 0.12, 0.06
+GAP_X, GAP_Y = 0.3, 0.28
 
 
 def _leaf_name(node, names: dict[int, str]) -> str:
@@ -117,7 +117,7 @@ def graph_diagram(root, *, names: dict | None = None, title: str | None = None,
               for layer in layers]
     fig_w = max(max(widths), st.text_width(len(top_line[0]), FS) + 0.5,
                 st.text_width(len(title or ""), 10) + 0.4,
-                st.text_width(max(map(len, _LEGEND)), 7.5) + 0.3) + 0.5
+                st.text_width(max(map(len, _LEGEND)), st.SMALL) + 0.3) + 0.5
     y = (0.45 if title else 0.15) + 0.5  # below the title and the root tensor box
     for layer, lw in zip(layers, widths, strict=True):
         x = (fig_w - lw) / 2
@@ -152,7 +152,7 @@ def graph_diagram(root, *, names: dict | None = None, title: str | None = None,
         for node in order:
             _draw_box(ax, boxes[id(node)], id(node) in red)
         if legend:
-            ax.text(0.15, fig_h - 0.3, "\n".join(_LEGEND), fontsize=7.5, color=st.BAD,
+            ax.text(0.15, fig_h - 0.3, "\n".join(_LEGEND), fontsize=st.SMALL, color=st.BAD,
                     va="center", linespacing=1.4)
     return fig
 

@@ -20,7 +20,7 @@ from . import _style as st
 
 CELL_W, CELL_H, TRACK_H = 0.52, 0.36, 0.26
 LEFT = 0.15
-LABEL_FS, CELL_FS, TRACK_FS = 8.0, 8.0, 7.0
+LABEL_FS, CELL_FS, TRACK_FS = 8.5, 8.5, st.SMALL
 
 # Identity of a storage that is never reused (unlike id() or a data pointer), without
 # keeping the storage alive: a snapshot must not change what the allocator counts.
@@ -186,7 +186,7 @@ def _draw_cells(ax, top, left, y, storage: StorageState, old: StorageState | Non
         ax.text(x + CELL_W / 2, y0 + CELL_H / 2, _fmt_value(storage.values[c]),
                 ha="center", va="center", fontsize=CELL_FS, family=st.MONO,
                 weight="bold" if changed else "normal")
-        ax.text(x + CELL_W / 2, y0 - 0.07, str(c), ha="center", va="bottom", fontsize=6.5,
+        ax.text(x + CELL_W / 2, y0 - 0.07, str(c), ha="center", va="bottom", fontsize=st.SMALL,
                 color=st.MUTED)
 
 

@@ -17,10 +17,57 @@ def _base(trace, relative: bool) -> int:
     return trace.start_allocated if relative else 0
 
 
-def _steps(trace, scale: float, base: int) -> tuple[list[int], list[float]]:
-    xs = list(range(len(trace.events) + 1))
+def _runs(trace) -> list[tuple[str | None, list[int]]]:
+    """(phase, event indices) for each maximal run of one phase, in order.
+
+    A phase entered (``trace.marks``) that recorded no event is a run with no events: an
+    in-place update that allocates nothing still gets its band.
+    """
+    marks: dict[int, list[str]] = {}
+    for i, name in trace.marks:
+        marks.setdefault(i, []).append(name)
+    runs: list[tuple[str | None, list[int]]] = []
+    for i in range(len(trace.events) + 1):
+        for name in marks.get(i, []):
+            if not runs or runs[-1][0] != name:
+                runs.append((name, []))
+        if i == len(trace.events):
+            break
+        p = trace.events[i].phase
+        if not runs or runs[-1][0] != p:
+            runs.append((p, []))
+        runs[-1][1].append(i)
+    return runs
+
+
+def _positions(trace) -> tuple[list[float], list[tuple[str, float, float, bool]]]:
+    """x of the start point and of every event; bands (phase, x0, x1, empty).
+
+    Event i sits one unit right of the point before it; a phase without events takes one
+    empty unit of its own, where the curve stays flat.
+    """
+    xs, bands, x = [0.0], [], 0.0
+    for phase, idx in _runs(trace):
+        if idx:
+            first = x + 1
+            for _ in idx:
+                x += 1
+                xs.append(x)
+            if phase is not None:
+                bands.append((phase, first - 0.5, x + 0.5, False))
+        elif phase is not None:
+            x += 1
+            bands.append((phase, x - 0.5, x + 0.5, True))
+    return xs, bands
+
+
+def _steps(trace, scale: float, base: int) -> tuple[list[float], list[float]]:
+    xs, _ = _positions(trace)
     ys = [(trace.start_allocated - base) / scale] + [(e.allocated - base) / scale
                                                       for e in trace.events]
+    end = max([xs[-1]] + [b[2] - 0.5 for b in _positions(trace)[1]])
+    if end > xs[-1]:  # trailing empty phases: the curve runs flat through them
+        xs, ys = xs + [end], ys + [ys[-1]]
     return xs, ys
 
 
@@ -30,19 +77,6 @@ def _unit(nbytes: int) -> tuple[str, float]:
         if nbytes >= 2 * scale:
             return unit, scale
     return "B", 1.0
-
-
-def _phase_runs(trace) -> list[tuple[str, int, int]]:
-    """(phase, first event, last event) for each maximal run of one phase."""
-    runs: list[tuple[str, int, int]] = []
-    for i, e in enumerate(trace.events):
-        if e.phase is None:
-            continue
-        if runs and runs[-1][0] == e.phase and runs[-1][2] == i - 1:
-            runs[-1] = (e.phase, runs[-1][1], i)
-        else:
-            runs.append((e.phase, i, i))
-    return runs
 
 
 def _relabel(trace) -> dict[str, str]:
@@ -69,25 +103,23 @@ def _draw(ax, trace, label: str | None, colour: str, bands: bool, top: int,
           text_slot: int, scale: float, base: int) -> None:
     xs, ys = _steps(trace, scale, base)
     if bands:
-        for k, (phase, a, b) in enumerate(_phase_runs(trace)):
-            # Event i moves the curve from x=i to x=i+1, so its band spans [i, i+1].
-            ax.axvspan(a + 0.5, b + 1.5, color=st.PHASE_COLOURS.get(phase, "#EEEEEE"), lw=0,
-                       zorder=0)
+        for k, (phase, x0, x1, empty) in enumerate(_positions(trace)[1]):
+            ax.axvspan(x0, x1, color=st.PHASE_COLOURS.get(phase, "#EEEEEE"), lw=0, zorder=0)
             # Staggered, so labels of two narrow neighbouring bands never overlap.
-            ax.text((a + b) / 2 + 1, 1.0 + 0.055 * (k % 2), phase,
+            ax.text((x0 + x1) / 2, 1.0 + 0.07 * (k % 2), f"{phase}: 0 B" if empty else phase,
                     transform=ax.get_xaxis_transform(),
-                    ha="center", va="bottom", fontsize=7.5, color=st.CELL_EDGE)
+                    ha="center", va="bottom", fontsize=st.SMALL, color=st.CELL_EDGE)
     ax.step(xs, ys, where="post", color=colour, lw=1.8, label=label, zorder=3)
-    px = trace.peak_index + 1
+    px = xs[trace.peak_index + 1]
     ax.plot([px], [(trace.peak - base) / scale], "o", color=colour, ms=6, zorder=4)
     what = "peak +" if base else "peak "
     head = (f"{label + ': ' if label else ''}{what}{st.fmt_bytes(trace.peak - base)} "
-            f"at event {px}")
+            f"at event {trace.peak_index + 1}")
     body = "\n".join(["alive at the peak:", *peak_report(trace, top)])
     # Text boxes sit in the upper-left corner, one under the other, never on the curve's
     # peak marker: the axes' y limit leaves headroom above the highest value.
     ax.text(0.01, 0.97 - 0.3 * text_slot, head + "\n" + body, transform=ax.transAxes,
-            va="top", ha="left", fontsize=7.5, family=st.MONO, color=colour, zorder=5,
+            va="top", ha="left", fontsize=st.SMALL, family=st.MONO, color=colour, zorder=5,
             bbox=dict(boxstyle="round,pad=0.3", fc="white", ec=colour, alpha=0.9))
 
 
@@ -95,9 +127,11 @@ def _format_axes(ax, traces, unit: str, scale: float, relative: bool) -> None:
     ax.set_xlabel("event (each alloc or free)")
     ax.set_ylabel(f"allocated since start ({unit})" if relative else f"allocated ({unit})")
     hi = max(t.peak - _base(t, relative) for t in traces) / scale
-    # Headroom above the peak for the text boxes in the upper-left corner.
-    ax.set_ylim(0, hi * (1.9 if len(traces) > 1 else 1.6) + 1 / scale)
-    ax.set_xlim(0, max(len(t.events) for t in traces) + 0.5)
+    top = hi * (1.9 if len(traces) > 1 else 1.6) + 1 / scale
+    # Headroom above the peak for the text boxes in the upper-left corner; a little room below
+    # 0 so a run that allocates nothing is a visible line, not hidden by the x-axis.
+    ax.set_ylim(-0.04 * top, top)
+    ax.set_xlim(0, max(_steps(t, 1.0, 0)[0][-1] for t in traces) + 0.5)
 
 
 def memory_timeline(traces, *, title: str | None = None, layout: str = "overlay",
@@ -115,7 +149,8 @@ def memory_timeline(traces, *, title: str | None = None, layout: str = "overlay"
     unit, scale = _unit(max(t.peak - _base(t, relative) for t in runs.values()))
     with st.style():
         if layout == "side" and len(runs) > 1:
-            fig = st.new_figure(4.6 * len(runs), 3.6)
+            # At most ~9.6 in (960 px) wide: wider, JupyterLab would shrink the text below 9 px.
+            fig = st.new_figure(min(4.6, 9.6 / len(runs)) * len(runs), 3.6)
             axes = fig.subplots(1, len(runs), sharey=True)
             for i, (ax, (label, trace)) in enumerate(zip(axes, runs.items(), strict=True)):
                 _draw(ax, trace, label, st.colour(i), True, top, 0, scale,
@@ -134,7 +169,7 @@ def memory_timeline(traces, *, title: str | None = None, layout: str = "overlay"
             _format_axes(ax, list(runs.values()), unit, scale, relative)
             if len(runs) > 1:
                 ax.legend(loc="upper right", frameon=False,
-                          title=f"phases shaded for: {next(iter(runs))}", title_fontsize=7.5)
+                          title=f"phases shaded for: {next(iter(runs))}", title_fontsize=st.SMALL)
         if title:
             fig.suptitle(title, fontsize=10, weight="bold", x=0.01, ha="left")
         fig.tight_layout()

@@ -15,6 +15,8 @@ import ipywidgets as W
 
 import inplace_tutorial as ipt
 
+from . import _static
+
 # name -> (code shown to the learner, y = f(x, w)); w is a second leaf for binary ops.
 FORWARD: dict[str, tuple[str, Callable]] = {
     "sigmoid": ("y = x.sigmoid()", lambda x, w: x.sigmoid()),
@@ -115,48 +117,87 @@ def run_experiment(forward: str, inplace: str, target: str,
 def _saved_table(saved: list[Saved]) -> str:
     if not saved:
         return "<i>nothing in the graph saved a tensor</i>"
-    rows = "".join(
-        f"<tr style='color:{'#C0392B' if s.stale else 'inherit'}'><td>{s.node}</td>"
-        f"<td>{s.field}</td><td>{s.saved_version}</td><td>{s.current_version}</td>"
-        f"<td>{'STALE' if s.stale else 'ok'}</td></tr>" for s in saved)
-    return ("<table><tr><th>node</th><th>saved</th><th>saved at version</th>"
-            f"<th>version now</th><th></th></tr>{rows}</table>")
+    rows = [[html.escape(s.node), html.escape(s.field), str(s.saved_version),
+             str(s.current_version), "<b>STALE</b>" if s.stale else "ok"] for s in saved]
+    return _static.table(["node", "saved", "saved at version", "version now", "state"], rows,
+                         ["bad" if s.stale else "" for s in saved])
+
+
+def _rounded(value) -> str:
+    """Nested lists of floats, 4 decimals: [[0.1966, 0.105], ...]."""
+    if isinstance(value, list):
+        return "[" + ", ".join(_rounded(v) for v in value) + "]"
+    return f"{value:.4g}"
+
+
+_PRE = ("white-space: pre-wrap; word-break: normal; overflow-wrap: break-word; "
+        f"margin: 4px 0; {_static.TEXT}")
 
 
 class HazardLab(W.VBox):
-    """Dropdowns for the ops, a prediction, a Run button; ``.result`` after each run."""
+    """Dropdowns for the ops, a prediction, a Run button; ``.result`` after each run.
+
+    Changing the scenario clears the prediction, so a guess is only ever graded against the
+    scenario it was made for.
+    """
 
     def __init__(self):
-        self.forward = W.Dropdown(options=list(FORWARD), value="sigmoid", description="forward")
-        self.inplace = W.Dropdown(options=list(INPLACE), value="mul_(2)", description="in-place")
+        self.forward = W.Dropdown(options=list(FORWARD), value="sigmoid", description="forward",
+                                  layout=W.Layout(width="auto"))
+        self.inplace = W.Dropdown(options=list(INPLACE), value="mul_(2)", description="in-place",
+                                  layout=W.Layout(width="auto"))
         self.target = W.ToggleButtons(options=list(TARGETS), value="output y",
                                       description="apply to")
         self.prediction = W.RadioButtons(options=["backward works", "it fails"],
                                          value=None, description="predict")
         self.run_button = W.Button(description="Run", button_style="primary")
-        self.output = W.HTML()
+        self.output = W.HTML(layout=W.Layout(width="100%"))
         self.result: HazardResult | None = None
         self.run_button.on_click(lambda _b: self.run())
-        super().__init__([W.HBox([self.forward, self.inplace]), self.target, self.prediction,
-                          self.run_button, self.output])
+        for box in (self.forward, self.inplace, self.target):
+            box.observe(self._scenario_changed, names="value")
+        super().__init__([W.HBox([self.forward, self.inplace],
+                                 layout=W.Layout(flex_flow="row wrap")),
+                          self.target, self.prediction, self.run_button, self.output])
+
+    def _scenario_changed(self, _change) -> None:
+        self.prediction.value = None
 
     def run(self) -> HazardResult:
         predicted = None if self.prediction.value is None else self.prediction.value == "it fails"
         r = run_experiment(self.forward.value, self.inplace.value, self.target.value, predicted)
         self.result = r
         if r.failed:
-            outcome = (f"<b style='color:#C0392B'>RuntimeError during the {r.stage}:</b>"
-                       f"<pre style='white-space:pre-wrap'>{html.escape(r.error)}</pre>")
+            outcome = _static.status_line(
+                f"<b>RuntimeError during the {r.stage}:</b>"
+                f"<div style='{_PRE}'>{html.escape(r.error)}</div>", "error")
         else:
-            grads = "".join(f"<li>{n}.grad = {html.escape(str(g))}</li>"
+            grads = "".join(f"<div style='{_PRE}'>{n}.grad = {_rounded(g)}</div>"
                             for n, g in r.grads.items())
-            outcome = f"<b style='color:#1E8449'>backward succeeded</b><ul>{grads}</ul>"
+            outcome = _static.status_line(f"<b>backward succeeded</b>{grads}", "ok")
         verdict = ("<i>make a prediction first next time</i>" if r.prediction_correct is None
                    else "<b>your prediction was right</b>" if r.prediction_correct
                    else "<b>your prediction was wrong</b>")
         self.output.value = (
-            f"<pre>{html.escape(r.code)}</pre>{outcome}<p>{verdict}</p>"
-            f"<p><b>Saved tensors after the in-place op</b></p>{_saved_table(r.saved)}"
-            f"<p><b>explain() just before the in-place op</b></p>"
-            f"<pre>{html.escape(r.explanation)}</pre>")
+            f"<div style='{_PRE}; font-family: var(--jp-code-font-family, monospace)'>"
+            f"{html.escape(r.code)}</div>{outcome}<p style='{_static.TEXT}'>{verdict}</p>"
+            f"<p style='{_static.TEXT}'><b>Saved tensors after the in-place op</b></p>"
+            f"{_saved_table(r.saved)}"
+            f"<p style='{_static.TEXT}'><b>explain() just before the in-place op</b></p>"
+            f"<div style='{_PRE}; font-family: var(--jp-code-font-family, monospace)'>"
+            f"{html.escape(r.explanation)}</div>")
+        # The next run is a new question: it needs a new prediction.
+        self.prediction.value = None
         return r
+
+    def _repr_mimebundle_(self, **kwargs):
+        view = super()._repr_mimebundle_(**kwargs) or {}
+        fields = [f"forward: {self.forward.value}", f"in-place: {self.inplace.value}",
+                  f"apply to: {self.target.value}", "predict: backward works / it fails", "Run"]
+        r = self.result
+        last = ("no run yet: pick the ops, predict, then press Run" if r is None
+                else f"last run: RuntimeError during the {r.stage}" if r.failed
+                else "last run: backward succeeded")
+        png = _static.card(fields, [last])
+        plain = f"HazardLab (interactive: run the cell to use it): {' | '.join(fields[:3])}; {last}"
+        return _static.mimebundle(view, plain, png)

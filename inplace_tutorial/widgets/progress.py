@@ -2,12 +2,34 @@
 
 In a Jupyter kernel it is an ipywidgets IntProgress plus a label; anywhere else (a script,
 pytest, CI logs) it prints plain text lines. ``train()`` calls it as
-``progress(epoch=, step=, total=, loss=, acc=)`` and ``.close()`` at the end.
+``progress(epoch=, step=, total=, loss=, acc=)`` (epochs counted from 1) and ``.close()`` at
+the end.
 """
 from __future__ import annotations
 
+import base64
 import sys
 from typing import TextIO
+
+from matplotlib.patches import Rectangle
+
+from ..viz import _style as st
+
+
+def _bar_png(fraction: float, line: str) -> bytes:
+    """A finished progress bar and its last line, as the stored notebook shows it."""
+    width = max(3.0, st.text_width(len(line), 9) + 0.3)
+    with st.style():
+        fig = st.new_figure(width, 0.55)
+        ax = fig.add_axes((0, 0, 1, 1))
+        ax.set_xlim(0, width)
+        ax.set_ylim(0.55, 0)
+        ax.axis("off")
+        ax.add_patch(Rectangle((0.1, 0.06), 2.5, 0.14, fc="#EEEEEE", ec="#BDBDBD"))
+        ax.add_patch(Rectangle((0.1, 0.06), 2.5 * min(max(fraction, 0.0), 1.0), 0.14,
+                               fc=st.GOOD, ec="none"))
+        ax.text(0.1, 0.38, line, fontsize=9, family=st.MONO, va="center")
+        return st.to_png(fig)
 
 
 def in_jupyter_kernel() -> bool:
@@ -42,8 +64,12 @@ class Progress:
             self.bar = W.IntProgress(value=0, min=0, max=max(self.total, 1),
                                      description=description)
             self.label = W.Label()
-            self.box = W.HBox([self.bar, self.label])
-            display(self.box)
+            self.box = W.HBox([self.bar, self.label], layout=W.Layout(flex_flow="row wrap"))
+            # The live bar goes away at close(); a stored notebook shows this text instead.
+            view = self.box._repr_mimebundle_()
+            view["text/plain"] = (f"{description}: progress bar (live while the cell runs; "
+                                  f"the last line is printed below)")
+            self._handle = display(view, raw=True, display_id=True)
 
     def __call__(self, epoch: int | None = None, step: int | None = None,
                  total: int | None = None, loss: float | None = None,
@@ -77,7 +103,13 @@ class Progress:
         if self.widget:
             self.bar.bar_style = "success" if self.step >= self.total else ""
             self.box.close()
-            # The live bar goes away with its kernel; leave the last line as plain output.
-            print(f"{self.description}: {self.text or 'no steps'}", file=self.file, flush=True)
+            # The live bar goes away with its kernel: its output becomes a picture of the last
+            # state, and the last line as text.
+            line = f"{self.description}: {self.text or 'no steps'}"
+            if self._handle is not None:
+                self._handle.update({"text/plain": line, "image/png": base64.b64encode(
+                    _bar_png(self.step / max(self.total, 1), line)).decode("ascii")}, raw=True)
+            else:
+                print(line, file=self.file, flush=True)
         elif self._printed_at != self.step:
             print(f"{self.description}: {self.text}", file=self.file, flush=True)

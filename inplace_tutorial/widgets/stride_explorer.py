@@ -6,6 +6,7 @@ own RuntimeError text). ``StrideExplorer`` is the ipywidgets face, drawn with ``
 """
 from __future__ import annotations
 
+import asyncio
 import html
 
 import ipywidgets as W
@@ -13,6 +14,10 @@ import ipywidgets as W
 import inplace_tutorial as ipt
 
 from .. import viz
+from . import _static
+
+# Wait this long after a keystroke before redrawing: typing "3, 4" fast draws once, not per key.
+DEBOUNCE_S = 0.15
 
 
 def _ints(text: str, what: str) -> tuple[int, ...]:
@@ -25,6 +30,11 @@ def _ints(text: str, what: str) -> tuple[int, ...]:
         except ValueError:
             raise TypeError(f"{what} must be whole numbers, got {p!r}") from None
     return tuple(out)
+
+
+def _count(n: int, noun: str) -> str:
+    """1 element, 2 elements."""
+    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
 
 
 class StrideView:
@@ -70,35 +80,78 @@ class StrideView:
         hits = self.touched()
         shared = sum(1 for n in hits.values() if n > 1)
         text = (f"x.as_strided({tuple(v.shape)}, {v.stride()}, {v.storage_offset()}): "
-                f"{v.numel()} elements over {len(hits)} of {self.base.numel()} cells, "
+                f"{_count(v.numel(), 'element')} over {len(hits)} of "
+                f"{_count(self.base.numel(), 'cell')}, "
                 f"is_contiguous()={v.is_contiguous()}")
         if shared:
-            text += f"; {shared} cells are read by more than one index"
+            text += (f"; {_count(shared, 'cell')} {'is' if shared == 1 else 'are'} read by more "
+                     f"than one index")
         return text
 
 
 class StrideExplorer(W.VBox):
-    """Text boxes for shape / stride / offset, a message line and the storage picture."""
+    """Text boxes for shape / stride / offset, a message line and the storage picture.
+
+    A keystroke schedules one redraw ``DEBOUNCE_S`` later (inside a kernel's event loop; without
+    one, e.g. in tests, it redraws at once); inputs that give the same view as the picture
+    already shown draw nothing. ``redraws`` counts the pictures drawn.
+    """
 
     def __init__(self, numel: int = 12):
         self.model = StrideView(numel)
-        self.shape = W.Text(value="3, 4", description="shape")
-        self.stride = W.Text(value="4, 1", description="stride")
-        self.offset = W.Text(value="0", description="offset")
-        self.message = W.HTML()
-        self.image = W.Image(format="png")
+        field = {"layout": W.Layout(width="13em", flex="0 1 auto"),
+                 "style": {"description_width": "4em"}}
+        self.shape = W.Text(value="3, 4", description="shape", **field)
+        self.stride = W.Text(value="4, 1", description="stride", **field)
+        self.offset = W.Text(value="0", description="offset", **field)
+        self.message = W.HTML(layout=W.Layout(width="100%"))
+        # Own pixel size (sharp), pinned to the left: no stretching, no sideways jumps.
+        self.image = W.Image(format="png", layout=W.Layout(width="auto", max_width="100%",
+                                                           align_self="flex-start"))
+        self.redraws = 0
+        self._drawn: tuple | None = None
+        self._pending = None
         for box in (self.shape, self.stride, self.offset):
-            box.observe(lambda _change: self.update(), names="value")
-        super().__init__([W.HBox([self.shape, self.stride, self.offset]), self.message,
-                          self.image])
+            box.observe(lambda _change: self._schedule(), names="value")
+        super().__init__([W.HBox([self.shape, self.stride, self.offset],
+                                 layout=W.Layout(flex_flow="row wrap")),
+                          self.message, self.image])
         self.update()
 
+    def _schedule(self) -> None:
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:  # no event loop (plain Python, tests): draw now
+            self.update()
+            return
+        if self._pending is not None:
+            self._pending.cancel()
+        self._pending = loop.call_later(DEBOUNCE_S, self.update)
+
     def update(self) -> None:
+        self._pending = None
         ok = self.model.set(self.shape.value, self.stride.value, self.offset.value)
-        colour = "#1E8449" if ok else "#C0392B"
-        self.message.value = (f"<span style='color:{colour}'>"
-                              f"{html.escape(self.model.describe())}</span>")
+        v = self.model.view
+        key = ((tuple(v.shape), v.stride(), v.storage_offset()) if ok else None,
+               self.model.describe())
+        if key == self._drawn:
+            return
+        self._drawn = key
+        self.message.value = _static.status_line(html.escape(self.model.describe()),
+                                                 "ok" if ok else "error")
+        self.image.value = self._picture()
+        self.redraws += 1
+
+    def _picture(self) -> bytes:
         views = {"x": self.model.base}
-        if ok:
+        if self.model.view is not None:
             views["view"] = self.model.view
-        self.image.value = viz.to_png(viz.storage_diagram(views))
+        return viz.to_png(viz.storage_diagram(views))
+
+    def _repr_mimebundle_(self, **kwargs):
+        view = super()._repr_mimebundle_(**kwargs) or {}
+        fields = [f"{b.description}: {b.value}" for b in (self.shape, self.stride, self.offset)]
+        png = _static.card(fields, [self.model.describe()], self.image.value)
+        plain = ("StrideExplorer (interactive: run the cell to use it): "
+                 + " | ".join(fields) + " -> " + self.model.describe())
+        return _static.mimebundle(view, plain, png)

@@ -1,255 +1,183 @@
-"""TrainingStepper: one training step of a tiny classifier, one op at a time.
+"""TrainingStepper: the ipywidgets face of ``TrainingStep`` (one training step, op by op).
 
-``TrainingStep`` is the logic (plain Python, assertable in tests): raw leaf tensors, addmm,
-relu/relu_, log_softmax and a manual NLL, then backward, an SGD update and zero_grad, each op
-recorded into one memory trace with its phase. The in-place switch picks relu_, add_(alpha=)
-and set_to_none; off, it picks relu, sub(lr * g) and zero-filled grads. ``TrainingStepper``
-draws it: the current op, the graph so far, the live storages and the timeline so far.
+Buttons run a phase, one op, or go one op back; a switch picks the in-place or the out-of-place
+variants. It shows what the last click did, the graph so far, the memory timeline so far and the
+live storages. Every byte count is the step's own, counted from right before its first op
+(``TrainingStep``), so data loaded by other cells never leaks into the numbers.
 """
 from __future__ import annotations
 
-import contextlib
 import html
-from collections.abc import Callable
 
 import ipywidgets as W
 
-import inplace_tutorial as ipt
-from inplace_tutorial import memory
-from inplace_tutorial.memory import Trace
-
 from .. import viz
 from ..viz import _style as st
+from . import _static
+from .training_step import PARAMS, PHASES, TrainingStep
 
-PHASES = ("forward", "backward", "update", "zero_grad")
-PARAMS = ("W1", "b1", "W2", "b2")
+__all__ = ["PARAMS", "PHASES", "TrainingStep", "TrainingStepper"]
 
-
-class TrainingStep:
-    """State of one step: ``phase``, ``op_index``, ``done`` (op names), ``trace``, ``peak``."""
-
-    def __init__(self, inplace: bool = True, batch: int = 16, hidden: int = 8,
-                 lr: float = 0.1, seed: int = 0):
-        self.batch, self.hidden, self.lr, self.seed = batch, hidden, lr, seed
-        self.inplace = inplace
-        self.reset()
-
-    # ------------------------------------------------------------------ the program
-    def _program(self) -> list[tuple[str, str, Callable[[], None]]]:
-        t, lr, n = self.t, self.lr, self.batch
-        ops: list[tuple[str, str, Callable[[], None]]] = [
-            ("forward", "h = torch.addmm(b1, X, W1)",
-             lambda: t.__setitem__("h", ipt.addmm(t["b1"], t["X"], t["W1"]))),
-        ]
-        if self.inplace:
-            ops.append(("forward", "a = h.relu_()   # a is h",
-                        lambda: t.__setitem__("a", t["h"].relu_())))
-        else:
-            ops.append(("forward", "a = h.relu()", lambda: t.__setitem__("a", t["h"].relu())))
-        ops += [
-            ("forward", "z = torch.addmm(b2, a, W2)",
-             lambda: t.__setitem__("z", ipt.addmm(t["b2"], t["a"], t["W2"]))),
-            ("forward", "logp = z.log_softmax(dim=1)",
-             lambda: t.__setitem__("logp", t["z"].log_softmax(dim=1))),
-            ("forward", "picked = logp * onehot",
-             lambda: t.__setitem__("picked", t["logp"] * t["onehot"])),
-            ("forward", f"loss = picked.sum() / -{n}",
-             lambda: t.__setitem__("loss", t["picked"].sum().div(-n))),
-            ("backward", "loss.backward()", lambda: t["loss"].backward()),
-        ]
-        for p in PARAMS:
-            if self.inplace:
-                ops.append(("update", f"{p}.add_({p}.grad, alpha=-lr)",
-                            lambda p=p: t[p].add_(t[p].grad, alpha=-lr)))
-            else:
-                ops.append(("update", f"{p} = {p}.sub(lr * {p}.grad)",
-                            lambda p=p: self._replace(p, t[p].sub(t[p].grad.mul(lr)))))
-        if self.inplace:
-            ops.append(("zero_grad", "p.grad = None for each p   (set_to_none=True)",
-                        self._grads_to_none))
-        else:
-            ops.append(("zero_grad", "p.grad.zero_() for each p   (set_to_none=False)",
-                        lambda: [t[p].grad.zero_() for p in PARAMS]))
-        return ops
-
-    def _replace(self, name: str, new) -> None:
-        # An out-of-place update makes a new leaf; the old weights die when nothing holds them.
-        old = self.t[name]
-        new.requires_grad_(True)
-        new.grad = old.grad
-        self.t[name] = new
-
-    def _grads_to_none(self) -> None:
-        for p in PARAMS:
-            self.t[p].grad = None
-
-    # ------------------------------------------------------------------ stepping
-    def reset(self) -> None:
-        """A fresh model and batch (same seed, so both modes see the same numbers)."""
-        self.t = {}  # drop the previous step's tensors before counting the new ones
-        ipt.manual_seed(self.seed)
-        n, h = self.batch, self.hidden
-        with ipt.no_grad():
-            X = ipt.randn(n, 4)
-            labels = [i % 3 for i in range(n)]
-            onehot = ipt.zeros(n, 3)
-            for i, c in enumerate(labels):
-                onehot[i, c] = 1.0
-            self.t.update(X=X, onehot=onehot,
-                          W1=ipt.randn(4, h).mul_(0.5), b1=ipt.zeros(h),
-                          W2=ipt.randn(h, 3).mul_(0.5), b2=ipt.zeros(3))
-        for p in PARAMS:
-            self.t[p].requires_grad_(True)
-        self.ops = self._program()
-        self.op_index = 0
-        self.done: list[str] = []
-        self.trace = Trace(start_allocated=memory.memory_allocated())
-
-    def set_inplace(self, inplace: bool) -> None:
-        self.inplace = inplace
-        self.reset()
-
-    @property
-    def phase(self) -> str:
-        """Phase of the next op ("ready" before the first, "done" after the last)."""
-        if self.op_index == 0:
-            return "ready"
-        if self.op_index >= len(self.ops):
-            return "done"
-        return self.ops[self.op_index][0]
-
-    @property
-    def current_op(self) -> str | None:
-        """The op that ran last."""
-        return self.done[-1] if self.done else None
-
-    @property
-    def peak(self) -> int:
-        return self.trace.peak
-
-    @property
-    def finished(self) -> bool:
-        return self.op_index >= len(self.ops)
-
-    def next_op(self) -> bool:
-        """Run one op; False when the step is already complete."""
-        if self.finished:
-            return False
-        phase, name, fn = self.ops[self.op_index]
-        # The optimizer's ops run under no_grad, like torch.optim's step() and zero_grad().
-        grad = contextlib.nullcontext() if phase in ("forward", "backward") else ipt.no_grad()
-        with memory.record() as tr, memory.phase(phase), grad:
-            fn()
-        self.trace.extend(tr)
-        self.op_index += 1
-        self.done.append(name)
-        return True
-
-    def run_phase(self, phase: str) -> int:
-        """Run every op up to the end of ``phase`` (earlier phases first); returns ops run."""
-        last = max(i for i, op in enumerate(self.ops) if op[0] == phase)
-        ran = 0
-        while self.op_index <= last:
-            self.next_op()
-            ran += 1
-        return ran
-
-    def run_all(self) -> None:
-        while self.next_op():
-            pass
-
-    # ------------------------------------------------------------------ what to show
-    def graph_root(self):
-        for name in ("loss", "picked", "logp", "z", "a", "h"):
-            if name in self.t:
-                return name, self.t[name]
-        return None, None
-
-    def live_storages(self) -> list[tuple[str, list[str], int, str, int]]:
-        """(storage name, tensor names, bytes, made by, version) for every named tensor."""
-        rows: dict[int, list] = {}
-        named = dict(self.t)
-        named.update({f"{p}.grad": self.t[p].grad for p in PARAMS if self.t[p].grad is not None})
-        for name, tensor in named.items():
-            s = tensor.untyped_storage()
-            if id(s) not in rows:
-                rows[id(s)] = [f"S{len(rows)}", [], s.nbytes(), s.op, tensor._version]
-            rows[id(s)][1].append(name)
-        return [tuple(r) for r in rows.values()]
+_LABELS = {"forward": "Forward", "backward": "Backward", "update": "Update",
+           "zero_grad": "Zero grad", "back": "Back one op", "next": "Next op",
+           "reset": "Reset"}
+# Buttons keep their natural width (no "Forw…") and the row wraps in a narrow window.
+_BUTTON = {"width": "auto", "flex": "0 0 auto"}
+_ROW = {"flex_flow": "row wrap", "align_items": "center"}
+# Pictures at their own pixel size (sharp), left-aligned, and never wider than the cell.
+_PICTURE = {"width": "auto", "max_width": "100%", "align_self": "flex-start"}
+# The graph of a full step is tall: it scrolls inside a box, so the buttons stay in view.
+_GRAPH_BOX = {"max_height": "520px", "overflow": "auto", "width": "100%"}
 
 
-def _phase_buttons() -> dict[str, W.Button]:
-    labels = {"forward": "Forward", "backward": "Backward", "update": "Update",
-              "zero_grad": "Zero grad", "next": "Next op", "reset": "Reset"}
-    return {k: W.Button(description=v, layout=W.Layout(width="auto")) for k, v in labels.items()}
+def _bytes(n: int) -> str:
+    return f"{n:,} B"
 
 
 class TrainingStepper(W.VBox):
-    """Buttons Forward / Backward / Update / Zero grad / Next op / Reset, an in-place toggle,
-    and live pictures. ``.step`` is the TrainingStep; ``.peaks`` the last full-step peak per mode.
+    """Forward / Backward / Update / Zero grad / Back one op / Next op / Reset, an in-place
+    switch, and live pictures. ``.step`` is the TrainingStep; ``.peaks`` holds the last complete
+    step's own peak (bytes above its start) per mode.
     """
 
     def __init__(self, inplace: bool = True, **model_kwargs):
         self.step = TrainingStep(inplace=inplace, **model_kwargs)
         self.peaks: dict[str, int] = {}
-        self.buttons = _phase_buttons()
+        self.buttons = {k: W.Button(description=v, layout=W.Layout(**_BUTTON))
+                        for k, v in _LABELS.items()}
         self.toggle = W.ToggleButton(value=inplace, description="in-place ops",
+                                     layout=W.Layout(**_BUTTON),
                                      tooltip="relu_ / add_(alpha=) / set_to_none vs "
                                              "relu / sub(lr*g) / zero_()")
+        self.message = W.HTML()
         self.status = W.HTML()
         self.compare = W.HTML()
         self.storages = W.HTML()
-        self.graph_image = W.Image(format="png")
-        self.timeline_image = W.Image(format="png")
+        self.graph_image = W.Image(format="png", layout=W.Layout(**_PICTURE))
+        self.graph_empty = W.HTML()
+        self.timeline_image = W.Image(format="png", layout=W.Layout(**_PICTURE))
+        self.timeline_empty = W.HTML()
         for key, button in self.buttons.items():
             button.on_click(lambda _b, key=key: self._on(key))
         self.toggle.observe(self._on_toggle, names="value")
-        pictures = W.Tab(children=[self.graph_image, self.timeline_image, self.storages])
+        graph_box = W.VBox([self.graph_empty, self.graph_image], layout=W.Layout(**_GRAPH_BOX))
+        timeline_box = W.VBox([self.timeline_empty, self.timeline_image])
+        self.pictures = W.Tab(children=[graph_box, timeline_box, self.storages])
         for i, name in enumerate(("graph so far", "memory timeline", "live storages")):
-            pictures.set_title(i, name)
-        super().__init__([W.HBox([*self.buttons.values(), self.toggle]), self.status,
-                          self.compare, pictures])
+            self.pictures.set_title(i, name)
+        super().__init__([W.HBox([*self.buttons.values(), self.toggle], layout=W.Layout(**_ROW)),
+                          self.message, self.status, self.compare, self.pictures])
+        self._said = "Click Forward (or Next op) to start the step."
         self.refresh()
 
+    # ------------------------------------------------------------------ clicks
     def _on(self, key: str) -> None:
+        s = self.step
+        before, held = s.op_index, s.held
         if key == "reset":
-            self.step.reset()
+            s.reset()
+            said = "Reset: a fresh model and batch; the step starts again at op 0."
+        elif key == "back":
+            said = (f"Back one op: replayed the step up to op {s.op_index - 1}."
+                    if s.previous_op() else "Nothing to undo: no op has run yet.")
         elif key == "next":
-            self.step.next_op()
+            said = self._ran(before, held, "Next op") if s.next_op() else \
+                "The step is complete: press Reset for a new step, or Back one op."
         else:
-            self.step.run_phase(key)
+            ran = s.run_phase(key)
+            label = _LABELS[key]
+            said = self._ran(before, held, label) if ran else (
+                f"{label} already ran in this step (the step is at "
+                f"{'the end' if s.finished else 'phase ' + s.phase}): press Reset for a new "
+                f"step, or Back one op.")
+        self._said = said
         self.refresh()
+
+    def _ran(self, before: int, held: int, label: str) -> str:
+        s = self.step
+        n = s.op_index - before
+        delta = s.held - held if before else s.held
+        what = "allocated nothing: 0 B" if delta == 0 else (
+            f"the step now holds {_bytes(abs(delta))} {'more' if delta > 0 else 'less'}")
+        end = " The step is complete." if s.finished else ""
+        return (f"{label}: ran {n} op{'s' if n != 1 else ''} "
+                f"(last: <code>{html.escape(s.current_op or '')}</code>); {what}.{end}")
 
     def _on_toggle(self, change) -> None:
         self.step.set_inplace(change["new"])
+        self._said = (f"Switched to {self._mode()} ops: a fresh step (same seed, same "
+                      f"numbers); click Forward to start.")
         self.refresh()
 
     def _mode(self) -> str:
         return "in-place" if self.step.inplace else "out-of-place"
 
+    # ------------------------------------------------------------------ drawing
+    def _status_text(self) -> str:
+        s = self.step
+        op = s.current_op or "nothing yet"
+        return (f"{self._mode()} · phase {s.phase} · op {s.op_index}/{len(s.ops)}: {op} · "
+                f"held by the step {_bytes(s.held)} · step peak {_bytes(s.peak_extra)}")
+
+    def _compare_text(self) -> str:
+        if len(self.peaks) < 2:
+            done = ", ".join(f"{m} {_bytes(p)}" for m, p in sorted(self.peaks.items()))
+            return ("Step peaks (bytes above the step's start): "
+                    + (done + "; finish a step in the other mode to compare" if done
+                       else "finish a step in each mode to compare"))
+        inp, out = self.peaks["in-place"], self.peaks["out-of-place"]
+        diff = out - inp
+        verdict = (f"in-place saves {_bytes(diff)} ({diff / out:.0%} of the out-of-place peak)"
+                   if diff > 0 else f"in-place costs {_bytes(-diff)} more" if diff < 0
+                   else "no difference")
+        return (f"Step peaks (bytes above the step's start): in-place {_bytes(inp)} · "
+                f"out-of-place {_bytes(out)} · {verdict}")
+
     def refresh(self) -> None:
         s = self.step
         if s.finished:
-            self.peaks[self._mode()] = s.peak
-        op = html.escape(s.current_op or "nothing yet: click Forward or Next op")
-        self.status.value = (
-            f"<b>{self._mode()}</b> · phase <b>{s.phase}</b> · op {s.op_index}/{len(s.ops)}: "
-            f"<code>{op}</code> · allocated now {st.fmt_bytes(memory.memory_allocated())}, "
-            f"peak so far {st.fmt_bytes(s.peak)}")
-        self.compare.value = "Full-step peaks: " + (" · ".join(
-            f"{m} {st.fmt_bytes(p)}" for m, p in sorted(self.peaks.items()))
-            or "finish a step in each mode to compare")
-        name, root = s.graph_root()
-        names = {p: s.t[p] for p in PARAMS}
-        if root is None:
-            fig = viz.graph.graph_diagram(s.t["X"], root_name="X (no op run yet)")
+            self.peaks[self._mode()] = s.peak_extra
+        self.message.value = _static.status_line(self._said, "info")
+        self.status.value = _static.status_line(html.escape(self._status_text()), "ok")
+        self.compare.value = _static.status_line(html.escape(self._compare_text()), "info")
+        # Before the first op there is nothing to draw: a line of text in the theme's colours,
+        # not an empty white picture.
+        empty = _static.status_line("No op has run yet: the graph and the memory timeline "
+                                    "appear with the first op.", "info")
+        png = self._graph_png()
+        self._show(self.graph_empty, self.graph_image, empty, png)
+        self._show(self.timeline_empty, self.timeline_image, empty, viz.to_png(
+            viz.memory_timeline(s.trace, title=f"{self._mode()}: memory during the step so far"))
+            if s.op_index else None)
+        rows = [[lab, html.escape(", ".join(ns)), st.fmt_bytes(nb), html.escape(op), str(v)]
+                for lab, ns, nb, op, v in s.live_storages()]
+        self.storages.value = _static.table(
+            ["storage", "tensors", "bytes", "made by", "version"], rows)
+
+    @staticmethod
+    def _show(placeholder: W.HTML, image: W.Image, text: str, png: bytes | None) -> None:
+        if png is None:
+            placeholder.value = text
+            placeholder.layout.display, image.layout.display = None, "none"
         else:
-            fig = viz.graph_diagram(root, names=names, root_name=name)
-        self.graph_image.value = viz.to_png(fig)
-        self.timeline_image.value = viz.to_png(viz.memory_timeline(
-            s.trace, title=f"{self._mode()}: memory during the step so far"))
-        rows = "".join(f"<tr><td>{lab}</td><td>{html.escape(', '.join(ns))}</td>"
-                       f"<td>{st.fmt_bytes(nb)}</td><td>{html.escape(op)}</td><td>{v}</td></tr>"
-                       for lab, ns, nb, op, v in s.live_storages())
-        self.storages.value = ("<table><tr><th>storage</th><th>tensors</th><th>bytes</th>"
-                               f"<th>made by</th><th>version</th></tr>{rows}</table>")
+            image.value = png
+            placeholder.layout.display, image.layout.display = "none", None
+
+    def _graph_png(self) -> bytes | None:
+        name, root = self.step.graph_root()
+        if root is None:
+            return None
+        names = {p: self.step.t[p] for p in PARAMS}
+        return viz.to_png(viz.graph_diagram(root, names=names, root_name=name))
+
+    # ------------------------------------------------------------------ static fallback
+    def _repr_mimebundle_(self, **kwargs):
+        view = super()._repr_mimebundle_(**kwargs) or {}
+        s = self.step
+        lines = [self._status_text(), self._compare_text()]
+        if not s.op_index:
+            lines.append("The graph and the memory timeline appear with the first op.")
+        png = _static.card([*_LABELS.values(), "in-place ops"], lines,
+                           self.graph_image.value if s.op_index else None)
+        plain = f"TrainingStepper (interactive: run the cell to use it): {self._status_text()}"
+        return _static.mimebundle(view, plain, png)

@@ -69,8 +69,8 @@
 # # solution("01.1")
 # ```
 #
-# Replace `None` with your answer and run the cell: `check` prints ✅, ❌ with a reason, or ⏳ if
-# you haven't tried yet. It computes the right answer on the library, so it also accepts
+# Replace `None` with your answer and run the cell: `check` prints `[+]` (correct), `[-]`
+# (incorrect, with a reason) or `[ ]` if you haven't tried yet. It computes the right answer on the library, so it also accepts
 # solutions that differ from ours. Uncomment `hint(...)` for a nudge, and `solution(...)` for our
 # answer. (Teachers: the solutions live in a separate file,
 # `inplace_tutorial/exercises/solutions.py`.)

@@ -143,8 +143,7 @@ viz.storage_diagram({"v": v, "e": e}, title="expand: 12 elements over 3 cells (s
 # (`x = arange(12.)`) and see which cells the view reads. Try `3, 4` / `1, 3` (a transpose),
 # `4` / `3` with offset `0` (every third cell), or `2, 3` / `0, 1` (a stride-0 "expand").
 
-# %%
-# NBVAL_IGNORE_OUTPUT
+# %% tags=["nbval-ignore-output"]
 widgets.StrideExplorer()
 
 # %% [markdown]

@@ -26,8 +26,7 @@ _ = ipt.manual_seed(0)
 # storages and the memory timeline grow. The switch picks in-place variants (`relu_`,
 # `add_(…, alpha=-lr)`, grads set to `None`) or out-of-place ones.
 
-# %%
-# NBVAL_IGNORE_OUTPUT
+# %% tags=["nbval-ignore-output"]
 widgets.TrainingStepper()
 
 # %% [markdown]
@@ -192,8 +191,7 @@ model = ipt.models.digits_mlp(hidden=128)
 optimizer = ipt.optim.SGD(model.parameters(), lr=0.1, momentum=0.9)
 loader = ipt.data.DataLoader(ipt.data.TensorDataset(X_train, y_train), batch_size=64, shuffle=True)
 
-# %%
-# NBVAL_IGNORE_OUTPUT
+# %% tags=["nbval-ignore-output"]
 bar = widgets.Progress(total=5 * len(loader), description="digits MLP")
 history = ipt.models.train(model, loader, optimizer, epochs=5, progress=bar)
 bar.close()

@@ -310,8 +310,7 @@ print("both updates done; D.weight version", D.weight._version, "| G.weight vers
 # Pick a forward op, an in-place op and whether it hits the input `x` or the output `y`. Predict,
 # then press Run. The widget shows the real outcome, the saved tensors' versions and `explain()`.
 
-# %%
-# NBVAL_IGNORE_OUTPUT
+# %% tags=["nbval-ignore-output"]
 lab = widgets.HazardLab()
 lab
 

@@ -148,8 +148,7 @@ print(f"\none (64, 64) result: {out0.untyped_storage().nbytes():,} B; all 64 pro
 # `torch.cuda.max_memory_allocated()`. The article's claim that einsum "may use less memory" than
 # `addbmm_` is not something to assert without measuring.
 
-# %%
-# NBVAL_IGNORE_OUTPUT
+# %% tags=["nbval-ignore-output"]
 times = {}
 for name, fn in ways.items():
     o = out0.clone()
@@ -157,7 +156,7 @@ for name, fn in ways.items():
     for _ in range(20):
         fn(o)
     times[name] = (time.perf_counter() - start) / 20
-    print(f"{name:<33} {times[name] * 1e6:8.0f} µs per call")
+    print(f"{name:<33} {viz.fmt_seconds(times[name]):>9} per call")
 fig = viz.compare_bars({n: (peaks[n], times[n]) for n in ways}, title="out += Σ batch1[i] @ batch2[i]")
 fig
 

@@ -2,8 +2,8 @@
 # # 10 · Workshop lab: debug it, then slim it down
 #
 # A hands-on session for a class (or for you alone). Everything you need was covered in
-# notebooks 06–09; here you *use* it. Every task checks itself: run the check cell and you get ✅, ❌
-# with a reason, or ⏳ "not attempted".
+# notebooks 06–09; here you *use* it. Every task checks itself: run the check cell and you get
+# `[+] … correct`, `[-] … incorrect` with a reason, or `[ ] … not attempted`.
 #
 # **Learning goals**
 # - Read a version-counter error, and find the guilty line with `detect_anomaly()` and `explain()`.
