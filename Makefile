@@ -30,7 +30,7 @@ XDIST ?= -n auto
 NBVAL_XDIST ?= -n auto --dist loadscope
 NBVAL_FLAGS := --nbval --nbval-current-env --nbval-sanitize-with tests/nbval_sanitize.cfg -p no:randomly
 
-.PHONY: setup lab test test-unit test-notebooks bench lint clean distclean
+.PHONY: setup lab test test-unit test-notebooks test-machines bench lint clean distclean
 
 setup: $(STAMP)
 
@@ -68,6 +68,25 @@ test-unit: $(STAMP)
 
 test-notebooks: $(STAMP)
 	$(PY) -m pytest -q $(NBVAL_XDIST) $(NBVAL_FLAGS) $(PYTEST_ARGS) notebooks/
+
+# The notebooks as other CPUs would run them: NumPy's BLAS (OpenBLAS) forced to older and newer
+# kernels, on one and two threads, then NumPy's own SIMD loops cut back to the baseline every
+# x86-64 CPU has. Every compared output must be the same under all of them.
+BLAS_CORETYPES ?= Haswell SkylakeX Sandybridge Prescott
+BLAS_THREADS ?= 1 2
+NPY_SIMD_OFF = $(shell $(PY) -c "from numpy._core._multiarray_umath import __cpu_dispatch__ as d, __cpu_features__ as f; print(' '.join(x for x in d if f.get(x)))")
+test-machines: $(STAMP)
+	@status=0; \
+	for ct in $(BLAS_CORETYPES); do for th in $(BLAS_THREADS); do \
+		echo "== notebooks with OPENBLAS_CORETYPE=$$ct OPENBLAS_NUM_THREADS=$$th"; \
+		OPENBLAS_CORETYPE=$$ct OPENBLAS_NUM_THREADS=$$th \
+			$(PY) -m pytest -q $(NBVAL_XDIST) $(NBVAL_FLAGS) $(PYTEST_ARGS) notebooks/ || status=1; \
+	done; done; \
+	echo "== notebooks with NPY_DISABLE_CPU_FEATURES='$(NPY_SIMD_OFF)'"; \
+	NPY_DISABLE_CPU_FEATURES="$(NPY_SIMD_OFF)" \
+		$(PY) -m pytest -q $(NBVAL_XDIST) $(NBVAL_FLAGS) $(PYTEST_ARGS) notebooks/ || status=1; \
+	if [ $$status -eq 0 ]; then echo "make test-machines: all passed"; else echo "make test-machines: FAILED"; fi; \
+	exit $$status
 
 bench: $(STAMP)
 	$(PY) benchmarks/run_all.py

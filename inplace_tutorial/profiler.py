@@ -57,7 +57,7 @@ class StepProfile:
             return f"{n / scale:8.1f} {'MiB' if scale == 2 ** 20 else 'KiB'}"
 
         lines = [f"one training step: peak {_mib(self.step_peak)} "
-                 f"(reached in {self.peak_phase}), loss {self.loss:.4f}"]
+                 f"(reached in {self.peak_phase}), loss {self.loss:.2f}"]
         for name, value in self.phase_peaks.items():
             lines.append(f"  {name:<10} peak {_mib(value - self.baseline)}")
         lines.append("alive at the peak, by category:")

@@ -29,7 +29,7 @@ mean, std = t.mean(), t.std()
 print(f"mean is a {tuple(mean.shape)} tensor of {mean.untyped_storage().nbytes()} B")
 result = t.sub_(mean).div_(std)
 print("chain returned t itself:", result is t, "| version:", t._version,
-      f"| new mean {t.mean().item():.4f}, std {t.std().item():.4f}")
+      f"| new |mean| {abs(t.mean().item()):.4f}, std {t.std().item():.4f}")
 
 # %% [markdown]
 # ### Claim 4 (article): `t.sub_(mean).div_(std)` saves 32·3·224·224·4 B ≈ 19 MB — what really happens

@@ -122,7 +122,7 @@ for inplace in (False, True):
     loss.backward()
     grads[inplace] = [p.grad for p in (l1.weight, l1.bias, l2.weight, l2.bias)]
 diff = max((g1 - g2).abs().max().item() for g1, g2 in zip(grads[False], grads[True]))
-print(f"loss {loss.item():.4f} | largest gradient difference, relu vs relu_: {diff:.1e}")
+print(f"loss {loss.item():.2f} | largest gradient difference, relu vs relu_: {diff:.1e}")
 
 # %% [markdown]
 # Identical gradients: linear2 saves `h` (as an operand of its matmul), but `relu_` ran *before*

@@ -37,7 +37,7 @@ out = ipt.ones(2, 5)
 ref = 0.5 * out + 2.0 * sum(b1[i] @ b2[i] for i in range(3))
 res = out.addbmm_(b1, b2, beta=0.5, alpha=2.0)
 print("shape:", tuple(res.shape), "| returns out itself:", res is out, "| version:", out._version)
-print(f"max |addbmm_ - definition| = {(res - ref).abs().max().item():.2e}")
+print(f"max |addbmm_ - definition| < 1e-4: {(res - ref).abs().max().item() < 1e-4}")
 
 # %% [markdown]
 # ## 2. Claim 10 (article): `zeros(10, 20, 40).addbmm_(batch1, batch2)` — what really happens
@@ -62,7 +62,7 @@ for kwargs in ({}, {"beta": 0.5, "alpha": 2}):
 out = ipt.zeros(20, 40)
 out.addbmm_(batch1, batch2)
 print("out:", tuple(out.shape), "| equals bmm(...).sum(0):",
-      f"max diff {(out - ipt.bmm(batch1, batch2).sum(0)).abs().max().item():.2e}")
+      f"max |diff| < 1e-4: {(out - ipt.bmm(batch1, batch2).sum(0)).abs().max().item() < 1e-4}")
 out = ipt.zeros(20, 40)
 out.addbmm_(batch1, batch2, beta=0.5, alpha=2)
 print("with beta=0.5, alpha=2:", tuple(out.shape))
@@ -82,7 +82,7 @@ print("with beta=0.5, alpha=2:", tuple(out.shape))
 current = ipt.randn(10, 20, 40)
 r1 = ipt.baddbmm(current, batch1, batch2, beta=0.5)
 r2 = ipt.bmm(batch1, batch2).add_(0.5 * current)
-print("baddbmm:", tuple(r1.shape), f"| bmm + add_: {tuple(r2.shape)} | max diff {(r1 - r2).abs().max().item():.2e}")
+print("baddbmm:", tuple(r1.shape), f"| bmm + add_: {tuple(r2.shape)} | max |diff| < 1e-4: {(r1 - r2).abs().max().item() < 1e-4}")
 print("addbmm: ", tuple(ipt.addbmm(ipt.zeros(20, 40), batch1, batch2).shape), " <- the batch is summed away")
 
 # %% [markdown]
@@ -102,7 +102,7 @@ except RuntimeError as e:
     print("RuntimeError:", e)
 right = ipt.einsum("bij,bjk->ik", batch1, batch2)
 print("'bij,bjk->ik' ->", tuple(right.shape),
-      f"| max diff to bmm(...).sum(0): {(right - ipt.bmm(batch1, batch2).sum(0)).abs().max().item():.2e}")
+      f"| max |diff| to bmm(...).sum(0) < 1e-4: {(right - ipt.bmm(batch1, batch2).sum(0)).abs().max().item() < 1e-4}")
 
 # %% [markdown]
 # The article's subscripts treat batch1's dims as (i, j, k) and batch2's as (j, k, l), so `j` is
@@ -133,14 +133,15 @@ for name, fn in ways.items():
     peaks[name] = tr.peak - tr.start_allocated
     biggest = max((e for e in tr.events if e.kind == "alloc"), key=lambda e: e.nbytes)
     print(f"{name:<33} peak extra {peaks[name]:>9,} B | biggest buffer {biggest.nbytes:>9,} B ({biggest.op})"
-          f" | max |diff| {(results[name] - reference).abs().max().item():.1e}")
+          f" | max |diff| < 1e-3: {(results[name] - reference).abs().max().item() < 1e-3}")
 print(f"\none (64, 64) result: {out0.untyped_storage().nbytes():,} B; all 64 products: {ipt.bmm(B1, B2).untyped_storage().nbytes():,} B")
 
 # %% [markdown]
 # The cell above shows: `addbmm_` needs one (n, p) buffer to accumulate the products; `bmm + sum`
 # first **materialises all b products** — b times more — then reduces. The core's `einsum` never
 # builds the per-batch products either. The results differ only by float32 rounding (different
-# summation order), printed as max |diff|.
+# summation order), so the cell checks max |diff| against a tolerance: its exact size depends on
+# your CPU's BLAS kernel.
 #
 # *In real PyTorch:* `addbmm` on CPU also avoids the (b, n, p) intermediate; `einsum` turns this
 # contraction into one matrix multiply over the merged (b, j) dimension and may copy its operands
