@@ -45,11 +45,39 @@ def test_memory_baseline_and_cut():
     assert not lab.check_memory(lab.baseline_predict)[0]
 
 
-def test_sgd_checker():
-    def fused(params, lr):
-        with ipt.no_grad():
-            for p in params:
-                p.add_(p.grad, alpha=-lr)
+def test_show_functions_print_the_code(capsys):
+    lab.show_broken()
+    lab.show_baseline()
+    out = capsys.readouterr().out
+    assert "import functional as F" in out and " 5 |     g.mul_(2).sub_(1)" in out
+    assert "def baseline_predict(model, x):" in out and "a2 = h2.tanh()" in out
 
-    assert lab.check_sgd(fused)[0]
-    assert not lab.check_sgd(ipt.models.custom_sgd_update)[0]
+
+def test_clip_checker():
+    def in_place(params, max_norm):
+        grads = [p.grad for p in params if p.grad is not None]
+        total = sum(ipt.dot(g.view(-1), g.view(-1)) for g in grads) ** 0.5
+        if total > max_norm:
+            for g in grads:
+                g.mul_(max_norm / (total + 1e-6))
+        return total
+
+    assert lab.check_clip(in_place)[0]
+    ok, msg = lab.check_clip(lab.clip_grads_naive_)
+    assert not ok and "in place" in msg
+
+
+@pytest.mark.parametrize("grad_scale", [1.0, 1e-4])
+@pytest.mark.parity
+def test_clip_rule_is_pytorchs_clip_grad_norm(grad_scale):
+    torch = pytest.importorskip("torch")
+    params = lab.make_params_with_grads(grad_scale=grad_scale)
+    total, expected = lab.expected_clip(params, lab.MAX_NORM)
+    tparams = [torch.tensor(p.detach().tolist(), requires_grad=True) for p in params]
+    for tp, p in zip(tparams, params):
+        tp.grad = torch.tensor(p.grad.tolist())
+    t_total = torch.nn.utils.clip_grad_norm_(tparams, lab.MAX_NORM)
+    assert abs(t_total.item() - total) <= 1e-4 * total
+    for tp, e in zip(tparams, expected):
+        assert max(abs(a - b) for a, b in zip(tp.grad.flatten().tolist(),
+                                              e.flatten().tolist())) <= 1e-6

@@ -4,9 +4,12 @@ Every truth is computed by running the programs on the core, never hard-coded.
 """
 from __future__ import annotations
 
+import inspect
+
 import inplace_tutorial as ipt
 
 from . import exercise
+from .answers import names, short
 
 # 06.1: five tiny programs. x is a non-leaf (a clone of a leaf), so in-place on it is allowed.
 PROGRAMS: dict[str, tuple[str, object]] = {
@@ -34,16 +37,34 @@ def show_programs() -> None:
         print(f"{name}: x = leaf.clone(); {code}; y.sum().backward()")
 
 
-@exercise("06.1", hint="Ask of each program: did the in-place op overwrite a tensor that a "
-          "backward node saved? relu and exp/sigmoid save their OUTPUT, log saves its INPUT, "
-          "add and scalar mul save nothing.")
+@exercise("06.1", hint=(
+    "backward fails when an in-place op overwrote a tensor that a backward node saved (its "
+    "version no longer matches).",
+    "So for each program ask: what did the op before the in-place op save, its input, its "
+    "output, or nothing? The table in section 2 says.",
+    "relu, sigmoid and exp save their OUTPUT; log saves its INPUT; add and multiplying by a "
+    "number save no tensor that the in-place op could change."))
 def _(answer):
-    if not isinstance(answer, dict) or set(answer) != set(PROGRAMS):
-        return False, f"answer must be a dict with keys {sorted(PROGRAMS)} and True/False values"
-    wrong = [k for k in PROGRAMS if bool(answer[k]) != program_fails(k)]
+    if isinstance(answer, dict) and set(answer) == set(PROGRAMS):
+        if not all(isinstance(v, bool) or v in (0, 1) for v in answer.values()):
+            return False, "each value should be True (fails) or False (runs)"
+        predicted = {k for k, v in answer.items() if v}
+    else:  # the set of failing programs is a natural answer too
+        predicted = names(answer) if not isinstance(answer, dict) else None
+        if predicted is None or predicted - set(PROGRAMS):
+            return False, (f"answer must be a dict with keys {sorted(PROGRAMS)} and True/False "
+                           "values (True = fails), or the set of programs that fail")
+    fails = {k for k in PROGRAMS if program_fails(k)}
+    wrong = sorted(predicted ^ fails)
     if wrong:
         return False, f"{len(wrong)} of {len(PROGRAMS)} predictions are wrong: {', '.join(wrong)}"
-    return True, "all five predictions match what the core does"
+    return True, (f"all five predictions right: {', '.join(sorted(fails))} fail, "
+                  f"{', '.join(sorted(set(PROGRAMS) - fails))} run")
+
+
+def show_broken_forward() -> None:
+    """Print the code of broken_forward, the function 06.2 asks you to fix."""
+    print(inspect.getsource(broken_forward).rstrip())
 
 
 def broken_forward(x):
@@ -53,14 +74,19 @@ def broken_forward(x):
     return s.sum()
 
 
-@exercise("06.2", hint="SigmoidBackward0 saved s. Write the doubling out of place "
-          "(s * 2), or double before the sigmoid's output is saved... which is impossible, "
-          "so out of place it is.")
+@exercise("06.2", hint=(
+    "Run nb06.broken_forward(x).backward() under ipt.autograd.detect_anomaly(): which op "
+    "changed a saved tensor?",
+    "SigmoidBackward0 saved s, its own output; mul_ then overwrote s.",
+    "Keep the same arithmetic, but let the doubling make a new tensor instead of writing "
+    "into s."))
 def _(answer):
     if not callable(answer):
         return False, "answer must be a function f(x) returning a scalar loss"
     x = ipt.tensor([-1.0, 0.0, 0.5, 2.0], requires_grad=True)
     loss = answer(x)
+    if not isinstance(loss, ipt.Tensor) or loss.numel() != 1:
+        return False, f"f(x) should return the loss as a one-element tensor, not {short(loss)}"
     loss.backward()
     ref_x = ipt.tensor([-1.0, 0.0, 0.5, 2.0], requires_grad=True)
     ref = (ref_x.sigmoid() * 2).sum()
@@ -73,7 +99,15 @@ def _(answer):
     diff = (x.grad - ref_x.grad).abs().max().item()
     if diff > 1e-5:
         return False, f"x.grad differs from the true gradient by {diff:.2e}"
-    return True, "backward works and x.grad = 2*s*(1-s)"
+    return True, (f"your f gives loss {loss.item():.4f}, backward runs, and x.grad matches "
+                  "2·s·(1−s)")
+
+
+def show_scenario() -> None:
+    """Print the code of safety_scenario(), the program 06.3 asks about (without the comments,
+    which give the answer away)."""
+    for line in inspect.getsource(safety_scenario).rstrip().splitlines():
+        print(line.split("#")[0].rstrip())
 
 
 def safety_scenario() -> dict:
@@ -87,15 +121,19 @@ def safety_scenario() -> dict:
     return {"w": w, "x": x, "h": h, "a": a, "b": b, "c": c}
 
 
-@exercise("06.3", hint="Use ipt.autograd.inplace_safe(t) on each tensor of "
-          "safety_scenario(), or reason: leaves that require grad are never safe; a tensor "
-          "is unsafe when some node saved it.")
+@exercise("06.3", hint=(
+    "Two ways to be unsafe: a leaf that requires grad refuses in-place ops at once; a tensor "
+    "that a backward node saved breaks backward later.",
+    "Who saved what? mm saves the operand needed for the other operand's gradient, tanh saves "
+    "its output, add and multiplying by a number save no tensor.",
+    "Check your reasoning with ipt.autograd.explain(t) or inplace_safe(t) on each tensor of "
+    "nb06.safety_scenario()."))
 def _(answer):
-    if not isinstance(answer, (set, frozenset, list, tuple)):
-        return False, "answer must be a set of names, e.g. {'b', 'c'}"
+    got = names(answer)
+    if got is None:
+        return False, f"answer must be a set of names, e.g. {{'b', 'c'}}, not {short(answer)}"
     env = safety_scenario()
     truth = {k for k, t in env.items() if ipt.autograd.inplace_safe(t)}
-    got = set(answer)
     if got - set(env):
         return False, f"unknown names: {sorted(got - set(env))}"
     if got != truth:

@@ -9,6 +9,7 @@ import inplace_tutorial as ipt
 from inplace_tutorial import nn
 
 from . import exercise
+from .answers import names, short, whole_number
 
 # name -> (in-place call, out-of-place call); `w` is a tensor that requires grad in training.
 CASES: dict[str, tuple] = {
@@ -66,24 +67,31 @@ def mlp_forward_memory(inplace: bool, act: str = "relu", training: bool = True) 
     return tr.peak - tr.start_allocated, alive
 
 
-@exercise("07.1", hint="Measure it: y = leaf * 1 with leaf of shape (256, 256) requiring grad; "
-          "then `with ipt.memory.record() as tr: y.log_()` and look at tr.events or "
-          "tr.peak - tr.start_allocated.")
+@exercise("07.1", hint=(
+    "Measure, don't compute: build y = leaf * 1 with a (256, 256) leaf that requires grad.",
+    "Wrap the op: `with ipt.memory.record() as tr: y.log_()`, then compare "
+    "ipt.memory.memory_allocated() with tr.start_allocated.",
+    "What does LogBackward0 need that log_ overwrites? Whatever keeps that alive is the answer."))
 def _(answer):
-    if isinstance(answer, bool) or not isinstance(answer, int):
-        return False, "answer must be a number of bytes (an int)"
+    got = whole_number(answer)
+    if got is None:
+        return False, f"answer must be a number of bytes, not {short(answer)}"
     truth = op_cost("log_()", training=True)[1]
-    if answer != truth:
-        return False, f"{answer:,} B is not what the allocator measures; measure it"
+    if got != truth:
+        return False, f"{got:,} B is not what the allocator measures; measure it"
     return True, f"{truth:,} B: the clone of the original y that LogBackward0 needs"
 
 
-@exercise("07.2", hint="An in-place op keeps its saving in training when backward does not need "
-          "the ORIGINAL input: the table above shows extra bytes alive after each op.")
+@exercise("07.2", hint=(
+    "The table above measured every op in training: compare the bytes alive after the op, "
+    "in place against out of place.",
+    "An in-place op keeps its saving when backward does not need the ORIGINAL input.",
+    "Ops whose backward uses their output, or nothing, keep it; ops that need their input "
+    "save a clone of it."))
 def _(answer):
-    if not isinstance(answer, (set, frozenset, list, tuple)):
+    got = names(answer)
+    if got is None:
         return False, f"answer must be a set of names from {sorted(CASES)}"
-    got = set(answer)
     if got - set(CASES):
         return False, f"unknown names: {sorted(got - set(CASES))}"
     truth = {n for n in CASES if op_cost(n, True)[1] < op_cost(n, True, inplace=False)[1]}
@@ -93,13 +101,16 @@ def _(answer):
     return True, f"these {len(truth)} keep their saving in training: {sorted(truth)}"
 
 
-@exercise("07.3", hint="After the forward pass, what is alive? linear2 saved its input (the "
-          "activation) and ReLU saved its output; with relu_ those are the same buffer, with "
-          "relu the pre-activation h is saved by nobody and is freed.")
+@exercise("07.3", hint=(
+    "Measure both: nb07.mlp_forward_memory(inplace) returns (peak, alive after forward).",
+    "Before measuring, predict: after the forward pass, which tensors are saved, and by whom?",
+    "linear2 saved its input (the activation) and ReLU saved its output; with relu those are "
+    "one buffer too, and the pre-activation h is saved by nobody."))
 def _(answer):
-    if isinstance(answer, bool) or not isinstance(answer, int):
-        return False, "answer must be a number of bytes (an int)"
+    got = whole_number(answer)
+    if got is None:
+        return False, f"answer must be a number of bytes, not {short(answer)}"
     truth = mlp_forward_memory(False)[1] - mlp_forward_memory(True)[1]
-    if answer != truth:
-        return False, f"{answer:,} B is not the measured difference"
+    if got != truth:
+        return False, f"{got:,} B is not the measured difference"
     return True, f"{truth:,} B: relu_ lowers the transient peak, not what stays alive for backward"

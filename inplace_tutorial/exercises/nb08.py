@@ -8,6 +8,7 @@ from __future__ import annotations
 import inplace_tutorial as ipt
 
 from . import exercise
+from .answers import int_tuple, short
 
 
 def _batches(b=6, n=5, m=4, p=3, seed=0):
@@ -15,25 +16,30 @@ def _batches(b=6, n=5, m=4, p=3, seed=0):
     return ipt.randn(b, n, m), ipt.randn(b, m, p)
 
 
-@exercise("08.1", hint="addbmm sums the b products batch1[i] @ batch2[i], each of shape (n, p). "
-          "The batch dimension disappears.")
+@exercise("08.1", hint=(
+    "addbmm adds up the b matrix products batch1[i] @ batch2[i].",
+    "Each product is a (20, 30) matrix times a (30, 40) matrix.",
+    "Adding the b products together removes the batch dimension."))
 def _(answer):
     b1, b2 = ipt.randn(10, 20, 30), ipt.randn(10, 30, 40)
     truth = tuple(ipt.bmm(b1, b2).sum(0).shape)
-    try:
-        got = tuple(int(s) for s in answer)
-    except TypeError:
-        return False, "answer must be a shape tuple like (a, b)"
+    got = int_tuple(answer)
+    if got is None:
+        return False, f"answer must be a shape tuple like (a, b), not {short(answer)}"
     if got != truth:
         return False, f"out of shape {got} does not fit: run it and read the error"
     return True, f"out must be {truth}: addbmm reduces over the batch"
 
 
-@exercise("08.2", hint="Name the dimensions: batch1 is (b, i, j), batch2 is (b, j, k). Which "
-          "letters survive in the output (n, p)?")
+@exercise("08.2", hint=(
+    "Give every dimension a letter: batch1 is (b, n, m), batch2 is (b, m, p).",
+    "A letter shared by both inputs is multiplied along; a letter missing after '->' is "
+    "summed over.",
+    "The result is (n, p): which letters survive?"))
 def _(answer):
     if not isinstance(answer, str):
-        return False, "answer must be an einsum subscripts string like 'xyz,...->..'"
+        return False, ("answer must be an einsum subscripts string like 'xyz,...->..', "
+                       f"not {short(answer)}")
     b1, b2 = _batches()
     ref = ipt.bmm(b1, b2).sum(0)
     got = ipt.einsum(answer, b1, b2)
@@ -45,8 +51,11 @@ def _(answer):
     return True, "same values as bmm(batch1, batch2).sum(0)"
 
 
-@exercise("08.3", hint="Scale out once with out.mul_(beta), then for each i: "
-          "out.addmm_(batch1[i], batch2[i], alpha=alpha). Return out.")
+@exercise("08.3", hint=(
+    "Two steps: scale out by beta in place, then add each product, scaled by alpha.",
+    "bmm would materialise all b products at once; one product at a time keeps the peak at "
+    "one (n, p) result, or less.",
+    "addmm_ computes self = beta·self + alpha·(m1 @ m2) in place; call it in a loop over i."))
 def _(answer):
     if not callable(answer):
         return False, "answer must be a function f(out, batch1, batch2, beta, alpha)"
@@ -61,7 +70,7 @@ def _(answer):
     with ipt.memory.record() as tr:
         res = answer(out, b1, b2, 0.5, 2.0)
     used = tr.peak - tr.start_allocated
-    if res is None or res.data_ptr() != out.data_ptr():
+    if not isinstance(res, ipt.Tensor) or res.data_ptr() != out.data_ptr():
         return False, "return out itself, updated in place"
     diff = (out - ref).abs().max().item()
     if diff > 1e-4:

@@ -3,32 +3,59 @@ from __future__ import annotations
 
 from .. import lab
 from . import exercise
+from .answers import short, whole_number
 
 
-@exercise("10.1", hint="Run lab.broken_train_step inside `with ipt.autograd.detect_anomaly():` "
-          "and read the line after 'It was modified in place since by:'.")
+@exercise("10.1", hint=(
+    "The plain error names the tensor and its versions, not the line. Which mode records "
+    "where each op was called?",
+    "Run lab.broken_train_step inside `with ipt.autograd.detect_anomaly():`.",
+    "Read the part after 'It was modified in place since by:': it names a line of "
+    "broken_step.py."))
 def _(answer):
-    if isinstance(answer, bool) or not isinstance(answer, int):
-        return False, "answer must be a line number of broken_step.py (an int)"
+    got = whole_number(answer)
+    if got is None:
+        return False, f"answer must be a line number of broken_step.py, not {short(answer)}"
     truth = lab.culprit_line()
-    if answer != truth:
-        return False, f"line {answer} is not the one that modified a saved tensor"
+    if got != truth:
+        return False, f"line {got} is not the one that modified a saved tensor"
     return True, f"line {truth}: it overwrites sigmoid's output, which SigmoidBackward0 saved"
 
 
-@exercise("10.2", hint="Keep relu_ (nothing saved h before it). Replace the in-place rescale of "
-          "the sigmoid output with an out-of-place one: g = g * 2 - 1.")
+@exercise("10.2", hint=(
+    "Fix only the line 10.1 found; copy the rest of the script as it is.",
+    "relu_ on line 3 can stay: nothing had saved h before it, and ReLU saves its own output.",
+    "Line 5 overwrote what SigmoidBackward0 saved: compute the same rescale so that it makes "
+    "a new tensor."))
 def _(answer):
     return lab.check_fix(answer)
 
 
-@exercise("10.3", hint="Three tools: run under ipt.no_grad() (or inference_mode) so nothing is "
-          "saved, apply relu_/tanh_ in place, and reuse one name so old buffers are freed.")
+@exercise("10.3", hint=(
+    "Look at the timeline: what is alive at the peak, and what keeps each buffer alive?",
+    "Two things hold buffers: your variable names, and an autograd graph (what backward "
+    "would need). Inference needs neither.",
+    "Three tools: no_grad()/inference_mode(), relu_()/tanh_(), and reusing one name so the "
+    "previous buffer is freed."))
 def _(answer):
     return lab.check_memory(answer)
 
 
-@exercise("10.4", hint="p.sub_(lr * p.grad) builds lr * p.grad first. The fused form is "
-          "p.add_(p.grad, alpha=-lr), under no_grad().")
+@exercise("10.4", hint=(
+    "Two parts: one number for all gradients together, then one in-place scale of each "
+    "gradient, only when that number exceeds max_norm.",
+    "The total norm is the square root of the sum, over gradients, of each one's sum of "
+    "squares. g * g is a full-size temporary; a dot product of g with itself is not.",
+    "g.view(-1) is a flat view of g (no copy). Scale with an in-place method on p.grad."))
 def _(answer):
-    return lab.check_sgd(answer)
+    return lab.check_clip(answer)
+
+
+@exercise("10.5", hint=(
+    "At the peak of your 10.3 answer, two (256, 256) activations are alive. What if fewer "
+    "rows went through the model at a time?",
+    "Linear layers and activations treat each row on its own, so slices of the batch give "
+    "the same rows of output.",
+    "Make the (256, 10) result once, then fill it slice by slice (out[i:j] = ... or copy_)."))
+def _(answer):
+    return lab.check_memory(answer, required=lab.STRETCH_CUT)

@@ -71,9 +71,21 @@
 #
 # Replace `None` with your answer and run the cell: `check` prints `[+]` (correct), `[-]`
 # (incorrect, with a reason) or `[ ]` if you haven't tried yet. It computes the right answer on the library, so it also accepts
-# solutions that differ from ours. Uncomment `hint(...)` for a nudge, and `solution(...)` for our
-# answer. (Teachers: the solutions live in a separate file,
-# `inplace_tutorial/exercises/solutions.py`.)
+# solutions that differ from ours, in the forms people write them (`400000`, `4e5` or
+# `np.prod(shape) * 4`; a set, list or tuple of names).
+#
+# **Hints come in steps.** Uncomment `hint("01.1")` and run the cell: you get a first nudge.
+# Run it again for the next step (`hint("01.1", 2)` jumps straight to step 2). No hint gives the
+# answer away; `solution("01.1")` shows ours.
+#
+# **Solutions are for instructors to hand out.** They are not part of the participant install:
+# until your instructor gives you `ipt_solutions.py` (save it next to the notebooks),
+# `solution(...)` says where to get it, and `check` and `hint` work without it. Studying alone
+# from a clone of the course? The file is in its `instructor/` folder and `solution` finds it.
+#
+# **Progress.** Every `check` is noted on your machine only (in your user's config folder, e.g.
+# `~/.config/inplace_tutorial/progress.json`). `ipt.exercises.progress()` prints which exercises
+# you have passed, so an instructor can ask the whole room to run one cell.
 #
 # **As a test suite:** `make test` runs the unit tests and then re-runs every notebook with
 # nbval, comparing each printed output with the committed one. A lesson whose numbers no longer

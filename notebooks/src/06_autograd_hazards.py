@@ -15,7 +15,7 @@
 # %%
 import inplace_tutorial as ipt
 from inplace_tutorial import nn, optim, viz, widgets
-from inplace_tutorial.exercises import check, nb06
+from inplace_tutorial.exercises import check, hint, nb06, solution
 
 viz.setup_notebook()
 _ = ipt.manual_seed(0)
@@ -345,14 +345,30 @@ check("06.1", answer)
 # backward. Write a fixed `f(x)` returning the same loss, with correct gradients.
 
 # %%
+nb06.show_broken_forward()
+
+# %%
 answer = None  # your code here: a function f(x) -> scalar loss
 check("06.2", answer)
 # hint("06.2")
 # solution("06.2")
 
 # %% [markdown]
-# **06.3** In `nb06.safety_scenario()` (a dict of tensors `w, x, h, a, b, c`), which ones can be
-# changed in place right now without an immediate error and without breaking backward? Answer a set of names.
+# **06.3** `nb06.safety_scenario()` builds the small program below and returns its tensors as a
+# dict (`w, x, h, a, b, c`). Which ones can be changed in place right now without an immediate
+# error and without breaking backward? Answer a set of names.
+
+# %%
+nb06.show_scenario()
+
+# %% [markdown]
+# Its backward graph (each box lists what the node saved):
+
+# %%
+env = nb06.safety_scenario()
+fig = viz.graph_diagram(env["c"], names={"w": env["w"]}, root_name="c",
+                        title="safety_scenario(): the graph behind c")
+fig
 
 # %%
 answer = None  # your code here, e.g. {"b"}

@@ -15,7 +15,7 @@
 # %%
 import inplace_tutorial as ipt
 from inplace_tutorial import viz
-from inplace_tutorial.exercises import check, nb07
+from inplace_tutorial.exercises import check, hint, nb07, solution
 
 viz.setup_notebook()
 _ = ipt.manual_seed(0)

@@ -16,7 +16,7 @@ import time
 
 import inplace_tutorial as ipt
 from inplace_tutorial import viz
-from inplace_tutorial.exercises import check
+from inplace_tutorial.exercises import check, hint, solution
 
 viz.setup_notebook()
 _ = ipt.manual_seed(0)

@@ -13,7 +13,7 @@
 # %%
 import inplace_tutorial as ipt
 from inplace_tutorial import viz
-from inplace_tutorial.exercises import check, nb09
+from inplace_tutorial.exercises import check, hint, nb09, solution
 
 viz.setup_notebook()
 _ = ipt.manual_seed(0)

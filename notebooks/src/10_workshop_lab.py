@@ -9,7 +9,7 @@
 # - Read a version-counter error, and find the guilty line with `detect_anomaly()` and `explain()`.
 # - Fix a training step so that its gradients match a reference, bit for bit.
 # - Cut a model's inference peak memory by a *measured* percentage without changing its output.
-# - Write an optimizer update without a hidden temporary.
+# - Clip gradients in place, without a hidden temporary.
 #
 # **Timing plan (60–90 min)**
 #
@@ -19,16 +19,19 @@
 # | 10–35 min | **Task 1** — the broken training script (10.1, 10.2) | pairs |
 # | 35–40 min | debrief: why `relu_` on line 3 is fine and line 5 is not | class |
 # | 40–65 min | **Task 2** — cut the inference peak (10.3) | pairs |
-# | 65–75 min | **Task 3** — the optimizer update (10.4) | individually |
+# | 65–75 min | **Task 3** — clip the gradients in place (10.4); fast pairs: the stretch task 10.5 | individually |
 # | 75–90 min | show-and-tell: whose `predict` has the lowest peak, and why | class |
 #
-# Solutions are kept apart (`solution("10.k")`, commented out below); instructors can hand out the
-# notebook without them.
+# Each task has stepped hints: `hint("10.2")` prints a nudge, each further call the next step.
+# The reference solutions are not in the participant install: `solution("10.k")` works once the
+# instructor hands out `ipt_solutions.py` (save it next to the notebooks). Instructors: ask the
+# room to run `ipt.exercises.progress()` to see who has passed what.
 
 # %%
 import inplace_tutorial as ipt
 from inplace_tutorial import lab, viz
-from inplace_tutorial.exercises import check
+from inplace_tutorial.exercises import check, hint, solution
+from inplace_tutorial.nn import functional as F
 
 viz.setup_notebook()
 _ = ipt.manual_seed(0)
@@ -36,7 +39,8 @@ _ = ipt.manual_seed(0)
 # %% [markdown]
 # ## Task 1 · The training script that fails
 #
-# A colleague's training step (`lab.broken_train_step`, file `broken_step.py`). Read it:
+# A colleague's training step (`lab.broken_train_step`, file `broken_step.py`). Read it (the setup
+# cell above imports `ipt` and `F` too, so you can paste it into a cell and edit it):
 
 # %%
 lab.show_broken()
@@ -99,7 +103,13 @@ check("10.2", answer)
 # ## Task 2 · Cut the inference peak
 #
 # `lab.baseline_predict(model, x)` runs an encoder (64 → 256 → 256 → 10, batch 256) the way the
-# script was written: autograd on, every intermediate in its own variable. Its peak, measured:
+# script was written: autograd on, every intermediate in its own variable:
+
+# %%
+lab.show_baseline()
+
+# %% [markdown]
+# Its peak, measured:
 
 # %%
 base_peak, base_out = lab.measure_peak(lab.baseline_predict)
@@ -131,7 +141,10 @@ print(f"baseline under no_grad only: {peak_ng:,} B  (cut {1 - peak_ng / base_pea
 
 # %% [markdown]
 # **10.3** Write `predict(model, x)` that returns the same output with a peak at least
-# `REQUIRED_CUT` lower. Measure yourself with `lab.measure_peak(predict)`.
+# `REQUIRED_CUT` lower, and no autograd graph attached to it (an output that carries a graph keeps
+# every saved activation alive for as long as the caller holds it). Measure yourself with
+# `lab.measure_peak(predict)`; the checker runs your function on a model and batch it has not
+# shown you.
 
 # %%
 answer = None  # your code here: a function predict(model, x)
@@ -140,28 +153,50 @@ check("10.3", answer)
 # solution("10.3")
 
 # %% [markdown]
-# ## Task 3 · The optimizer update (claim 5 revisited)
+# ## Task 3 · Clip the gradients, in place
 #
-# The article's update is `param.sub_(lr * param.grad)` "without new memory". Measure it on the
-# lab's parameters (512×512 and 512, with gradients):
+# Before `optimizer.step()`, training code often clips the gradients by their total norm
+# (PyTorch's `torch.nn.utils.clip_grad_norm_`): with `total` the L2 norm of all gradients taken
+# together, every gradient is multiplied by `max_norm / (total + 1e-6)` when that is below 1.
+# The obvious version gets the values right:
+
+# %%
+import inspect
+
+print(inspect.getsource(lab.clip_grads_naive_))
+
+# %% [markdown]
+# Measured on the lab's parameters (a 512×512 weight and a 512 bias, with gradients):
 
 # %%
 params = lab.make_params_with_grads()
 with ipt.memory.record() as tr:
-    ipt.models.custom_sgd_update(params, lr=0.1)     # the article's code, verbatim
-print(f"article's update: peak extra {tr.peak - tr.start_allocated:,} B; "
-      f"the weight itself is {params[0].untyped_storage().nbytes():,} B")
-ok, msg = lab.check_sgd(ipt.models.custom_sgd_update)
+    lab.clip_grads_naive_(params, max_norm=1.0)
+print(f"naive clipping: peak extra {tr.peak - tr.start_allocated:,} B; "
+      f"the weight's gradient is {params[0].grad.untyped_storage().nbytes():,} B")
+ok, msg = lab.check_clip(lab.clip_grads_naive_)
 print("the 10.4 checker on it:", "pass" if ok else "fail", "—", msg)
 
 # %% [markdown]
-# **10.4** Write `update(params, lr)` (plain SGD, in place) with no full-size temporary.
+# **10.4** Write `clip_grads_(params, max_norm)`: the same rule, returning the total norm, with
+# every `p.grad` scaled **in place** and no temporary as large as a gradient.
 
 # %%
-answer = None  # your code here: a function update(params, lr)
+answer = None  # your code here: a function clip_grads_(params, max_norm)
 check("10.4", answer)
 # hint("10.4")
 # solution("10.4")
+
+# %% [markdown]
+# ## Stretch task (for fast pairs)
+#
+# **10.5** Cut `baseline_predict`'s peak by **more than 90%**, same outputs, no graph.
+
+# %%
+answer = None  # your code here: a function predict(model, x)
+check("10.5", answer)
+# hint("10.5")
+# solution("10.5")
 
 # %% [markdown]
 # ## Debrief questions for the class
@@ -177,4 +212,5 @@ check("10.4", answer)
 #   saved (like `relu_` after a linear layer) can stay.
 # - Inference memory comes down by freeing buffers early (names, `no_grad`) and writing in place —
 #   measured, not assumed.
-# - `p.add_(p.grad, alpha=-lr)` under `no_grad()` is the update without the hidden temporary.
+# - Gradients can be clipped in place: a dot product gives each sum of squares without a
+#   temporary, and `mul_` scales each `p.grad` in its own storage.

@@ -1,7 +1,9 @@
-"""Reference solutions, kept apart from the exercises so a class can hide them.
+"""Reference solutions of the exercises, for instructors (not part of the participant install).
 
 Keys match the exercises (notebook.number). Each value is the code a learner would write;
-tests execute every one of them and check that it passes its exercise.
+``solution(key)`` prints it and tests execute every one and check that it passes its exercise.
+Hand this file out when the class is ready: saved next to the notebooks (or named by
+``IPT_SOLUTIONS``) it turns ``solution()`` on.
 """
 
 SOLUTIONS: dict[str, str] = {}
@@ -152,9 +154,26 @@ def answer(model, x):
         return model.out(h)
 """
 SOLUTIONS["10.4"] = """
-def answer(params, lr):
+def answer(params, max_norm):
+    grads = [p.grad for p in params if p.grad is not None]
+    # dot(g, g) over a flat view: the sum of squares without a g * g temporary
+    total = sum(ipt.dot(g.view(-1), g.view(-1)) for g in grads) ** 0.5
+    coef = max_norm / (total + 1e-6)        # clip_grad_norm_'s rule
+    if coef < 1:
+        with ipt.no_grad():
+            for g in grads:
+                g.mul_(coef)                # in place: p.grad keeps its storage
+    return total
+"""
+SOLUTIONS["10.5"] = """
+def answer(model, x, chunk=16):
     with ipt.no_grad():
-        for p in params:
-            if p.grad is not None:
-                p.add_(p.grad, alpha=-lr)   # fused: no lr * grad temporary
+        out = ipt.empty(x.shape[0], 10)
+        for i in range(0, x.shape[0], chunk):
+            h = model.fc1(x[i:i + chunk])
+            h.relu_()
+            h = model.fc2(h)
+            h.tanh_()
+            out[i:i + chunk] = model.out(h)   # only a (chunk, 256) activation alive at a time
+        return out
 """
