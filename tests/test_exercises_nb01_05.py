@@ -90,6 +90,7 @@ RIGHT = [
     ("02.1", [[3], [4], 1]),
     ("02.1", ((3,), (4,), (1,))),
     ("02.1", (ipt.Size([3]), (4,), np.int64(1))),
+    ("02.1", ipt.arange(12.0)[1::4]),           # the view itself
     ("02.2", {"x.t()": 0, "x.contiguous()": 0, "x.t().contiguous()": 1, "x.reshape(12)": 0,
               "x.t().reshape(12)": np.True_, "x[:, 1]": False}),
     ("03.1", lambda n, c, h, w: np.prod([n, c, h - 2, w - 2]) * 4.0),

@@ -17,6 +17,7 @@ from __future__ import annotations
 import contextlib
 import importlib
 import re
+import textwrap
 import traceback
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -154,7 +155,8 @@ def hint(key: str, step: int | None = None) -> None:
         print(f"exercise {ex.key} has hints 1 to {n}; hint({ex.key!r}) shows the next one")
         return
     _hints_shown[ex.key] = max(_hints_shown.get(ex.key, 0), step)
-    print(f"Hint {step} of {n} for {ex.key}: {ex.hints[step - 1]}")
+    print(textwrap.fill(f"Hint {step} of {n} for {ex.key}: {ex.hints[step - 1]}", width=100,
+                        subsequent_indent="   "))
     if step < n:
         print(f"   (run hint({ex.key!r}) again for the next step)")
     else:
@@ -169,7 +171,7 @@ def solution(key: str) -> None:
         return
     path = reference.find()
     if path is None:
-        print(reference.WHERE_TO_GET)
+        print(textwrap.fill(reference.WHERE_TO_GET, width=100))
         return
     try:
         solutions = reference.load(path) or {}

@@ -19,6 +19,8 @@ _FORM = "answer should be (size, stride, offset), e.g. ((3,), (1,), 0) or (3, 1,
     "1, 5 and 9?",
     "Size and stride are tuples with one entry per dimension; this view has one dimension."))
 def _(answer):
+    if isinstance(answer, ipt.Tensor):  # the view itself: read its layout
+        answer = (tuple(answer.shape), answer.stride(), answer.storage_offset())
     try:
         size_a, stride_a, offset_a = answer
     except (TypeError, ValueError):

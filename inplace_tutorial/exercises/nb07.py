@@ -110,7 +110,11 @@ def _(answer):
     got = whole_number(answer)
     if got is None:
         return False, f"answer must be a number of bytes, not {short(answer)}"
-    truth = mlp_forward_memory(False)[1] - mlp_forward_memory(True)[1]
+    (peak_out, alive_out), (peak_in, alive_in) = mlp_forward_memory(False), mlp_forward_memory(True)
+    truth = alive_out - alive_in
+    if got != truth and got == peak_out - peak_in:
+        return False, (f"{got:,} B is the difference in the PEAK; the question is what stays "
+                       "alive after the forward pass")
     if got != truth:
         return False, f"{got:,} B is not the measured difference"
     return True, f"{truth:,} B: relu_ lowers the transient peak, not what stays alive for backward"

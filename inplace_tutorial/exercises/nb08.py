@@ -48,7 +48,7 @@ def _(answer):
     diff = (got - ref).abs().max().item()
     if diff > 1e-4:
         return False, f"values differ from bmm(...).sum(0) by {diff:.2e}"
-    return True, "same values as bmm(batch1, batch2).sum(0)"
+    return True, f"{answer!r} gives the same values as bmm(batch1, batch2).sum(0)"
 
 
 @exercise("08.3", hint=(
