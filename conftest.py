@@ -5,6 +5,8 @@
 * ``IPT_REQUIRE_PARITY=1`` / ``IPT_REQUIRE_BROWSER=1`` (set by ``.ci/run``) turn a *skipped*
   parity or browser test into a session failure, so CI can never go green with torch or
   Chromium silently missing.
+* Notebooks listed in ``_TORCH_NOTEBOOKS`` (real PyTorch) are collected by nbval only when
+  ``PARITY=1`` or ``IPT_REQUIRE_PARITY=1``; otherwise they are left out of the run.
 """
 
 from __future__ import annotations
@@ -59,6 +61,18 @@ def pytest_collectreport(report) -> None:
     # Module-level ``pytest.importorskip("torch")`` skips the whole file at collection time,
     # which produces a CollectReport, not a test report.
     _record(report)
+
+
+# Notebooks that run real PyTorch: under nbval only with PARITY=1 (make test) or in CI.
+_TORCH_NOTEBOOKS = ("15_your_own_pytorch_model.ipynb",)
+
+
+def pytest_ignore_collect(collection_path, config):
+    if collection_path.name in _TORCH_NOTEBOOKS and not (
+        _enabled("PARITY") or _enabled("IPT_REQUIRE_PARITY")
+    ):
+        return True
+    return None
 
 
 def _is_xdist_worker(config) -> bool:

@@ -10,6 +10,7 @@ from __future__ import annotations
 from matplotlib.figure import Figure
 from matplotlib.patches import FancyBboxPatch
 
+from ..torch_inspect.saved import saved_lines as torch_saved_lines
 from . import _style as st
 
 FS = 8.0
@@ -27,6 +28,8 @@ def _leaf_name(node, names: dict[int, str]) -> str:
 
 
 def _saved_lines(node) -> tuple[list[str], bool]:
+    if not hasattr(node, "_saved"):  # a real PyTorch node (see torch_inspect.saved)
+        return torch_saved_lines(node)
     lines, stale = [], False
     for field, s in getattr(node, "_saved", {}).items():
         if getattr(s, "_released", False):

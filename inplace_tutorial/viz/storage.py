@@ -16,6 +16,7 @@ import numpy as np
 from matplotlib.figure import Figure
 from matplotlib.patches import FancyBboxPatch, Rectangle
 
+from ..torch_inspect.layout import is_torch_tensor, storage_cells
 from . import _style as st
 
 CELL_W, CELL_H, TRACK_H = 0.52, 0.36, 0.26
@@ -26,6 +27,7 @@ LABEL_FS, CELL_FS, TRACK_FS = 8.5, 8.5, st.SMALL
 # keeping the storage alive: a snapshot must not change what the allocator counts.
 _keys: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 _next_key = itertools.count()
+_torch_keys: dict[int, int] = {}  # a real torch storage's address -> key
 
 
 def _storage_key(storage) -> int:
@@ -61,10 +63,16 @@ def snapshot(tensors: Mapping) -> Snapshot:
     """Capture values and versions now, so a later in-place op cannot change the picture."""
     snap, storages = Snapshot(), {}
     for name, t in tensors.items():
-        s = t.untyped_storage()
-        key = _storage_key(s)
-        if key not in storages:
-            storages[key] = StorageState(key, np.array(s._array, copy=True), s.nbytes(), s.op)
+        if is_torch_tensor(t):  # real PyTorch (see torch_inspect.layout)
+            address, values, nbytes = storage_cells(t)
+            key = _torch_keys.setdefault(address, next(_next_key))
+            storages.setdefault(key, StorageState(key, values, nbytes, "torch"))
+        else:
+            s = t.untyped_storage()
+            key = _storage_key(s)
+            if key not in storages:
+                storages[key] = StorageState(key, np.array(s._array, copy=True), s.nbytes(),
+                                             s.op)
         snap[name] = TensorState(name, storages[key], tuple(t.shape), tuple(t.stride()),
                                  t.storage_offset(), t._version, str(t.dtype).replace("torch.", ""))
     return snap
