@@ -24,7 +24,7 @@ from .saved import storage_key
 MAX_RECORDS = 200_000
 
 
-@dataclass
+@dataclass(slots=True)
 class Call:
     func: object
     user: Site | None
@@ -35,7 +35,7 @@ class Call:
         return op_name(self.func)
 
 
-@dataclass
+@dataclass(slots=True)
 class Write:
     call: Call
     key: int | None  # storage address of the written tensor
