@@ -241,8 +241,18 @@ def _check_out(self: Tensor, shape: tuple, inplace: bool) -> None:
                            f"match the broadcast shape [{', '.join(map(str, shape))}]")
 
 
+def _number(fn: str, arg: str, v):
+    """beta/alpha are Scalars in PyTorch: a Python number, or a 0-dim tensor without grad."""
+    if isinstance(v, Tensor) and v.dim() == 0 and not v.requires_grad:
+        return v.item()
+    if isinstance(v, (bool, int, float, complex, np.number)):
+        return v
+    raise TypeError(f"{fn}(): argument '{arg}' must be Number, not {type(v).__name__}")
+
+
 def _family(name: str, check, shape_of, names):
     def op(self, a, b, *, beta=1, alpha=1) -> Tensor:
+        beta, alpha = _number(name, "beta", beta), _number(name, "alpha", alpha)
         check(a, b)
         _same_dtype(name, self, a, b)
         shape = shape_of(a, b)
@@ -252,6 +262,8 @@ def _family(name: str, check, shape_of, names):
         return record(name, out, dict(zip(names, (self, a, b))), beta=beta, alpha=alpha)
 
     def op_(self, a, b, *, beta=1, alpha=1) -> Tensor:
+        beta, alpha = _number(name + "_", "beta", beta), _number(name + "_", "alpha", alpha)
+
         def checks():
             check(a, b)
             _same_dtype(name, self, a, b)

@@ -130,7 +130,8 @@ def _matrix_out(name: str, operands: tuple, out: Tensor) -> Tensor:
             raise RuntimeError(
                 f"{name}(..., out=...): out shares memory with an input. A matrix product reads "
                 "every input element many times while it writes, so this core refuses (PyTorch "
-                "computes without error and returns wrong values). Write into another tensor.")
+                "computes without error and may silently return wrong values). Write into "
+                "another tensor.")
     if name == "mm":
         _mm_check(a, b)
     elif name == "bmm":
