@@ -10,7 +10,8 @@
 # NumPy. It uses PyTorch's names and rules (`data_ptr()`, `_version`, `grad_fn`, the same error
 # messages), and it **counts every byte** it allocates. So instead of reading that an operation
 # "saves 4 MB", you measure it. You don't need PyTorch installed. Where the two differ, an
-# **In real PyTorch** note tells you.
+# **In real PyTorch** note tells you, with PyTorch's own figure; every such statement is run on
+# PyTorch 2.13 by the parity tests (`tests/parity/test_course_claims.py`).
 #
 # **Who it is for:** you have trained a model in PyTorch (or follow the code in a tutorial) and
 # want to know when `inplace=True` and the trailing `_` are worth using and when they are a
@@ -34,7 +35,7 @@
 # | **06 Autograd hazards** | predict which in-place op breaks backward, and read the version-counter error |
 # | **07 When in-place saves nothing** | spot in-place ops that autograd has to undo with a hidden clone |
 # | **08 addbmm_ in depth** | use `addbmm_`/`baddbmm_` with the right shapes, and compare them with `bmm` and `einsum` |
-# | **09 Appendix: the in-place catalogue** | look up which in-place ops exist and what each one saves for backward |
+# | **09 Appendix: the in-place catalogue** | look up which in-place ops exist, what to write instead of the missing ones, and what each costs in memory |
 # | **10 Workshop lab** | apply all of it to a small model on your own |
 
 # %% [markdown]

@@ -115,10 +115,13 @@ print(f"x = x + 1:  same tensor as alias? {x is alias}, version {x._version}, "
 # `x += 1`, `alias` changed too.
 #
 # > **In real PyTorch** the same holds: `x += 1` is `x.add_(1)` (`Tensor.__iadd__`), and
-# > `x = x + 1` allocates. One difference: `data_ptr()` values here come from NumPy, while on a
-# > GPU PyTorch's *caching allocator* often hands a freed block straight back, so two different
-# > tensors created one after another can show the same address. Compare addresses only while
-# > both tensors are alive.
+# > `x = x + 1` allocates (parity test programs `nb01_add_inplace_vs_new`, `nb01_iadd_alias`).
+# > One caution about addresses, in PyTorch and here alike: a freed block is often handed
+# > straight back to the next allocation of the same size, so two different tensors created one
+# > after another can show the same `data_ptr()`. That happens on the CPU too, not only with the
+# > GPU's caching allocator: PyTorch's CPU allocator (and NumPy, under the core) reuses freed
+# > memory (parity test `test_01_cpu_reuses_freed_addresses`). Compare addresses only while both
+# > tensors are alive.
 
 # %% [markdown]
 # ## How much memory is at stake?

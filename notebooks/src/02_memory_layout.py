@@ -132,9 +132,19 @@ viz.storage_diagram({"v": v, "e": e}, title="expand: 12 elements over 3 cells (s
 
 # %% [markdown]
 # > **In real PyTorch** the strides, offsets, the view/reshape rules and the two error messages
-# > above are the same (the messages match PyTorch 2.13). To ask "same storage?" in PyTorch,
+# > above are the same (the messages match PyTorch 2.13: parity test program
+# > `nb02_layout_and_errors`). To ask "same storage?" in PyTorch,
 # > compare `a.untyped_storage().data_ptr() == b.untyped_storage().data_ptr()`; here comparing
 # > the storage objects with `is` gives the same answer.
+#
+# > **On a GPU the byte counts differ.** PyTorch's CUDA caching allocator rounds every block up
+# > to at least 512 B (`kMinBlockSize = 512` in `c10/cuda/CUDACachingAllocator.cpp`: "all sizes
+# > are rounded to at least 512 bytes"), so a 48 B tensor takes 512 B of GPU memory. And it keeps
+# > freed blocks for reuse instead of returning them: `torch.cuda.memory_allocated()` counts the
+# > bytes tensors occupy now, `torch.cuda.memory_reserved()` "the current GPU memory managed by the
+# > caching allocator" (PyTorch docs), which stays up after a free until
+# > `torch.cuda.empty_cache()` releases the unoccupied blocks. So the same program prints other
+# > numbers on a GPU; the relations (which op allocates, which shares storage) stay the same.
 
 # %% [markdown]
 # ## Explore strides yourself

@@ -63,22 +63,57 @@ for name, trace in traces.items():
         print("   ", line)
 
 # %% [markdown]
-# Read the timelines from left to right:
+# Read the timelines from left to right. There are **three plateaus of the same height**, about
+# two activations each:
 #
-# 1. The conv builds its output (with a temporary `im2col` buffer and a `gemm` result on the
-#    way).
-# 2. BatchNorm allocates **its** output while its input (the conv output) is still alive: two
-#    activation-sized buffers at once. **This is the peak in both runs.**
-# 3. Only then is the conv output freed. An out-of-place ReLU allocates a new buffer while
-#    BatchNorm's output is alive: two buffers again, but no more than step 2 had.
+# 1. **The conv alone** already holds two activation-sized buffers: its `gemm` result and its
+#    output (the matrix product comes out channel-major, (C, N, H, W), and is copied into the
+#    output's (N, C, H, W) layout, then freed). PyTorch's CPU conv also holds two
+#    activation-sized buffers at this moment (measured below).
+# 2. **BatchNorm** allocates its output while its input (the conv output) is still alive: two
+#    activations again, plus its two per-channel statistics of 256 B each. That makes this
+#    plateau the highest point, but only by those 512 B.
+# 3. **An out-of-place ReLU** allocates a new buffer while BatchNorm's output is alive: two
+#    activations a third time.
 #
-# So `relu_` removes a *transient* that is never the highest point of this block. The claim's
-# arithmetic is right (next cell), but it is the size of one buffer that is not allocated, not a
-# drop in the memory the block needs. Whether an in-place op lowers the peak depends on what
-# else is alive at that moment; you find out by measuring, as here.
+# `relu_` removes the third plateau; the first two remain, so the peak does not move. The claim's
+# arithmetic is right (below), but it is the size of one buffer that is not allocated, not a
+# drop in the memory the block needs.
 #
-# (The peak also contains BatchNorm's two small per-channel statistics, 256 B each; that is why
-# it is a little more than two activations.)
+# Does it help to fold BatchNorm into the conv weights, as inference deployments do, so that
+# `relu_` follows the conv directly? Measure it, with the variants in `ipt.peaks`, next to the
+# same programs measured on PyTorch 2.13 (CPU, `torch.profiler` with `profile_memory=True`,
+# checked by the parity test `test_03_conv_block_peaks`):
+
+# %%
+from inplace_tutorial import peaks, pytorch_reference
+
+act_bytes = peaks.activation_bytes()
+print(f"one activation: {act_bytes:,} B")
+print(f"{'block (no_grad, eval)':<40}{'core peak':>15}{'PyTorch':>21}")
+for name, peak in peaks.block_peaks().items():
+    theirs = pytorch_reference.CONV_BLOCK_PEAK[name]
+    note = " *" if name in pytorch_reference.CONV_BLOCK_CORE_DIFFERS else ""
+    print(f"{name:<40}{peak:>12,} B {peak / act_bytes:4.2f}×{theirs:>12,} B {theirs / act_bytes:4.2f}×{note}")
+print("*", pytorch_reference.CONV_BLOCK_CORE_DIFFERS["conv -> bn -> relu_ -> pool -> relu_"])
+
+# %% [markdown]
+# `conv → relu_` and `conv → relu` peak the same, in the core and in PyTorch: the conv's own two
+# buffers are the peak, and PyTorch's CPU conv also holds two activation-sized buffers at once.
+# Folding BatchNorm away saves its 512 B and one buffer's allocation, not the peak.
+#
+# So when *does* `relu_` lower the peak? When the ReLU's moment (its input and its output alive
+# together) is the highest point. That happens after a layer whose output is much bigger than
+# its input, for example a Linear layer from 8 to 4,096 features on a batch of 64:
+
+# %%
+for name, peak in peaks.expanding_peaks().items():
+    print(f"{name:<18} peak {peak:>10,} B   (PyTorch: {pytorch_reference.EXPANDING_PEAK[name]:,} B)")
+
+# %% [markdown]
+# Here the linear layer's moment is small (its input is 64×8) and the ReLU's is two outputs of
+# 1 MiB each, so `relu_` halves the peak, in the core and in PyTorch. Whether an in-place op
+# lowers the peak depends on what else is alive at that moment; you find out by measuring.
 
 # %% [markdown]
 # ## Scaling up to the article's batch
@@ -107,11 +142,6 @@ print(f"so at the article's size the block peaks near {2 * article / 2**20:.0f} 
 # not** mean: that the block needs 385 MiB less. It peaks at about two activations either way,
 # as the measurements above show.
 #
-# When would `relu_` lower the peak? When the moment of the ReLU *is* the peak: for example, when
-# the layer before it doesn't need a second buffer of its own (inference deployments often fold
-# BatchNorm into the conv weights), or when other large tensors happen to be alive only around
-# the ReLU. That is a reason to measure your own model rather than trust a rule.
-#
 # > **In real PyTorch** you measure the same thing on a GPU with
 # > `torch.cuda.reset_peak_memory_stats()` and `torch.cuda.max_memory_allocated()`, or with
 # > `torch.cuda.memory._record_memory_history()` for a timeline. The caching allocator keeps
@@ -120,32 +150,70 @@ print(f"so at the article's size the block peaks near {2 * article / 2**20:.0f} 
 # > the peak?" is the same.
 
 # %% [markdown]
+# ## The article's `inference()`: `relu_` twice
+#
+# The article's summary runs conv → bn → `relu_` → pool → `relu_` and says using `relu_` more
+# than once is no problem. Run it and look at what the second `relu_` does:
+
+# %%
+pool = ipt.nn.MaxPool2d(2)
+model.inplace = True
+with ipt.no_grad():
+    h = pool(model(x))            # conv -> bn -> relu_ -> pool
+    before = h.clone()
+    with ipt.memory.record() as tr:
+        h.relu_()                 # the article's second relu_
+print(f"second relu_: allocated {tr.peak - tr.start_allocated} B, version {h._version}, "
+      f"values changed: {(h - before).abs().amax().item() != 0}")
+print("negative values going into it:", int((before < 0).sum().item()))
+
+# %% [markdown]
+# "Repeating is fine" is true: no error, and `relu_` allocates nothing. But here the second
+# `relu_` **does nothing**: after the first `relu_` every value is ≥ 0, and a max-pool only picks
+# among those values, so nothing is negative any more. It is a wasted pass over the data (and a
+# version bump). A second ReLU only changes values when a layer in between can produce
+# negatives (a conv, a linear layer, a BatchNorm). The peak table above has this block too:
+# the two `relu_` calls add nothing to the peak. *In real PyTorch:* the same (its peak for this
+# block is in the table; its `relu_` allocates nothing either).
+
+# %% [markdown]
 # ## `no_grad` vs `inference_mode`
 #
 # Both switch off graph recording. `inference_mode` goes further: tensors created inside it are
-# **inference tensors** with no version counter at all, which makes them slightly cheaper. The
-# price: you may not modify them in place later, outside inference mode.
+# **inference tensors**. In PyTorch they carry no version counter at all (less bookkeeping per
+# op), and reading `_version` on one raises. The core marks them but still keeps a counter (its
+# next cell prints it), so here `_version` works. The rule both enforce: you may not modify an
+# inference tensor in place later, outside inference mode.
 
 # %%
 with ipt.no_grad():
     a = model(x)
 with ipt.inference_mode():
     b = model(x)
+from inplace_tutorial.pytorch_reference import INFERENCE_VERSION_ERROR
+
 print("under no_grad:        is_inference =", a.is_inference())
 print("under inference_mode: is_inference =", b.is_inference())
+print("b._version in the core:", b._version, f"| in PyTorch: RuntimeError: {INFERENCE_VERSION_ERROR}")
 a.add_(1)                     # fine: a normal tensor
+before = b.clone()
 try:
     b.add_(1)                 # outside inference_mode now
 except RuntimeError as e:
     print(e)
+print("b changed by the refused add_?", not (b - before).abs().amax().item() == 0)
 
 # %% [markdown]
 # The fix the message suggests: `b.clone()` (outside inference mode) gives a normal tensor you
 # may modify. Inside another `with ipt.inference_mode():` block, in-place updates of `b` are
 # allowed.
 #
-# > **In real PyTorch** the message is the same. Use `inference_mode` for pure serving code, and
-# > `no_grad` when the results may later meet autograd or in-place updates.
+# > **In real PyTorch** the message is the same, with one surprise: PyTorch raises it *after* its
+# > kernel has written into `b`, so `b` holds the added values although the call failed. The
+# > core checks first and leaves `b` unchanged (parity tests `nb03_inference_mode_inplace`,
+# > `test_03_inference_inplace_error_comes_after_the_write`, `test_03_inference_tensors_version_counter`).
+# > Use `inference_mode` for pure serving code, and `no_grad` when the results may later meet
+# > autograd or in-place updates.
 
 # %% [markdown]
 # ## The article's `ProductionModel` pattern
@@ -201,14 +269,16 @@ check("03.2", answer)
 # %% [markdown]
 # ## Summary
 #
-# - Peak memory is set by what is alive *together*. In conv → bn → relu, conv's output and bn's
-#   output coexist, so the block peaks at about two activations with or without `relu_`
-#   (claim 3: the arithmetic is right, about 385 MiB per activation, but the peak does not drop
-#   here).
+# - Peak memory is set by what is alive *together*. In conv → bn → relu the conv alone holds two
+#   activations (its gemm result and its output), and so do bn and an out-of-place relu: three
+#   equal plateaus. `relu_` removes one and the peak stays at about two activations, in the core
+#   and in PyTorch (claim 3: the arithmetic is right, about 385 MiB per activation, but the peak
+#   does not drop here; folding BatchNorm into the conv doesn't change that).
 # - `relu_` still saves one allocation per call; it lowers the peak only where the ReLU moment
-#   is the peak. Measure with a timeline.
-# - `inference_mode` makes inference tensors: cheaper, but no in-place updates later outside
-#   inference mode; `clone()` first.
+#   is the peak, e.g. after a layer whose output is much bigger than its input (measured: half).
+# - A second `relu_` after a max-pool is harmless and does nothing.
+# - `inference_mode` makes inference tensors (in PyTorch without a version counter): no in-place
+#   updates later outside inference mode; `clone()` first.
 # - An in-place inference path modifies its input: callers must pass a clone if they need it.
 #
 # **Next:** [04 Preprocessing](04_preprocessing.ipynb).

@@ -118,9 +118,9 @@ print(f"|mean| {abs(X.mean().item()):.4f}, std {X.std().item():.4f}, "
 # The same numbers as the out-of-place result, with no extra buffer.
 #
 # > **In real PyTorch** a `DataLoader` usually normalises each sample in
-# > `torchvision.transforms.Normalize`, which has an `inplace=False` default. With
-# > `inplace=True` it uses `sub_`/`div_` as here — safe only when the loader built that tensor
-# > and nothing else holds it.
+# > `torchvision.transforms.Normalize(mean, std, inplace=False)`; its documentation says it
+# > "acts out of place, i.e., it does not mutate the input tensor" unless you pass
+# > `inplace=True` — safe only when the loader built that tensor and nothing else holds it.
 
 # %% [markdown]
 # ## In-place ops can't change the dtype
@@ -148,9 +148,13 @@ print("dtype:", unit.dtype, "| allocated:", tr.peak - tr.start_allocated, "B (th
 
 # %% [markdown]
 # > **In real PyTorch** images are usually `uint8`, and the message names that type: "result type
-# > Float can't be cast to the desired output type Byte". The rule is the same: an in-place
-# > result must be castable to the tensor's own dtype (integer → float is not allowed in place;
-# > float → … keeps float).
+# > Float can't be cast to the desired output type Byte" (the core has no `uint8`; for `int64`
+# > both say "Long": parity tests `test_04_uint8_message_names_byte`, `nb04_int_inplace_div`).
+# > The rule is the same: an in-place result must be castable to the tensor's own dtype
+# > (integer → float is not allowed in place; float → … keeps float).
+# >
+# > On a GPU, the 24 B float copy above would occupy a 512 B block: PyTorch's CUDA caching
+# > allocator rounds every block up to 512 B (notebook 02 has the details).
 
 # %% [markdown]
 # ## Exercises

@@ -35,8 +35,8 @@ widgets.TrainingStepper()
 # %%
 step = widgets.training_stepper.TrainingStep(inplace=True)
 while step.next_op():
-    print(f"{step.trace.events[-1].phase if step.trace.events else '':9} | {step.current_op:48} "
-          f"| peak so far {step.peak - step.trace.start_allocated:,} B")
+    phase = step.ops[step.op_index - 1][0]   # the phase of the op that just ran
+    print(f"{phase:9} | {step.current_op:48} | peak so far {step.peak - step.trace.start_allocated:,} B")
 
 # %% [markdown]
 # ## Profiling a real step
@@ -107,10 +107,45 @@ print("ops that allocated in the article's form:", sorted({e.op for e in article
 # parameter at a time, so the peak extra is the size of the largest parameter). The saving is
 # real for `param = param - lr * param.grad` vs **PyTorch's** form, not for the article's code.
 #
-# > **In real PyTorch** `torch.optim.SGD` uses `param.add_(grad, alpha=-lr)` (and
-# > `torch._foreach_add_` for whole lists, `foreach=True`), and momentum with
-# > `buf.mul_(momentum).add_(grad, alpha=1 - dampening)`: all in place, no full-size
-# > temporaries.
+# ### PyTorch's own SGD: in place only with its default settings
+#
+# `torch.optim.SGD` (its `_single_tensor_sgd` in `torch/optim/sgd.py`, the default on CPU)
+# updates with `param.add_(grad, alpha=-lr)` and momentum with
+# `buf.mul_(momentum).add_(grad, alpha=1 - dampening)`: in place. But two options rebind `grad`
+# to an **out-of-place** result: `weight_decay` does `grad = grad.add(param, alpha=weight_decay)`
+# and `nesterov=True` does `grad = grad.add(buf, alpha=momentum)`. Each is a full-size temporary
+# per parameter, per step. (`maximize=True` starts with `-grad`, another one.) The core's SGD
+# follows the same code, so we can measure it: the second step (momentum buffers already
+# exist) on one 1000×1000 parameter, next to PyTorch's figure for the same program.
+
+# %%
+from inplace_tutorial import pytorch_reference
+
+param = ipt.randn(1000, 1000, requires_grad=True)
+param.grad = ipt.randn(1000, 1000)
+print(f"param: {param.untyped_storage().nbytes():,} B")
+print(f"{'optimizer':<58}{'core: peak of step()':>21}{'PyTorch 2.13':>15}")
+for name, torch_bytes in pytorch_reference.SGD_STEP_PEAK.items():
+    sgd = ipt.optim.SGD([param], lr=0.01, **pytorch_reference.sgd_kwargs(name))
+    sgd.step()                                   # first step: creates the momentum buffer
+    with ipt.memory.record() as tr:
+        sgd.step()
+    print(f"{name:<58}{tr.peak - tr.start_allocated:>19,} B{torch_bytes:>13,} B")
+for name, torch_bytes in pytorch_reference.SGD_STEP_PEAK_OTHER_IMPLEMENTATIONS.items():
+    print(f"{name:<58}{'(PyTorch only)':>21}{torch_bytes:>13,} B")
+
+# %% [markdown]
+# With the defaults (and with plain momentum) the step allocates nothing. With `weight_decay`
+# or `nesterov=True` it allocates one parameter-sized temporary, with both two, alive at the same
+# time. PyTorch's figures (right column) were measured with `torch.profiler` (`profile_memory=True`)
+# and are checked by the parity test `test_05_sgd_step_temporaries`; its extra 12 B with momentum
+# are the Python number `momentum`, wrapped in a tensor for one call.
+#
+# The last two rows are PyTorch's other implementations. `foreach=True` (the default on CUDA)
+# groups the parameters into `torch._foreach_*` calls with the same structure, so
+# `weight_decay` there is `torch._foreach_add(grads, params, ...)`: a new full-size tensor per
+# parameter again. `fused=True` runs the whole update in one kernel and allocates nothing, with
+# every option on.
 
 # %% [markdown]
 # ## Why updates run under `no_grad`

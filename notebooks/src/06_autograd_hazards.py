@@ -52,36 +52,49 @@ print("b = a + 0:       b", b._version, "| same storage as a:", b.data_ptr() == 
 # `ipt.autograd.function.DERIVATIVES` (the analogue of PyTorch's `derivatives.yaml`). For every
 # op: the backward node it records, and which tensors it saves — with the condition, e.g.
 # `self (if other requires grad)`. `result` means the op's *output*.
+#
+# Where PyTorch 2.13 saves something else, or the same tensors under other names, a
+# "PyTorch:" line says so (from `ipt.pytorch_reference.SAVED_DIFFERENCES`). The parity test
+# `test_06_saved_tensors_match_or_are_documented` runs every op of this table on PyTorch and
+# checks both halves: each flagged row is what PyTorch really does, and every other row has
+# exactly PyTorch's node name and saved tensors. So this table cannot drift from PyTorch.
 
 # %%
 from inplace_tutorial.autograd.function import DERIVATIVES
+from inplace_tutorial.pytorch_reference import SAVED_DIFFERENCES, saved_table
 
-nothing = [op for op, f in DERIVATIVES.items() if not f.saves]
-print(f"{len(DERIVATIVES)} ops in the table; {len(nothing)} save no tensor at all:")
+nothing = [op for op, f in DERIVATIVES.items() if not f.saves and op not in SAVED_DIFFERENCES]
+print(f"{len(DERIVATIVES)} ops in the table; {len(nothing)} save no tensor, here and in PyTorch:")
 print(", ".join(nothing), "\n")
 print(f"{'op':<18}{'node':<32}saves")
-for op, f in DERIVATIVES.items():
-    if f.saves:
-        fields = [k if c is None else f"{k} (if {c} requires grad)" for k, c in f.saves.items()]
-        print(f"{op:<18}{f.node:<32}{', '.join(fields)}")
+for op, node, saves, pytorch in saved_table():
+    print(f"{op:<18}{node:<32}{saves}")
+    if pytorch:
+        print(f"{'':<18}{'  PyTorch:':<32}{pytorch}")
 
 # %% [markdown]
 # How to read it:
 # - **add, sub, neg, sum, mean and every view** save nothing: their gradients don't depend on any
 #   value. Overwriting their inputs or outputs can never break *them*.
 # - **mul** saves the *other* operand, and only when it is needed: `x * w` saves `w` to get
-#   `x.grad` (only if x requires grad) and `x` to get `w.grad`. `x * 2` saves no tensor at all — the
-#   Python number 2 is stored as a plain attribute.
+#   `x.grad` (only if x requires grad) and `x` to get `w.grad`. `x * 2` (and `x / 2`) saves only
+#   the number 2, wrapped in a 0-dim tensor `_saved_other`, as PyTorch does: a private copy
+#   that no in-place op on your tensors can reach, so it never goes stale.
 # - **relu, sigmoid, tanh, exp, sqrt** save their **result** (the derivative is cheap to get from
 #   the output: sigmoid' = s(1−s), exp' = exp, relu' = [out > 0]). Overwriting the *output* breaks them.
 # - **log, abs, pow, clamp** save their **input** (log' = 1/x needs x). Overwriting the *input* breaks them.
 # - **mm, bmm, addmm, addbmm** save their matrix operands.
+# - The "PyTorch:" lines matter most where PyTorch saves *more*: `avg_pool2d` saves its input,
+#   `nll_loss` its input (the log-probabilities), `2 ** x` its exponent `x`, and `index` its index
+#   tensors. Modifying one of those in place before `backward()` fails in PyTorch; in the core it
+#   doesn't, because the core doesn't save them.
 
 # %%
 x = ipt.randn(3, requires_grad=True)
 w = ipt.randn(3)                       # does not require grad
-print("x * 2        saved tensors:", [s.field for s in (x * 2).grad_fn.saved_tensors_info()],
-      "| attrs:", (x * 2).grad_fn._attrs)
+y2 = x * 2
+print("x * 2        _saved_other:", y2.grad_fn._saved_other.tolist(),
+      f"(a {y2.grad_fn._saved_other.dim()}-dim tensor) | _saved_self:", y2.grad_fn._saved_self)
 print("x * w        saved tensors:", [s.field for s in (x * w).grad_fn.saved_tensors_info()],
       " (w, because x needs a grad; x is not saved since w needs none)")
 print("x.sigmoid()  saved tensors:", [s.field for s in x.sigmoid().grad_fn.saved_tensors_info()])
@@ -90,8 +103,9 @@ print("x.log()      saved tensors:", [s.field for s in x.log().grad_fn.saved_ten
 # %% [markdown]
 # ## 3. Claim 7 (article): "`y = x * 2; y.relu_()` is dangerous" — what really happens
 #
-# The article says this destroys what the gradient needs. Check with the table: `x * 2` saves no
-# tensor, and ReLU's backward uses its *output*, which `relu_` writes and then saves.
+# The article says this destroys what the gradient needs. Check with the table: `x * 2` saves
+# only its own 0-dim copy of the number 2 (nothing of `x` or `y`), and ReLU's backward uses its
+# *output*, which `relu_` writes and then saves.
 
 # %%
 x = ipt.tensor([1.0, -2.0, 3.0], requires_grad=True)
@@ -102,7 +116,8 @@ print("y.grad_fn:", y.grad_fn.name(), "| x.grad =", x.grad.tolist())
 
 # %% [markdown]
 # It works, and the gradient is right: d/dx relu(2x) is 2 where x > 0 and 0 elsewhere, so
-# `[2, 0, 2]`. **Claim 7 is false.** *In real PyTorch:* identical — `x.grad` is `tensor([2., 0., 2.])`.
+# `[2, 0, 2]`. **Claim 7 is false.** *In real PyTorch:* identical — `x.grad` is `tensor([2., 0., 2.])`
+# (parity test `test_06_scalar_mul_saves_a_0dim_other`).
 
 # %% [markdown]
 # ## 4. Claim 8 (article): "an in-place ReLU in the training forward is risky" — what really happens
@@ -140,8 +155,8 @@ except RuntimeError as e:
 
 # %% [markdown]
 # **Claim 8 is false as a blanket rule.** The real rule: *never modify a tensor that a backward node
-# saved and still needs*. *In real PyTorch:* the same message word for word (`[torch.FloatTensor [3]],
-# which is output 0 of SigmoidBackward0` in older versions); torchvision's ResNet trains with
+# saved and still needs*. *In real PyTorch:* the same gradients and the same message word for
+# word (parity test program `nb06_claim8_and_sigmoid`); torchvision's ResNet trains with
 # `nn.ReLU(inplace=True)`.
 #
 # The picture shows the graph after `mul_`: the node that saved `s` is red and so is the path to it.
@@ -235,7 +250,7 @@ except RuntimeError as e:
 
 # %%
 x = ipt.tensor([0.5, 1.0, 2.0], requires_grad=True)
-h = x * 3          # saves nothing
+h = x * 3          # saves only the number 3
 s = h.sigmoid()    # saves s
 lg = h.log()       # saves h
 m = h + 1          # nothing saves m
@@ -280,7 +295,7 @@ G, D = nn.Linear(3, 3), nn.Linear(3, 1)
 optG, optD = optim.SGD(G.parameters(), lr=0.1), optim.SGD(D.parameters(), lr=0.1)
 fake = G(ipt.randn(4, 3))
 d_loss = D(fake).mean()
-g_loss = -D(fake).mean()       # shares D's graph: D's MmBackward saved D.weight
+g_loss = -D(fake).mean()       # shares D's graph: its AddmmBackward0 saved D.weight.t()
 d_loss.backward(retain_graph=True)
 optD.step()                    # in-place update of D.weight: version bump
 try:
@@ -289,8 +304,14 @@ except RuntimeError as e:
     print("RuntimeError:", e)
 
 # %% [markdown]
+# `D(fake)` is a linear layer, recorded as `AddmmBackward0`; to compute `fake`'s gradient it
+# saved `D.weight.t()` (a view of the weight, hence "output 0 of T"). `optD.step()` bumped the
+# weight's version. *In real PyTorch* the same program fails with the same message, except that
+# it names the saved view "output 0 of AsStrided": PyTorch regenerates a view whose base was
+# modified in place (parity test `test_06_step_between_backwards_fails`).
+#
 # The fix: finish **all** backward passes before any `step()` (or recompute the forward after the
-# step). PyTorch fails the same way; it is one of the most-asked questions on its forum.
+# step).
 
 # %%
 ipt.manual_seed(0)
@@ -323,7 +344,7 @@ for fwd, inp, tgt in [("relu", "relu_()", "output y"), ("sigmoid", "mul_(2)", "o
 
 # %% [markdown]
 # Note the first row: `relu()` *then* `relu_()` on its output fails, because ReluBackward0 saved that
-# output. In claim 7 the tensor hit by `relu_` came from `x * 2`, which saved nothing.
+# output. In claim 7 the tensor hit by `relu_` came from `x * 2`, which saved only its copy of 2.
 
 # %% [markdown]
 # ## Exercises
@@ -382,7 +403,9 @@ check("06.3", answer)
 #   in-place ops bump it.
 # - A backward node records the versions of what it saved; a mismatch fails **at backward**.
 # - What is saved is in the derivative table: outputs for relu/sigmoid/tanh/exp/sqrt, inputs for
-#   log/abs/pow/clamp, operands for mul/matmul, nothing for add/sub/sum/views/scalar mul.
+#   log/abs/pow/clamp, operands for mul/matmul, nothing for add/sub/sum/views (scalar mul keeps a
+#   0-dim copy of the number). Where PyTorch saves more (avg_pool2d, nll_loss, `2 ** x`), the table
+#   says so.
 # - So `x * 2` then `relu_()` is fine (claim 7), an in-place ReLU in training is fine (claim 8),
 #   `sigmoid()` then `mul_()` is not.
 # - Leaves and views of leaves fail at once; `.data` never fails and gives wrong gradients (claim 9).

@@ -157,7 +157,78 @@ for name, tr in traces.items():
 # `sub_().div_()`), and optimizer updates (`p.add_(g, alpha=-lr)` under `no_grad`).
 
 # %% [markdown]
-# ## 5. A rule of thumb, measured
+# ## 5. "Normal ops keep history, in-place ops overwrite it"
+#
+# The first article offers this intuition. Half of it is right. An in-place op overwrites
+# **values**; it does not overwrite autograd's **history**. The graph keeps every step, and the
+# in-place op adds its own node on top:
+
+# %%
+x = ipt.tensor([1.0, -2.0, 3.0], requires_grad=True)
+y = x * 2
+node_before = y.grad_fn
+y.relu_()
+chain, f = [], y.grad_fn
+while f is not None:
+    chain.append(f.name())
+    f = f.next_functions[0][0] if f.next_functions else None
+print("y.grad_fn chain after relu_:", " -> ".join(chain))
+print("MulBackward0 is still in the graph:", y.grad_fn.next_functions[0][0] is node_before)
+
+# %% [markdown]
+# What an in-place op can destroy is a *value that a node saved*, and the version counter
+# catches that (notebook 06), or a clone keeps it (section 1 above). So a better picture: an
+# out-of-place op writes a **new page**; an in-place op **rewrites a page** that autograd may
+# have bookmarked. Autograd keeps the history either way and checks the bookmarks.
+# *In real PyTorch:* the same chain, `ReluBackward0 -> MulBackward0 -> AccumulateGrad`
+# (parity test program `nb07_history_chain`).
+
+# %% [markdown]
+# ## 6. In-place activations and BatchNorm in ResNets
+#
+# The article ends: in deep networks such as ResNet, in-place activations and BatchNorm cut the
+# memory of intermediate layers a lot. Measure the training case on the article's block,
+# conv → BatchNorm → ReLU, keeping what a forward pass keeps (the output and everything saved
+# for backward):
+
+# %%
+from inplace_tutorial import peaks, pytorch_reference
+
+act_bytes = peaks.activation_bytes()
+for name, kept in peaks.training_saved_bytes().items():
+    print(f"{name:<22} kept after forward: {kept:,} B = {kept / act_bytes:.2f} activations "
+          f"(PyTorch: {pytorch_reference.TRAINING_KEPT[name]:,} B)")
+
+# %% [markdown]
+# Identical, in the core and in PyTorch (parity test
+# `test_03_training_relu_inplace_keeps_the_same_bytes`): BatchNorm saves its **input** (the conv
+# output) for backward, and ReLU saves its **output**. With `relu_` the ReLU output *is*
+# BatchNorm's output buffer, but with `relu` BatchNorm's output is freed at once because nobody
+# saved it. Two activations stay alive either way; `relu_` only removes a transient.
+#
+# **In-place BatchNorm** is not something PyTorch offers: `nn.BatchNorm2d` and
+# `F.batch_norm` have no `inplace` option (only activations such as `nn.ReLU` do; the parity test
+# `test_03_no_inplace_batchnorm_in_pytorch_but_conv_bn_folding` checks both). It exists as a
+# published technique: **InPlace-ABN** (Rota Bulò, Porzi and Kontschieder, "In-Place Activated
+# BatchNorm for Memory-Optimized Training of DNNs", CVPR 2018; code in `mapillary/inplace_abn`).
+# - **What it does:** it merges BatchNorm and the activation into one in-place layer that keeps
+#   only its *output*. Backward rebuilds what it needs from that output, by inverting the
+#   activation and BatchNorm's affine step. In the block above that drops the saved BatchNorm
+#   input: one activation instead of two. The authors report up to 50% less training memory
+#   in ResNet, ResNeXt and Wide ResNet.
+# - **What it doesn't do:** it needs an *invertible* activation (leaky ReLU or ELU; plain ReLU
+#   maps every negative to 0 and can't be inverted); it recomputes in backward, so it costs
+#   time; and it saves nothing at inference, where nothing is kept for backward anyway (notebook
+#   03 measured that the conv, not BatchNorm, sets the inference peak). At inference the usual
+#   trick is different: fold BatchNorm into the conv's weights
+#   (`torch.nn.utils.fusion.fuse_conv_bn_eval`), which removes BatchNorm's buffer altogether.
+#
+# So the article's sentence needs two corrections: plain `relu_` after BatchNorm saves no
+# training memory that backward needs, and "in-place BatchNorm" is a specialised layer with an
+# invertible activation, not a flag.
+
+# %% [markdown]
+# ## 7. A rule of thumb, measured
 #
 # | situation | in-place worth it? | why (measured above) |
 # |---|---|---|
@@ -165,6 +236,7 @@ for name, tr in traces.items():
 # | training: relu_, sigmoid_, exp_, add_, scalar mul_ | lowers the *transient* peak only | saved activations are unchanged |
 # | training: log_, abs_, pow_, clamp_, mul_/div_ by a grad tensor | **no** | clones its input: same bytes as out of place |
 # | training: anything a backward node already saved | **never** | backward fails (notebook 06) |
+# | training: BatchNorm → `relu_` | saves no kept memory | BN keeps its input, ReLU its output (section 6) |
 # | optimizer update under `no_grad` | **yes** | `add_(g, alpha=-lr)`; avoid `sub_(lr * g)`'s temporary |
 
 # %% [markdown]

@@ -7,7 +7,8 @@
 #
 # **Learning goals**
 # - Know which in-place methods exist, and recognise the trailing-underscore convention.
-# - Know why `matmul_`, `permute_`, `minimum_` and `maximum_` don't exist, and what to write instead.
+# - Know why `matmul_`, `permute_`, `minimum_` and `maximum_` don't exist, and what to write instead
+#   (including the in-place metadata ops and `clamp_max_(tensor)`).
 # - Know what each replacement costs in memory (measured).
 
 # %%
@@ -68,15 +69,37 @@ for name in ("matmul_", "permute_", "minimum_", "maximum_"):
 # - `matmul`: the result generally has a different shape from either operand, and every output
 #   element reads a whole row of `a` — writing into `a` while reading it would corrupt the inputs.
 #   A temporary is unavoidable.
-# - `permute`: a permute is a **view** (new strides, no data moved); there is nothing to do "in place".
-#   To move the data you need a second buffer.
-# - `minimum`/`maximum`: simply never added as methods. The module-level functions take `out=`:
-#   `ipt.minimum(a, b, out=a)` writes the result into `a` itself, which is exactly what a
-#   `minimum_` would do. (`clamp_max_` does it when the other operand is a scalar.)
+# - `permute`: not because "there is nothing to do in place". An in-place permute would rewrite
+#   the tensor's own shape and strides, and PyTorch has exactly such **in-place metadata ops**:
+#   `transpose_`, `t_`, `swapdims_` (alias `swapaxes_`), `squeeze_`, `unsqueeze_` and
+#   `as_strided_`. PyTorch simply never defined a `permute_` operator (there is no
+#   `aten::permute_`; the parity test `test_09_inplace_metadata_ops_exist_permute_does_not`
+#   checks this). You can spell one with `as_strided_` (next cell), or with a chain of
+#   `transpose_` calls. Moving the data into the new order still needs a second buffer
+#   (`permute(...).contiguous()`).
+# - `minimum`/`maximum`: never added as methods. But `clamp_max_` and `clamp_min_` accept a
+#   **tensor** bound, and then they *are* the in-place `minimum`/`maximum`: `a.clamp_max_(b)`
+#   writes `min(a, b)` into `a`'s own storage and allocates nothing (measured below).
+#   The module-level functions also take `out=`: `ipt.minimum(a, b, out=a)` does the same.
 # - `out=` works for matmul too, but only into a **separate** tensor: a matrix product reads each
 #   input element many times while it writes, so `out` must not be one of its inputs.
 #
-# Measured on 256×256 float32 (one buffer = 262,144 B):
+# The metadata ops first: an in-place permute, spelled with `as_strided_`.
+
+# %%
+m = ipt.arange(24.0).view(2, 3, 4)
+expected = m.permute(2, 0, 1)
+storage, dims = m.untyped_storage(), (2, 0, 1)
+m.as_strided_([m.shape[d] for d in dims], [m.stride()[d] for d in dims])
+print("shape", tuple(m.shape), "| strides", m.stride(), "| same values as permute(2, 0, 1):",
+      m.tolist() == expected.tolist())
+print("same storage:", m.untyped_storage() is storage, "| version", m._version)
+
+# %% [markdown]
+# *In real PyTorch* the same program prints the same; `swapdims_`/`swapaxes_` exist there too,
+# but not in the core yet.
+#
+# Now the costs, measured on 256×256 float32 (one buffer = 262,144 B):
 
 # %%
 a, b, c = ipt.randn(256, 256), ipt.randn(256, 256), ipt.empty(256, 256)
@@ -93,6 +116,7 @@ ways = {
     "a.t_()  (metadata only)": lambda: a.t_(),
     "a.copy_(ipt.minimum(a, b))": lambda: a.copy_(ipt.minimum(a, b)),
     "a.copy_(ipt.where(a < b, a, b))": lambda: a.copy_(ipt.where(a < b, a, b)),
+    "a.clamp_max_(b)  (tensor bound)": lambda: a.clamp_max_(b),
     "a.clamp_max_(0.5)  (scalar)": lambda: a.clamp_max_(0.5),
     "a.clamp_min_(0.5)  (scalar)": lambda: a.clamp_min_(0.5),
 }
@@ -106,7 +130,8 @@ for name, fn in ways.items():
 # nothing (the result goes straight into an existing buffer). `copy_(a @ b)` and
 # `copy_(minimum(a, b))` need one temporary of the result's size (freed right after), so they
 # "save" the *persistent* buffer but not the peak. `where` needs a little more (its boolean
-# mask). The scalar `clamp_*_` forms need nothing.
+# mask). `clamp_max_(b)` with a tensor `b` needs nothing: it is the in-place `minimum`.
+# The scalar `clamp_*_` forms need nothing either.
 #
 # The picture: `t()` relabels the same storage (new strides); `contiguous()` copies the data into
 # a second storage in the new order.
@@ -133,10 +158,14 @@ x.copy_(x.t().clone())   # what the message suggests: a temporary
 print("with clone(): ok")
 
 # %% [markdown]
-# *In real PyTorch:* the same message for `copy_`; `torch.minimum(a, b, out=a)` and
-# `torch.matmul(a, b, out=c)` behave as here. One difference: PyTorch does **not** refuse
-# `torch.matmul(a, b, out=a)` — it runs without an error and returns wrong numbers, because the
-# product overwrites `a` while still reading it. Never pass an input as a matrix product's `out`.
+# *In real PyTorch:* the same message for `copy_`; `torch.minimum(a, b, out=a)`,
+# `a.clamp_max_(b)` and `torch.matmul(a, b, out=c)` behave as here and allocate nothing (parity
+# tests `test_09_clamp_max_with_a_tensor_is_inplace_minimum`, `test_out_parity.py`).
+# One difference: PyTorch does **not** refuse `torch.matmul(a, b, out=a)` (or `out=b`). It runs
+# without an error and **may silently return wrong values**, because the product overwrites an
+# input while still reading it. Whether the values come out wrong depends on the size and on the
+# BLAS library (the parity test `test_09_matmul_out_aliasing_input_may_be_wrong` finds wrong
+# values on torch 2.13 CPU). Never pass an input as a matrix product's `out`.
 
 # %% [markdown]
 # ## Exercises
@@ -166,6 +195,7 @@ check("09.2", answer)
 # ## Summary
 # - A trailing underscore means "writes into self"; it returns self and bumps `_version`.
 # - Of the article's list, `matmul_`, `permute_`, `minimum_`, `maximum_` don't exist (claim 12).
-# - Instead: `ipt.minimum(a, b, out=a)` (no allocation; `clamp_max_` for a scalar),
+# - Instead: `a.clamp_max_(b)` or `ipt.minimum(a, b, out=a)` (no allocation),
 #   `ipt.matmul(a, b, out=c)` into a separate `c` (or `a.copy_(a @ b)`, one temporary),
-#   `permute(...).contiguous()` (new buffer) or `t_()`/`transpose_()` (metadata only).
+#   `permute(...).contiguous()` (new buffer) or `t_()`/`transpose_()`/`as_strided_()` (metadata
+#   only; PyTorch also has `swapdims_`).
