@@ -180,7 +180,7 @@ print("MulBackward0 is still in the graph:", y.grad_fn.next_functions[0][0] is n
 # catches that (notebook 06), or a clone keeps it (section 1 above). So a better picture: an
 # out-of-place op writes a **new page**; an in-place op **rewrites a page** that autograd may
 # have bookmarked. Autograd keeps the history either way and checks the bookmarks.
-# *In real PyTorch:* the same chain, `ReluBackward0 -> MulBackward0 -> AccumulateGrad`
+# *In real PyTorch:* the same chain, `ReluBackward0 -> MulBackward0 -> torch::autograd::AccumulateGrad`
 # (parity test program `nb07_history_chain`).
 
 # %% [markdown]

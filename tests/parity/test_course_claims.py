@@ -677,7 +677,7 @@ def nb07_history_chain(t):
     y.relu_()
     chain, f = [], y.grad_fn
     while f is not None:
-        chain.append(f.name().split("::")[-1])
+        chain.append(f.name())
         f = f.next_functions[0][0] if f.next_functions else None
     return {"chain": chain, "kept": y.grad_fn.next_functions[0][0] is node_before}
 
