@@ -250,6 +250,7 @@ def check_clip(clip: Callable, max_norm: float = MAX_NORM) -> tuple[bool, str]:
         total, expected = expected_clip(params, max_norm)
         grads = [p.grad for p in params]
         storages = [g.untyped_storage() if g is not None else None for g in grads]
+        weights = [p.detach().clone() for p in params]
         with ipt.memory.record() as tr:
             got = clip(params, max_norm)
         peaks.append(tr.peak - tr.start_allocated)
@@ -257,6 +258,8 @@ def check_clip(clip: Callable, max_norm: float = MAX_NORM) -> tuple[bool, str]:
                 g is not None and g.untyped_storage() is not s for g, s in zip(grads, storages)):
             return False, ("p.grad must be scaled in place: a new tensor in p.grad doubles the "
                            "memory while both exist, and whoever holds the old one misses the clip")
+        if any(p.tolist() != w.tolist() for p, w in zip(params, weights)):
+            return False, "clipping changes the gradients only; the parameters must not change"
         try:
             got_total = float(got.item() if isinstance(got, ipt.Tensor) else got)
         except (TypeError, ValueError):

@@ -94,6 +94,15 @@ def _clip_right(params, max_norm):
     return float(total)
 
 
+def _clip_and_step(params, max_norm):  # also changes the weights
+    total = _clip_right(params, max_norm)
+    with ipt.no_grad():
+        for p in params:
+            if p.grad is not None:
+                p.add_(p.grad, alpha=-0.1)
+    return total
+
+
 def _chunked(model, x, chunk=32):
     with ipt.no_grad():
         out = ipt.zeros(x.shape[0], 10)
@@ -137,6 +146,7 @@ WRONG = [
     ("10.4", _clip_out_of_place),
     ("10.4", _clip_square_temporary),
     ("10.4", _clip_always),
+    ("10.4", _clip_and_step),
     ("10.5", _slim),                                                        # 50%, not 90%
     ("06.1", {"A", "B"}),
     ("06.3", ["b", "c", "x"]),

@@ -41,7 +41,7 @@ def whole_number(answer: object) -> int | None:
     if isinstance(answer, (bool, np.bool_)):
         return None
     if isinstance(answer, ipt.Tensor):
-        if answer.numel() != 1 or not (answer.dtype.is_floating_point or answer.dtype == ipt.int64):
+        if answer.numel() != 1 or answer.dtype == ipt.bool:
             return None
         answer = answer.item()
     elif isinstance(answer, np.ndarray):

@@ -12,7 +12,7 @@ from .answers import short, whole_number
     "must leave .grad as it was.",
     "`lr * p.grad` is the full-size temporary. Look for one in-place op that scales its "
     "argument while adding it.",
-    "`add_` takes `alpha=`: `self += alpha * other` in one op, with no temporary."))
+    "Look up what `add_`'s `alpha=` argument multiplies."))
 def _(answer):
     if not callable(answer):
         return False, f"answer should be a function sgd_update(params, lr), not {short(answer)}"

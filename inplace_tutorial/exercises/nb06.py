@@ -125,7 +125,7 @@ def safety_scenario() -> dict:
     "Two ways to be unsafe: a leaf that requires grad refuses in-place ops at once; a tensor "
     "that a backward node saved breaks backward later.",
     "Who saved what? mm saves the operand needed for the other operand's gradient, tanh saves "
-    "its output, add and multiplying by a number save no tensor.",
+    "its output, add and multiplying by a number save nothing an in-place op could change.",
     "Check your reasoning with ipt.autograd.explain(t) or inplace_safe(t) on each tensor of "
     "nb06.safety_scenario()."))
 def _(answer):

@@ -55,7 +55,8 @@ def _(answer):
     "Two steps: scale out by beta in place, then add each product, scaled by alpha.",
     "bmm would materialise all b products at once; one product at a time keeps the peak at "
     "one (n, p) result, or less.",
-    "addmm_ computes self = beta·self + alpha·(m1 @ m2) in place; call it in a loop over i."))
+    "Look at addmm_: what does it compute into self, and which of its arguments could be "
+    "one batch?"))
 def _(answer):
     if not callable(answer):
         return False, "answer must be a function f(out, batch1, batch2, beta, alpha)"

@@ -15,10 +15,11 @@ QUIZ = ("matmul_", "t_", "permute_", "clamp_", "minimum_", "maximum_", "exp_", "
 
 
 @exercise("09.1", hint=(
-    "Predict first: an in-place op writes its result into self, so the result must fit "
+    "Predict first: an in-place method writes its result into self, so the result must have "
     "self's shape and dtype.",
-    "A product of matrices, a permutation of dimensions or a softmax can't be computed "
-    "element by element into its own input.",
+    "Elementwise ops (each output element from the same input element) have in-place forms; "
+    "ops that read many input elements for each output element mostly don't. A few in-place "
+    "methods change only shape and strides.",
     "Then test your prediction: hasattr(ipt.Tensor, name) for each name."))
 def _(answer):
     got = names(answer)
