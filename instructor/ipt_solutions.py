@@ -12,7 +12,7 @@ SOLUTIONS: dict[str, str] = {}
 SOLUTIONS["06.1"] = """
 from inplace_tutorial.exercises import nb06
 # relu_ after scalar mul: nothing stale (A); sigmoid/exp saved their output (B, C);
-# add and scalar mul save nothing (D); log saved its input x (E).
+# add saves nothing and scalar mul only its scalar (D); log saved its input x (E).
 answer = {"A": False, "B": True, "C": True, "D": False, "E": True}
 """
 SOLUTIONS["06.2"] = """

@@ -117,7 +117,7 @@ def safety_scenario() -> dict:
     h = x @ w          # MmBackward0 saves x (w requires grad), not w (x does not)
     a = h.tanh()       # TanhBackward0 saves its result a
     b = a + 1          # AddBackward0 saves nothing
-    c = b * 3          # scalar mul saves nothing
+    c = b * 3          # MulBackward0 saves only the scalar 3 (as a 0-d tensor), not b
     return {"w": w, "x": x, "h": h, "a": a, "b": b, "c": c}
 
 
