@@ -202,3 +202,42 @@ def test_progress_path_defaults_to_the_users_config_dir(tmp_path, monkeypatch):
     monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path))
     if sys.platform != "win32":
         assert tracking.progress_path() == tmp_path / "inplace_tutorial" / "progress.json"
+
+
+# --------------------------------------------------------------------- the notebooks' cells
+NOTEBOOK_SOURCES = sorted((ROOT / "notebooks" / "src").glob("*.py"))
+
+
+def _setup_imports(path: Path) -> str:
+    """The import lines of a notebook's first code cell (its setup cell)."""
+    first = path.read_text(encoding="utf-8").split("# %%\n")[1]
+    return "\n".join(ln for ln in first.splitlines() if ln.startswith(("import ", "from ")))
+
+
+@pytest.mark.parametrize("path", NOTEBOOK_SOURCES, ids=lambda p: p.stem[:2])
+def test_every_exercise_cell_can_run_its_hint_and_solution_lines(path):
+    text = path.read_text(encoding="utf-8")
+    keys = re.findall(r'^check\("(\d\d\.\d)", answer\)$', text, flags=re.M)
+    for key in keys:  # each check cell offers both, commented out, and the key exists
+        assert f'# hint("{key}")' in text and f'# solution("{key}")' in text and key in KEYS
+    if keys:
+        namespace: dict = {}
+        exec(_setup_imports(path), namespace)
+        assert {"check", "hint", "solution"} <= set(namespace), path.name
+
+
+def test_notebook_10_setup_lets_a_learner_paste_the_broken_script():
+    from inplace_tutorial import lab
+
+    namespace: dict = {}
+    exec(_setup_imports(next(p for p in NOTEBOOK_SOURCES if p.stem.startswith("10"))), namespace)
+    fixed = lab.BROKEN_STEP.replace("g.mul_(2).sub_(1)", "g = g * 2 - 1")
+    exec(fixed, namespace)
+    assert lab.check_fix(namespace["train_step"])[0]
+
+
+def test_every_exercise_has_a_check_cell_in_its_notebook():
+    found = {(k, p.stem[:2]) for p in NOTEBOOK_SOURCES
+             for k in re.findall(r'^check\("(\d\d\.\d)", answer\)$', p.read_text(), flags=re.M)}
+    assert {k for k, _ in found} == set(KEYS)
+    assert all(k[:2] == nb for k, nb in found)
