@@ -247,7 +247,7 @@ print(f"test accuracy after {len(history)} epochs above 95%: {accuracy > 0.95} (
 # ## Exercises
 #
 # **05.1** Write `sgd_update(params, lr)` that does `param -= lr * grad` for every param whose
-# grad is not `None`, **without a full-size temporary**.
+# grad is not `None`, **without a full-size temporary**, leaving each `.grad` as it was.
 
 # %%
 answer = None  # your code here
