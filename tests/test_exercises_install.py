@@ -1,8 +1,10 @@
-"""The participant install: a wheel built from the course has no reference solutions, and in it
-check() still grades while solution() says where to get them (issue 13, item 6)."""
+"""The participant install: the package holds no reference solutions, and installed on its own
+it still grades with check() while solution() says where to get them (issue 13, item 6)."""
 from __future__ import annotations
 
+import importlib.util
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -14,7 +16,23 @@ SKIP = shutil.ignore_patterns(".venv", ".git", "notebooks", "tests", "benchmarks
                               "dist", "artifacts", "__pycache__", "*.egg-info", ".*cache")
 
 
-def test_a_wheel_of_the_course_holds_no_solutions_and_still_checks(tmp_path):
+def test_packaging_takes_only_the_package():
+    text = (ROOT / "pyproject.toml").read_text(encoding="utf-8")
+    find = re.search(r"\[tool\.setuptools\.packages\.find\](.*?)\n\[", text, flags=re.S).group(1)
+    include = re.findall(r'"([^"]+)"', re.search(r"include\s*=\s*\[(.*?)\]", find).group(1))
+    assert include and all(p.startswith("inplace_tutorial") for p in include)
+    assert "instructor" not in text
+    assert not (ROOT / "instructor" / "__init__.py").exists()
+
+
+def _install(tmp_path: Path) -> Path:
+    """A participant's site-packages: the built wheel when a build backend is here, else the
+    package folder exactly as the wheel holds it."""
+    site = tmp_path / "site"
+    if importlib.util.find_spec("setuptools") is None:
+        shutil.copytree(ROOT / "inplace_tutorial", site / "inplace_tutorial",
+                        ignore=shutil.ignore_patterns("__pycache__"))
+        return site
     src = tmp_path / "src"
     shutil.copytree(ROOT, src, ignore=SKIP)  # build from a copy: nothing is written to the repo
     subprocess.run([sys.executable, "-m", "pip", "wheel", "-q", "--no-deps",
@@ -24,10 +42,13 @@ def test_a_wheel_of_the_course_holds_no_solutions_and_still_checks(tmp_path):
     names = zipfile.ZipFile(wheel).namelist()
     assert "inplace_tutorial/exercises/nb10.py" in names
     assert not [n for n in names if "solution" in n.lower() or n.startswith("instructor")]
-
-    site = tmp_path / "site"
     subprocess.run([sys.executable, "-m", "pip", "install", "-q", "--no-deps", "--target",
                     str(site), str(wheel)], check=True, capture_output=True)
+    return site
+
+
+def test_the_participant_install_checks_without_solutions(tmp_path):
+    site = _install(tmp_path)
     run_dir = tmp_path / "notebooks"
     run_dir.mkdir()
     env = {**os.environ, "PYTHONPATH": str(site), "IPT_PROGRESS_FILE": str(tmp_path / "p.json")}
@@ -38,7 +59,7 @@ def test_a_wheel_of_the_course_holds_no_solutions_and_still_checks(tmp_path):
             "check('01.1', lambda t: t.mul_(2))\n")
     out = subprocess.run([sys.executable, "-c", code], cwd=run_dir, env=env, check=True,
                          capture_output=True, text=True).stdout
-    assert out.startswith(str(site))  # the installed wheel, not the source checkout
+    assert out.startswith(str(site))  # the installed copy, not the source checkout
     assert "not part of the participant install" in out
     assert "Exercise 01.1: correct" in out
 
