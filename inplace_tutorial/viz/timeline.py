@@ -100,7 +100,8 @@ def peak_report(trace, top: int = 3) -> list[str]:
 
 
 def _draw(ax, trace, label: str | None, colour: str, bands: bool, top: int,
-          text_slot: int, scale: float, base: int) -> None:
+          text_slot: int, scale: float, base: int, titled: bool = False) -> None:
+    """``titled``: the axes' title already names the run, so the text box does not."""
     xs, ys = _steps(trace, scale, base)
     if bands:
         for k, (phase, x0, x1, empty) in enumerate(_positions(trace)[1]):
@@ -113,8 +114,8 @@ def _draw(ax, trace, label: str | None, colour: str, bands: bool, top: int,
     px = xs[trace.peak_index + 1]
     ax.plot([px], [(trace.peak - base) / scale], "o", color=colour, ms=6, zorder=4)
     what = "peak +" if base else "peak "
-    head = (f"{label + ': ' if label else ''}{what}{st.fmt_bytes(trace.peak - base)} "
-            f"at event {trace.peak_index + 1}")
+    named = f"{label}: " if label and not titled else ""
+    head = f"{named}{what}{st.fmt_bytes(trace.peak - base)} at event {trace.peak_index + 1}"
     body = "\n".join(["alive at the peak:", *peak_report(trace, top)])
     # Text boxes sit in the upper-left corner, one under the other, never on the curve's
     # peak marker: the axes' y limit leaves headroom above the highest value.
@@ -154,7 +155,7 @@ def memory_timeline(traces, *, title: str | None = None, layout: str = "overlay"
             axes = fig.subplots(1, len(runs), sharey=True)
             for i, (ax, (label, trace)) in enumerate(zip(axes, runs.items(), strict=True)):
                 _draw(ax, trace, label, st.colour(i), True, top, 0, scale,
-                      _base(trace, relative))
+                      _base(trace, relative), titled=True)
                 _format_axes(ax, list(runs.values()), unit, scale, relative)
                 ax.set_title(label or "", pad=22)
                 if i:

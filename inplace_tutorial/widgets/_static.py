@@ -42,7 +42,7 @@ def status_line(text_html: str, kind: str = "info") -> str:
 
 def table(headers: list[str], rows: list[list[str]], marks: list[str] | None = None) -> str:
     """An HTML table with aligned, padded cells; ``marks[i]`` = "bad" gives row i a red bar."""
-    cell = f"padding: 2px 10px 2px 6px; border-bottom: 1px solid {BORDER}; {TEXT}"
+    cell = f"padding: 2px 10px 2px 6px; border-bottom: 1px solid {BORDER}; line-height: 1.4; {TEXT}"
     head = "".join(f"<th style='{cell}; text-align: left; white-space: nowrap'>{h}</th>"
                    for h in headers)
     body = []

@@ -130,7 +130,7 @@ def _rounded(value) -> str:
     return f"{value:.4g}"
 
 
-_PRE = ("white-space: pre-wrap; word-break: normal; overflow-wrap: break-word; "
+_PRE = ("white-space: pre-wrap; word-break: normal; overflow-wrap: break-word; line-height: 1.4; "
         f"margin: 4px 0; {_static.TEXT}")
 
 

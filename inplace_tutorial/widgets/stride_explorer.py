@@ -137,15 +137,17 @@ class StrideExplorer(W.VBox):
         if key == self._drawn:
             return
         self._drawn = key
-        self.message.value = _static.status_line(html.escape(self.model.describe()),
-                                                 "ok" if ok else "error")
+        said = ("v = " if ok else "") + self.model.describe()
+        self.message.value = _static.status_line(html.escape(said), "ok" if ok else "error")
         self.image.value = self._picture()
         self.redraws += 1
 
     def _picture(self) -> bytes:
+        # One-letter names: the name column keeps its width whether or not the view exists,
+        # so the storage strip never moves sideways when an input turns invalid.
         views = {"x": self.model.base}
         if self.model.view is not None:
-            views["view"] = self.model.view
+            views["v"] = self.model.view
         return viz.to_png(viz.storage_diagram(views))
 
     def _repr_mimebundle_(self, **kwargs):
