@@ -96,7 +96,7 @@ class TrainingStepper(W.VBox):
     def _ran(self, before: int, held: int, label: str) -> str:
         s = self.step
         n = s.op_index - before
-        delta = s.held - held if before else s.held
+        delta = s.held - held  # reset() and the first op both start the count at 0
         what = "allocated nothing: 0 B" if delta == 0 else (
             f"the step now holds {_bytes(abs(delta))} {'more' if delta > 0 else 'less'}")
         end = " The step is complete." if s.finished else ""

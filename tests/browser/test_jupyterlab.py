@@ -214,6 +214,10 @@ def test_notebook_runs_clean(page, lab, name):
     open_and_run_all(page, lab, name)
     assert_clean_outputs(page, name)
     page.screenshot(path=str(ARTIFACTS / f"{name[:2]}_after_run_all.png"))
+    # Every figure as JupyterLab shows it, to look at in the CI artifacts.
+    for i, img in enumerate(page.locator(f"{PANEL} .jp-OutputArea-output img").all()):
+        img.scroll_into_view_if_needed()
+        img.screenshot(path=str(ARTIFACTS / f"{name[:2]}_figure_{i}.png"))
 
 
 def test_stepper_after_run_all_matches_the_notebooks_trace(page, lab):
@@ -251,6 +255,8 @@ def test_stepper_after_run_all_matches_the_notebooks_trace(page, lab):
         page.wait_for_function("el => el.complete && el.naturalWidth > 100",
                                arg=area.locator(".widget-image").first.element_handle())
         area.screenshot(path=str(ARTIFACTS / f"05_stepper_{mode}_forward.png"))
+        # Buttons, messages and the (scrolling) graph fit a 1000 px high window together.
+        assert area.bounding_box()["height"] < 800, area.bounding_box()
         button["Backward"].click()
         wait_html(page, "Backward: ran 1 op")
         button["Update"].click()
