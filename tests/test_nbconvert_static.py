@@ -37,3 +37,14 @@ def test_the_course_has_widget_outputs_to_check():
               for p in NOTEBOOKS}
     # StrideExplorer (02), TrainingStepper (05), HazardLab (06).
     assert counts["02"] >= 1 and counts["05"] >= 1 and counts["06"] >= 1, counts
+
+
+def test_finished_progress_bar_is_stored_as_a_picture():
+    import re
+
+    nb = nbformat.read(next(p for p in NOTEBOOKS if p.name.startswith("05")), as_version=4)
+    finished = [o for c in nb.cells if c.cell_type == "code" for o in c.get("outputs", [])
+                if re.match(r"digits MLP: epoch 5 · step (\d+)/\1 ",
+                            "".join(o.get("data", {}).get("text/plain", "")))]
+    assert len(finished) == 1 and "image/png" in finished[0]["data"]
+    assert VIEW not in finished[0]["data"]  # the live bar is gone, its picture stays

@@ -65,10 +65,10 @@ class Progress:
                                      description=description)
             self.label = W.Label()
             self.box = W.HBox([self.bar, self.label], layout=W.Layout(flex_flow="row wrap"))
-            # The live bar goes away at close(); a stored notebook shows this text instead.
+            # Readable text instead of the widget repr; close() replaces the whole output with
+            # a picture of the finished bar.
             view = self.box._repr_mimebundle_()
-            view["text/plain"] = (f"{description}: progress bar (live while the cell runs; "
-                                  f"the last line is printed below)")
+            view["text/plain"] = f"{description}: progress bar (live while the cell runs)"
             self._handle = display(view, raw=True, display_id=True)
 
     def __call__(self, epoch: int | None = None, step: int | None = None,

@@ -99,11 +99,13 @@ class StrideExplorer(W.VBox):
 
     def __init__(self, numel: int = 12):
         self.model = StrideView(numel)
-        field = {"layout": W.Layout(width="13em", flex="0 1 auto"),
-                 "style": {"description_width": "4em"}}
-        self.shape = W.Text(value="3, 4", description="shape", **field)
-        self.stride = W.Text(value="4, 1", description="stride", **field)
-        self.offset = W.Text(value="0", description="offset", **field)
+        def field(value: str, name: str) -> W.Text:
+            # Narrow fields that wrap onto a new line in a narrow window instead of clipping.
+            return W.Text(value=value, description=name, style={"description_width": "4em"},
+                          layout=W.Layout(width="13em", flex="0 1 auto"))
+
+        self.shape, self.stride, self.offset = (field("3, 4", "shape"), field("4, 1", "stride"),
+                                                field("0", "offset"))
         self.message = W.HTML(layout=W.Layout(width="100%"))
         # Own pixel size (sharp), pinned to the left: no stretching, no sideways jumps.
         self.image = W.Image(format="png", layout=W.Layout(width="auto", max_width="100%",

@@ -420,3 +420,28 @@ def test_the_error_check_sees_a_failing_cell(page, lab):
     open_and_run_all(page, lab, "zz_raises.ipynb")
     with pytest.raises(AssertionError, match="error/stderr output|traceback"):
         assert_clean_outputs(page, "zz_raises.ipynb")
+
+
+def test_unrun_notebooks_show_static_widget_pictures(page, lab):
+    """A stored notebook opened without running it: each widget output is its picture."""
+    base, token, _root = lab
+    shutdown_kernels(lab)
+    for prefix in ("02", "05", "06"):
+        name = next(n.name for n in NOTEBOOKS if n.name.startswith(prefix))
+        page.goto(f"{base}/lab/workspaces/u{prefix}{secrets.token_hex(3)}/tree/{name}"
+                  f"?token={token}&reset")
+        page.wait_for_selector(f"{PANEL} .jp-Cell", timeout=90_000)
+        page.wait_for_timeout(1500)
+        text = outputs_text(page)
+        for raw in (*RAW_REPRS, "Error displaying widget", "model not found"):
+            assert raw not in text, f"{name}: {raw!r} shown before the notebook runs"
+        made_here = (".jp-InputArea :text-matches("
+                     "'widgets\\\\.(StrideExplorer|TrainingStepper|HazardLab)')")
+        widget_cells = page.locator(f"{PANEL} .jp-CodeCell", has=page.locator(made_here))
+        assert widget_cells.count() >= 1, name
+        for i in range(widget_cells.count()):
+            img = widget_cells.nth(i).locator(".jp-OutputArea-output img").first
+            img.wait_for()
+            assert img.evaluate("el => el.complete && el.naturalWidth > 100"), name
+            img.scroll_into_view_if_needed()
+            img.screenshot(path=str(ARTIFACTS / f"{prefix}_unrun_widget_{i}.png"))
