@@ -338,3 +338,19 @@ def test_progress_numbers_epochs_from_one():
     ipt.models.train(model, loader, ipt.optim.SGD(model.parameters(), lr=0.1), epochs=2,
                      progress=lambda **kw: calls.append(kw["epoch"]))
     assert calls == [1, 1, 2, 2]
+
+
+def test_stride_explorer_strip_stays_put_when_the_input_turns_invalid(monkeypatch):
+    from inplace_tutorial import viz
+
+    figs = []
+    real = viz.to_png
+    monkeypatch.setattr(viz, "to_png", lambda fig: figs.append(fig) or real(fig))
+    w = StrideExplorer()
+    w.shape.value = "4, 4"  # out of bounds: only x is drawn
+    assert "RuntimeError" in w.message.value
+
+    def first_cell_x(fig) -> float:  # where the storage strip starts, in inches
+        return min(p.get_x() for p in fig.axes[0].patches if p.get_width() > 0.3)
+
+    assert len(figs) == 2 and first_cell_x(figs[0]) == first_cell_x(figs[1])

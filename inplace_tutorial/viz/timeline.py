@@ -1,6 +1,7 @@
 """Memory timelines: bytes allocated after every recorded alloc/free of an ``ipt.memory.Trace``.
 
-Phases (forward, backward, update, zero_grad) become coloured bands; the peak is marked and
+Phases (forward, backward, update, zero_grad) become coloured bands (a phase that allocated
+nothing gets a narrow band of its own labelled "0 B"); the peak is marked and
 the largest storages alive at the peak are listed. Two traces (in-place vs out-of-place) can
 share one axes or sit side by side, each with its peak annotated.
 """
@@ -140,7 +141,8 @@ def memory_timeline(traces, *, title: str | None = None, layout: str = "overlay"
     """Plot one trace, or {label: trace} for two or more runs.
 
     ``layout="overlay"`` draws the runs on one axes (phase bands from the first);
-    ``"side"`` gives each run its own axes with its own bands, sharing the y scale.
+    ``"side"`` gives each run its own axes with its own bands, sharing the y scale; the
+    figure stays under ~960 px wide, so JupyterLab shows its text at full size.
     ``relative=True`` plots bytes above what was allocated when recording started (the
     data, the model, the core's workspace), so what the recorded code did stands out.
     """
