@@ -391,6 +391,22 @@ def test_narrow_window_and_dark_theme(browser, lab):
             bb = b.bounding_box()
             assert bb["x"] + bb["width"] <= box["x"] + box["width"] + 1, b.inner_text()
         area.screenshot(path=str(ARTIFACTS / "05_stepper_narrow.png"))
+        # StrideExplorer's three fields wrap inside the same narrow output area.
+        name02 = next(n.name for n in NOTEBOOKS if n.name.startswith("02"))
+        open_and_run_all(page, lab, name02)
+        if not page.locator(".jp-FileBrowser").first.is_visible():
+            page.click("li.lm-MenuBar-item:has-text('View')")
+            page.click("li.lm-Menu-item:has-text('File Browser')")
+        explorer = widget(page, ".widget-text:has-text('stride')")
+        explorer.scroll_into_view_if_needed()
+        right = explorer.bounding_box()["x"] + explorer.bounding_box()["width"]
+        for field in explorer.locator(".widget-text input").all():
+            bb = field.bounding_box()
+            assert bb["width"] > 40 and bb["x"] + bb["width"] <= right + 1
+        explorer.screenshot(path=str(ARTIFACTS / "02_stride_explorer_narrow.png"))
+        open_and_run_all(page, lab, name)
+        area = widget(page, "button.jupyter-widgets:has-text('Forward')")
+        area.scroll_into_view_if_needed()
         page.click("li.lm-MenuBar-item:has-text('Settings')")
         page.hover("li.lm-Menu-item:has-text('Theme')")
         page.click("li.lm-Menu-item:has-text('JupyterLab Dark')")
