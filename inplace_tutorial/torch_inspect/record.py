@@ -10,6 +10,7 @@ Backward itself runs in C++ and is not slowed down; only Python-level torch call
 from __future__ import annotations
 
 import bisect
+import collections
 import weakref
 from dataclasses import dataclass
 
@@ -22,6 +23,7 @@ from .saved import storage_key
 # A long training loop under the manager keeps at most this many records of each kind;
 # older ones belong to graphs that backward has long since freed.
 MAX_RECORDS = 200_000
+KEEP_OUTPUTS = 4096
 
 
 @dataclass(slots=True)
@@ -67,15 +69,20 @@ def op_name(func) -> str:
 # Property getters (x.grad, x.shape, x.T) reach the mode as their __get__.
 _GETTERS = frozenset(getattr(torch.Tensor, n).__get__ for n in dir(torch.Tensor)
                      if type(getattr(torch.Tensor, n, None)).__name__ == "getset_descriptor")
+_Tensor = torch.Tensor
 
 
 def _tensors(args, kwargs) -> list:
-    out = []
-    for a in (*args, *kwargs.values()):
-        if isinstance(a, torch.Tensor):
-            out.append(a)
-        elif isinstance(a, (list, tuple)):  # foreach ops, torch.cat(out=...), autograd.grad
-            out.extend(x for x in a if isinstance(x, torch.Tensor))
+    out = [a for a in args if isinstance(a, _Tensor)]
+    for a in args:
+        if type(a) in (list, tuple):  # foreach ops, torch.cat, autograd.grad
+            out.extend(x for x in a if isinstance(x, _Tensor))
+    if kwargs:
+        for a in kwargs.values():  # out=, and tensors passed by name
+            if isinstance(a, _Tensor):
+                out.append(a)
+            elif type(a) in (list, tuple):
+                out.extend(x for x in a if isinstance(x, _Tensor))
     return out
 
 
@@ -117,17 +124,19 @@ class Recorder(TorchFunctionMode):
         self._his: list[int] = []  # highest sequence number created by each call, ascending
         self._calls: list[Call] = []
         self._los: list[int] = []  # highest sequence number before each call
-        # Live results with a grad_fn, by id (a WeakSet would compare tensors with ==).
-        self._outputs: dict[int, weakref.ref] = {}
+        # Recent results with a grad_fn (weak: they die with the user's graph); the roots
+        # searched when an error is raised outside a wrapped call, and by explain().
+        self._outputs: collections.deque = collections.deque(maxlen=KEEP_OUTPUTS)
 
     def __torch_function__(self, func, types, args=(), kwargs=None):
-        kwargs = kwargs or {}
-        tensors = _tensors(args, kwargs)
-        if not tensors or func in _GETTERS:
+        if kwargs is None:
+            kwargs = {}
+        tensors = _tensors(args, kwargs) if func not in _GETTERS else None
+        if not tensors:
             # No tensor in, or a property read (p.grad, x.shape): nothing is written; only
             # a tensor result with a grad_fn (x.T) needs recording.
             result = func(*args, **kwargs)
-            if isinstance(result, torch.Tensor) and result.grad_fn is not None:
+            if isinstance(result, _Tensor) and result.grad_fn is not None:
                 self._created(func, result, None)
             return result
         before = _versions(tensors)
@@ -153,7 +162,7 @@ class Recorder(TorchFunctionMode):
             fn = out.grad_fn
             if fn is not None:
                 hi = max(hi, fn._sequence_nr())
-                self._keep(out)
+                self._outputs.append(weakref.ref(out))
         if hi >= 0 and (not self._his or hi > self._his[-1]):
             self._los.append(self._his[-1] if self._his else self.first_seq)
             self._his.append(hi)
@@ -162,16 +171,15 @@ class Recorder(TorchFunctionMode):
             del self._his[: MAX_RECORDS // 2], self._los[: MAX_RECORDS // 2]
             del self._calls[: MAX_RECORDS // 2]
 
-    def _keep(self, out) -> None:
-        key = id(out)
-        if key not in self._outputs:
-            outputs = self._outputs
-            self._outputs[key] = weakref.ref(out, lambda r, k=key: outputs.pop(k, None))
-
     @property
     def outputs(self) -> list:
-        """The recorded results that are still alive."""
-        return [t for t in (r() for r in list(self._outputs.values())) if t is not None]
+        """The recorded results that are still alive (each once)."""
+        alive = {}
+        for r in self._outputs:
+            t = r()
+            if t is not None:
+                alive[id(t)] = t
+        return list(alive.values())
 
     def creator(self, node) -> Call | None:
         """The call that created ``node`` (None when it was made before the manager started)."""

@@ -108,9 +108,13 @@ def walk(roots) -> list:
 
 
 def storage_key(t) -> int | None:
-    """The storage's address: tensors sharing it (views, detach, .data) share this key."""
-    s = t.untyped_storage()
-    return s.data_ptr() if s.nbytes() else None
+    """The storage's address: tensors sharing it (views, detach, .data) share this key.
+
+    Computed from the tensor's own address and offset (cheaper than ``untyped_storage()``,
+    which builds a Python object); None for a tensor without memory.
+    """
+    ptr = t.data_ptr()
+    return ptr - t.storage_offset() * t.element_size() if ptr else None
 
 
 def saved_lines(node) -> tuple[list[str], bool]:

@@ -10,7 +10,8 @@ import pytest
 from . import inplace_programs as P
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-_SOURCES = [os.path.join(HERE, f) for f in ("inplace_programs.py", "inplace_helpers.py")]
+_SOURCES = [os.path.join(HERE, f) for f in ("inplace_programs.py", "inplace_helpers.py",
+                                            "test_torch_inspect.py")]
 
 
 def marked(kind: str, name: str) -> list[str]:
@@ -130,3 +131,35 @@ def test_manager_leaves_nothing_installed(torch):
             y.add_(1)
             y.sum().backward()
     assert len(_get_current_function_mode_stack()) == before
+
+
+def test_autograd_grad_and_direct_unpacking_are_covered(torch):
+    """Errors from torch.autograd.grad, and from reading grad_fn._saved_* by hand (which no
+    torch function wraps: the manager's exit handles it), get the same report."""
+    from inplace_tutorial.torch_inspect import detect_inplace
+
+    for how in ("grad", "unpack"):
+        with pytest.raises(RuntimeError) as err:
+            with detect_inplace():
+                a = torch.ones(3, requires_grad=True)
+                y = a.sigmoid()
+                y.mul_(3)  # culprit: grad_and_unpack
+                if how == "grad":
+                    torch.autograd.grad(y.sum(), a)
+                else:
+                    y.grad_fn.next_functions[0][0]._saved_result  # noqa: B018
+        text = str(err.value)
+        where = marked("culprit", "grad_and_unpack")[0]
+        assert f"- Tensor.mul_ at {where} (version 0 -> 1)" in text, text
+
+
+def test_nested_managers_report_once(torch):
+    from inplace_tutorial.torch_inspect import detect_inplace
+
+    with pytest.raises(RuntimeError) as err:
+        with detect_inplace():
+            with detect_inplace():
+                y = torch.ones(2, requires_grad=True).exp()
+                y.add_(1)
+                y.sum().backward()
+    assert str(err.value).count("detect_inplace(): the in-place op that broke backward") == 1
