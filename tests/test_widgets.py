@@ -354,3 +354,12 @@ def test_stride_explorer_strip_stays_put_when_the_input_turns_invalid(monkeypatc
         return min(p.get_x() for p in fig.axes[0].patches if p.get_width() > 0.3)
 
     assert len(figs) == 2 and first_cell_x(figs[0]) == first_cell_x(figs[1])
+
+
+def test_stepper_message_counts_allocations_not_only_the_net_change():
+    w = TrainingStepper(inplace=False)
+    w.buttons["backward"].click()
+    w.buttons["update"].click()
+    # sub(lr * g) allocates a temporary and new weights, then frees as much: net 0, not "nothing".
+    assert "allocated nothing" not in w.message.value
+    assert "allocated 536 B, freed 536 B; the step holds as much as before" in w.message.value

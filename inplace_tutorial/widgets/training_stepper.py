@@ -73,7 +73,8 @@ class TrainingStepper(W.VBox):
     # ------------------------------------------------------------------ clicks
     def _on(self, key: str) -> None:
         s = self.step
-        before, held = s.op_index, s.held
+        # The first op starts a new trace, so only a running step has events to keep.
+        before, held, seen = s.op_index, s.held, len(s.trace.events) if s.op_index else 0
         if key == "reset":
             s.reset()
             said = "Reset: a fresh model and batch; the step starts again at op 0."
@@ -81,24 +82,34 @@ class TrainingStepper(W.VBox):
             said = (f"Back one op: replayed the step up to op {s.op_index - 1}."
                     if s.previous_op() else "Nothing to undo: no op has run yet.")
         elif key == "next":
-            said = self._ran(before, held, "Next op") if s.next_op() else \
+            said = self._ran(before, held, seen, "Next op") if s.next_op() else \
                 "The step is complete: press Reset for a new step, or Back one op."
         else:
             ran = s.run_phase(key)
             label = _LABELS[key]
-            said = self._ran(before, held, label) if ran else (
+            said = self._ran(before, held, seen, label) if ran else (
                 f"{label} already ran in this step (the step is at "
                 f"{'the end' if s.finished else 'phase ' + s.phase}): press Reset for a new "
                 f"step, or Back one op.")
         self._said = said
         self.refresh()
 
-    def _ran(self, before: int, held: int, label: str) -> str:
+    def _ran(self, before: int, held: int, seen: int, label: str) -> str:
+        """What the click did: ops run, bytes allocated and freed, net change."""
         s = self.step
         n = s.op_index - before
+        new = s.trace.events[seen:]
+        alloc = sum(e.nbytes for e in new if e.kind == "alloc")
+        freed = sum(e.nbytes for e in new if e.kind == "free")
         delta = s.held - held  # reset() and the first op both start the count at 0
-        what = "allocated nothing: 0 B" if delta == 0 else (
-            f"the step now holds {_bytes(abs(delta))} {'more' if delta > 0 else 'less'}")
+        if not alloc:
+            what = "allocated nothing: 0 B"
+        else:
+            what = f"allocated {_bytes(alloc)}"
+        if freed:
+            what += f", freed {_bytes(freed)}"
+        what += ("; the step holds as much as before" if delta == 0 else
+                 f"; the step now holds {_bytes(abs(delta))} {'more' if delta > 0 else 'less'}")
         end = " The step is complete." if s.finished else ""
         return (f"{label}: ran {n} op{'s' if n != 1 else ''} "
                 f"(last: <code>{html.escape(s.current_op or '')}</code>); {what}.{end}")
