@@ -10,9 +10,9 @@ import math
 import numpy as np
 
 from . import dtypes
-from .autograd import grad_mode
+from .layout import contiguous_strides, dense_strides, non_overlapping_and_dense, storage_extent
 from .storage import UntypedStorage
-from .tensor import Tensor, contiguous_strides, non_overlapping_and_dense, storage_extent
+from .tensor import Tensor
 
 _generator = np.random.Generator(np.random.PCG64(0))
 
@@ -92,9 +92,7 @@ def _dense_layout(a) -> tuple | None:
 
     torch.tensor(ndarray) and the *_like functions keep such a layout (preserve_format)."""
     if isinstance(a, Tensor):
-        from .ops import indexing  # ops import creation: bind on first use
-
-        return indexing._dense_strides(a)
+        return dense_strides(a._shape, a._stride)
     if not isinstance(a, np.ndarray) or a.ndim < 2 or a.flags.c_contiguous:
         return None
     if any(s < 0 or s % a.itemsize for s in a.strides):
@@ -198,5 +196,5 @@ def rand(*size, dtype: dtypes.dtype | None = None, requires_grad: bool = False,
     return _finish(t, requires_grad)
 
 
-__all__ = ["arange", "empty", "empty_like", "empty_strided", "full", "full_like", "grad_mode",
-           "manual_seed", "ones", "ones_like", "rand", "randn", "tensor", "zeros", "zeros_like"]
+__all__ = ["arange", "empty", "empty_like", "empty_strided", "full", "full_like", "manual_seed",
+           "ones", "ones_like", "rand", "randn", "tensor", "zeros", "zeros_like"]

@@ -1,22 +1,32 @@
 """Tensor: a shape, strides and an offset over a Storage, plus autograd state.
 
 This module holds the metadata API (size, stride, data_ptr, _version, _base ...), the
-version counter, and PyTorch's repr. Ops live in ``ops/`` and attach themselves as
-methods, so this file stays about what a tensor *is*, not what it can do.
+version counter, and PyTorch's repr. It imports only the layers below it (layout, storage,
+dtypes, modes): the ops (``ops/``) and autograd's ``grad_fn``/``backward``
+(``autograd/tensor_methods.py``) attach themselves as methods when the package is imported,
+so this file stays about what a tensor *is*, not what it can do.
 """
 from __future__ import annotations
 
-import functools
+import weakref
 from typing import Any
 
 import numpy as np
 
 from . import dtypes
-from .autograd import anomaly, grad_mode
+from ._repr import tensor_repr
+from .layout import (  # noqa: F401  (contiguous_strides ... stay importable from here)
+    contiguous_strides,
+    is_contiguous,
+    non_overlapping_and_dense,
+    storage_extent,
+    wrap_dim,
+)
+from .modes import STATE, user_location
 from .storage import UntypedStorage
 
 
-class _VersionCounter:
+class VersionCounter:
     """Shared by a tensor, its views and detach(); bumped by every in-place op."""
 
     __slots__ = ("value", "history")
@@ -27,39 +37,8 @@ class _VersionCounter:
 
     def bump(self, op: str = "") -> None:
         self.value += 1
-        if anomaly._state["enabled"]:
-            self.history.append((self.value, op, anomaly.user_location()))
-
-
-def non_overlapping_and_dense(shape: tuple, stride: tuple) -> bool:
-    """PyTorch's is_non_overlapping_and_dense: some permutation of the dims is contiguous."""
-    if 0 in shape:
-        return True  # no element, no overlap (PyTorch keeps an empty tensor's strides)
-    if len(shape) == 1:
-        return shape[0] < 2 or stride[0] == 1
-    order = sorted((d for d in range(len(shape)) if shape[d] >= 2), key=lambda d: stride[d])
-    expected = 1
-    for d in order:
-        if stride[d] != expected:
-            return False
-        expected *= shape[d]
-    return True
-
-
-def storage_extent(shape, stride) -> int:
-    """Elements a geometry spans from its first element (0 when it has no elements)."""
-    if not all(shape):
-        return 0
-    return 1 + sum((s - 1) * st for s, st in zip(shape, stride))
-
-
-@functools.lru_cache(maxsize=4096)
-def contiguous_strides(shape: tuple) -> tuple:
-    strides, acc = [], 1
-    for s in reversed(shape):
-        strides.append(acc)
-        acc *= max(s, 1)
-    return tuple(reversed(strides))
+        if STATE["anomaly"]:
+            self.history.append((self.value, op, user_location()))
 
 
 class Tensor:
@@ -70,11 +49,11 @@ class Tensor:
     # ------------------------------------------------------------------ construction
     @classmethod
     def _make(cls, storage: UntypedStorage, shape: tuple, stride: tuple, offset: int,
-              dtype: dtypes.dtype, vc: _VersionCounter | None = None) -> Tensor:
+              dtype: dtypes.dtype, vc: VersionCounter | None = None) -> Tensor:
         t = object.__new__(cls)
         t._storage, t._shape, t._stride, t._offset, t.dtype = storage, shape, stride, offset, dtype
         t._np = None
-        t._vc = vc if vc is not None else _VersionCounter()
+        t._vc = vc if vc is not None else VersionCounter()
         t._requires_grad = False
         t.grad = None
         t._grad_fn = None
@@ -83,7 +62,7 @@ class Tensor:
         t._creation = None
         t._attr_version = 0
         t._accumulator = None
-        t._inference = grad_mode._state["inference"]
+        t._inference = STATE["inference"]
         t._shared_grad = False
         return t
 
@@ -127,12 +106,15 @@ class Tensor:
     def size(self, dim: int | None = None):
         if dim is None:
             return Size(self._shape)
-        return self._shape[_wrap_dim(dim, len(self._shape))]
+        return self._shape[wrap_dim(dim, len(self._shape))]
 
     def dim(self) -> int:
         return len(self._shape)
 
-    ndim = property(dim)
+    @property
+    def ndim(self) -> int:
+        """The same as dim()."""
+        return len(self._shape)
 
     def numel(self) -> int:
         n = 1
@@ -146,20 +128,13 @@ class Tensor:
     def stride(self, dim: int | None = None):
         if dim is None:
             return self._stride
-        return self._stride[_wrap_dim(dim, len(self._shape))]
+        return self._stride[wrap_dim(dim, len(self._shape))]
 
     def storage_offset(self) -> int:
         return self._offset
 
     def is_contiguous(self) -> bool:
-        if 0 in self._shape:
-            return True  # PyTorch: an empty tensor is always contiguous
-        expected = 1
-        for size, st in zip(reversed(self._shape), reversed(self._stride)):
-            if size != 1 and st != expected:
-                return False
-            expected *= size
-        return True
+        return is_contiguous(self._shape, self._stride)
 
     def data_ptr(self) -> int:
         return self._storage.data_ptr() + self._offset * self.dtype.itemsize
@@ -208,33 +183,15 @@ class Tensor:
         self._requires_grad = bool(requires_grad) or self._grad_fn is not None
         return self
 
-    @property
-    def grad_fn(self):
-        fn = self._grad_fn
-        # A view whose base was modified in place (through any alias) gets its grad_fn
-        # regenerated from the base as AsStridedBackward0, exactly when PyTorch does it,
-        # and with PyTorch's errors for views that may not be regenerated.
-        if (self._base is not None and self._attr_version != self._vc.value
-                and self._base._requires_grad):
-            if self._creation is not None:
-                if not grad_mode._state["enabled"]:
-                    return fn
-                raise RuntimeError(_stale_view_message(self, fn))
-            from .autograd.views_backward import as_strided_node
-
-            fn = self._grad_fn = as_strided_node(self, self._base)
-            self._requires_grad = True
-            self._attr_version = self._vc.value
-        return fn
+    # grad_fn (which regenerates a stale view's node) and backward() belong to autograd:
+    # autograd/tensor_methods.py attaches them, since this layer may not import autograd.
 
     @property
     def is_leaf(self) -> bool:
         return self._grad_fn is None
 
     def retain_grad(self) -> None:
-        import weakref
-
-        if self.is_leaf:
+        if self.is_leaf or self.retains_grad:  # a second call changes nothing, as in PyTorch
             return
         fn = self.grad_fn
         fn._retained.append((self._output_nr, weakref.ref(self)))
@@ -277,12 +234,6 @@ class Tensor:
 
     def _is_view(self) -> bool:
         return self._base is not None
-
-    def backward(self, gradient=None, retain_graph: bool | None = None,
-                 create_graph: bool = False, inputs=None) -> None:
-        from .autograd.engine import backward
-
-        backward(self, gradient, retain_graph)
 
     # ------------------------------------------------------------------ values out
     def item(self):
@@ -336,34 +287,12 @@ class Tensor:
         return id(self)
 
     def __repr__(self) -> str:
-        from ._repr import tensor_repr
-
         return tensor_repr(self)
 
     def __format__(self, spec: str) -> str:
         if self.dim() == 0 and spec:
             return format(self.item(), spec)
         return repr(self)
-
-
-_MULTI_TAIL = ("This view is the output of a function that returns multiple views. Such "
-               "functions do not allow the output views to be modified inplace. You should "
-               "replace the inplace operation by an out-of-place one.")
-
-
-def _stale_view_message(t: Tensor, fn) -> str:
-    from .autograd.function import NO_GRAD_VIEW
-    from .autograd.graph import short_name
-
-    kind = t._creation
-    if kind == "multi" and fn is not None:
-        return (f"Output {t._output_nr} of {short_name(fn.name())} is a view and its base or "
-                f"another view of its base has been modified inplace. " + _MULTI_TAIL)
-    head = ("A view was created in no_grad mode and its base or another view of its base has "
-            "been modified inplace with grad mode enabled. ")
-    if kind == "multi":
-        return head + _MULTI_TAIL
-    return head + NO_GRAD_VIEW[NO_GRAD_VIEW.index("Given that"):]
 
 
 class Size(tuple):
@@ -379,25 +308,7 @@ class Size(tuple):
         return n
 
 
-def _wrap_dim(dim: int, ndim: int) -> int:
-    n = max(ndim, 1)
-    if not -n <= dim < n:
-        raise IndexError(
-            f"Dimension out of range (expected to be in range of [{-n}, {n - 1}], but got {dim})")
-    return dim % n
-
-
-def _bind_late() -> None:
-    # autograd.graph needs the Tensor class in hot paths but is imported before it exists
-    from .autograd import graph
-
-    graph.Tensor = Tensor
-
-
-_bind_late()
-
-
 def tensor_method(fn: Any) -> Any:
-    """Attach an op function to Tensor under its own name (ops/ modules use this)."""
+    """Attach an op function to Tensor under its own name (the registration step of ops/)."""
     setattr(Tensor, fn.__name__, fn)
     return fn

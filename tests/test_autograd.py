@@ -216,3 +216,15 @@ def test_zeros_add_requires_grad_input_becomes_nonleaf():
     with ipt.no_grad():
         x.mul_(2)
     assert x.is_leaf and x._version == 1
+
+
+def test_create_graph_says_higher_order_gradients_are_out_of_scope():
+    x = ipt.tensor([1.0, 2.0], requires_grad=True)
+    y = (x * x).sum()
+    for call in (lambda: y.backward(create_graph=True),
+                 lambda: ipt.autograd.backward(y, create_graph=True)):
+        with pytest.raises(NotImplementedError, match="higher-order gradients are out of scope"):
+            call()
+    assert x.grad is None  # refused before anything ran
+    y.backward()  # the graph is intact
+    assert x.grad.tolist() == [2.0, 4.0]

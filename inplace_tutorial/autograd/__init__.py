@@ -1,4 +1,9 @@
-"""Reverse-mode autograd with PyTorch's version counters, saved tensors and errors."""
+"""Reverse-mode autograd with PyTorch's version counters, saved tensors and errors.
+
+Importing this package attaches ``grad_fn`` and ``backward`` to Tensor (tensor_methods.py).
+Read in this order: saved_tensor -> graph -> derivatives -> record -> views_backward -> engine.
+"""
+from . import function, tensor_methods  # noqa: F401  (function: the old public path)
 from .anomaly import detect_anomaly, is_anomaly_enabled, set_detect_anomaly
 from .engine import backward
 from .explain import explain, inplace_safe

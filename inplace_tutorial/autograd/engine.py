@@ -2,21 +2,23 @@
 
 Gradients flowing into a node are summed in a buffer; the node runs once all its
 consumers have run. Without retain_graph each node frees its saved tensors right
-after it runs, so memory drops during backward just as it does in PyTorch.
+after it runs, so memory drops during backward just as it does in PyTorch. With
+``inputs=`` only the nodes that lead to those tensors run (PyTorch's exec_info).
 """
 from __future__ import annotations
 
 import heapq
 from collections.abc import Sequence
 
+from ..creation import ones_like
+from ..creation import tensor as make_tensor
+from ..tensor import Size, Tensor
 from . import grad_mode
-from .graph import Node, edge
+from .errors import HIGHER_ORDER
+from .graph import AccumulateGrad, Node, edge
 
 
 def _roots(tensors, grad_tensors):
-    from ..creation import ones_like
-    from ..tensor import Tensor
-
     roots = []
     for i, t in enumerate(tensors):
         if not t._requires_grad:
@@ -28,12 +30,8 @@ def _roots(tensors, grad_tensors):
                 raise RuntimeError("grad can be implicitly created only for scalar outputs")
             g = ones_like(t)
         elif not isinstance(g, Tensor):
-            from ..creation import tensor as make
-
-            g = make(g, dtype=t.dtype)
+            g = make_tensor(g, dtype=t.dtype)
         elif g._shape != t._shape:
-            from ..tensor import Size
-
             raise RuntimeError(f"Mismatch in shape: grad_output[{i}] has a shape of "
                                f"{Size(g._shape)!r} and output[{i}] has a shape of "
                                f"{Size(t._shape)!r}.")
@@ -45,30 +43,66 @@ def _roots(tensors, grad_tensors):
 
 
 def backward(tensors, grad_tensors=None, retain_graph: bool | None = None,
-             inputs: Sequence | None = None) -> None:
-    """Compute gradients of ``tensors`` and accumulate them into the leaves' ``.grad``."""
-    from ..tensor import Tensor
+             inputs: Tensor | Sequence[Tensor] | None = None, *,
+             create_graph: bool = False) -> None:
+    """Compute gradients of ``tensors`` and accumulate them into the leaves' ``.grad``.
 
+    ``inputs``: accumulate only into these tensors (leaves or not; a non-leaf one is made to
+    retain its grad, as in PyTorch) and run only the part of the graph that leads to them.
+    """
+    if create_graph:
+        raise NotImplementedError(HIGHER_ORDER)
     if isinstance(tensors, Tensor):
         tensors = (tensors,)
     if isinstance(grad_tensors, Tensor) or grad_tensors is None:
         grad_tensors = None if grad_tensors is None else (grad_tensors,)
+    targets = None
+    if inputs is not None:
+        inputs = (inputs,) if isinstance(inputs, Tensor) else tuple(inputs)
+        if not inputs:
+            raise RuntimeError("`inputs` argument to `backward()` cannot be empty.")
+        for t in inputs:
+            if not t.requires_grad:
+                raise RuntimeError("can't retain_grad on Tensor that has requires_grad=False")
+            t.retain_grad()  # PyTorch does this too: a non-leaf input keeps its .grad
+        targets = {edge(t)[0] for t in inputs}
     roots = _roots(tensors, grad_tensors)
     with grad_mode.no_grad():
-        _run(roots, bool(retain_graph))
+        _run(roots, bool(retain_graph), targets)
 
 
-def _run(roots, retain_graph: bool) -> None:
+def _needed(roots, targets: set) -> set:
+    """Nodes that lead to a target (PyTorch's exec_info): everything else is left alone."""
+    needed: set = set()
+    done: set = set()
+    stack = [(node, False) for (node, _), _ in roots if node is not None]
+    while stack:
+        node, children_done = stack.pop()
+        if children_done:
+            if node in targets or any(n in needed for n, _ in node.next_functions):
+                needed.add(node)
+            continue
+        if node in done:
+            continue
+        done.add(node)
+        stack.append((node, True))
+        stack.extend((n, False) for n, _ in node.next_functions if n is not None and n not in done)
+    return needed
+
+
+def _run(roots, retain_graph: bool, targets: set | None = None) -> None:
+    needed = None if targets is None else _needed(roots, targets)
     deps: dict[Node, int] = {}
     seen: set[Node] = set()
-    stack = [e[0][0] for e in roots if e[0][0] is not None]
+    stack = [e[0][0] for e in roots if e[0][0] is not None
+             and (needed is None or e[0][0] in needed)]
     while stack:
         node = stack.pop()
         if node in seen:
             continue
         seen.add(node)
         for nxt, _ in node.next_functions:
-            if nxt is not None:
+            if nxt is not None and (needed is None or nxt in needed):
                 deps[nxt] = deps.get(nxt, 0) + 1
                 stack.append(nxt)
 
@@ -87,7 +121,7 @@ def _run(roots, retain_graph: bool) -> None:
             buf[nr] = buf[nr] + g
 
     for (node, nr), g in roots:
-        if node is not None:
+        if node is not None and (needed is None or node in needed):
             send(node, nr, g)
             if deps.get(node, 0) == 0:
                 heapq.heappush(ready, (-node._seq, id(node), node))
@@ -99,6 +133,9 @@ def _run(roots, retain_graph: bool) -> None:
             t = ref()
             if t is not None and grads[nr] is not None:
                 t.grad = grads[nr].clone() if t.grad is None else t.grad + grads[nr]
+        if needed is not None and not isinstance(node, AccumulateGrad) and not any(
+                n in needed for n, _ in node.next_functions):
+            continue  # a non-leaf input's own node: its gradient was captured above
         for g in grads:
             if g is not None and grad_users.get(id(g._storage), 0) > 1:
                 g._shared_grad = True
@@ -107,7 +144,7 @@ def _run(roots, retain_graph: bool) -> None:
             node.release()
         del grads
         for (nxt, nr), g in zip(node.next_functions, outs):
-            if nxt is None:
+            if nxt is None or (needed is not None and nxt not in needed):
                 continue
             if g is not None:
                 send(nxt, nr, g)
@@ -116,18 +153,18 @@ def _run(roots, retain_graph: bool) -> None:
                 if nxt in buffers:
                     heapq.heappush(ready, (-nxt._seq, id(nxt), nxt))
                 else:
-                    _skip(nxt, deps, buffers, ready)
+                    _skip(nxt, deps, buffers, ready, needed)
         del outs
 
 
-def _skip(node, deps, buffers, ready) -> None:
+def _skip(node, deps, buffers, ready, needed) -> None:
     """A node that received no gradient at all: release its consumers' counts."""
     for nxt, _ in node.next_functions:
-        if nxt is None:
+        if nxt is None or (needed is not None and nxt not in needed):
             continue
         deps[nxt] -= 1
         if deps[nxt] == 0:
             if nxt in buffers:
                 heapq.heappush(ready, (-nxt._seq, id(nxt), nxt))
             else:
-                _skip(nxt, deps, buffers, ready)
+                _skip(nxt, deps, buffers, ready, needed)

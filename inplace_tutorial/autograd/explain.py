@@ -8,7 +8,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from .graph import SavedTensor
+from ..tensor import Tensor
+from .saved_tensor import SavedTensor
 
 
 @dataclass
@@ -58,8 +59,6 @@ def saved_over(t) -> list[SavedTensor]:
 
 
 def explain(t) -> Explanation:
-    from ..tensor import Tensor
-
     if not isinstance(t, Tensor):
         raise TypeError("explain() expects a tensor")
     holders, reasons = [], []

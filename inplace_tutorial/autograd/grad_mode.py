@@ -1,21 +1,20 @@
 """Grad modes: no_grad, enable_grad, set_grad_enabled and inference_mode.
 
-Each is a context manager and a decorator, as in torch. The core reads one flag,
-``is_grad_enabled()``, before it records a graph node.
+Each is a context manager and a decorator, as in torch. They flip the switches in
+``modes.STATE`` (below the tensor); the core reads ``STATE["grad"]`` before it records a
+graph node.
 """
 from __future__ import annotations
 
 import functools
 
-_state = {"enabled": True, "inference": False}
+from ..modes import STATE, is_grad_enabled, is_inference_mode_enabled
+
+_KEYS = ("grad", "inference")  # what a grad mode saves and restores (anomaly is separate)
 
 
-def is_grad_enabled() -> bool:
-    return _state["enabled"]
-
-
-def is_inference_mode_enabled() -> bool:
-    return _state["inference"]
+def _snapshot() -> dict:
+    return {k: STATE[k] for k in _KEYS}
 
 
 class _Mode:
@@ -23,13 +22,13 @@ class _Mode:
     _inference: bool = False
 
     def __enter__(self):
-        self._prev = dict(_state)
-        _state["enabled"] = self._enabled
-        _state["inference"] = self._inference
+        self._prev = _snapshot()
+        STATE["grad"] = self._enabled
+        STATE["inference"] = self._inference
         return self
 
     def __exit__(self, *exc):
-        _state.update(self._prev)
+        STATE.update(self._prev)
         return False
 
     def __call__(self, fn):
@@ -48,7 +47,7 @@ class no_grad(_Mode):
 
     def __init__(self):
         self._enabled = False
-        self._inference = _state["inference"]
+        self._inference = STATE["inference"]
 
 
 class enable_grad(_Mode):
@@ -61,9 +60,9 @@ class set_grad_enabled(_Mode):
     def __init__(self, mode: bool):
         self._args = (mode,)
         self._enabled = bool(mode)
-        self._inference = _state["inference"]
-        self._before = dict(_state)
-        _state["enabled"] = bool(mode)  # like torch, it also works as a plain function call
+        self._inference = STATE["inference"]
+        self._before = _snapshot()
+        STATE["grad"] = bool(mode)  # like torch, it also works as a plain function call
 
     def __enter__(self):
         super().__enter__()
@@ -78,3 +77,7 @@ class inference_mode(_Mode):
         self._args = (mode,)
         self._enabled = not mode
         self._inference = bool(mode)
+
+
+__all__ = ["enable_grad", "inference_mode", "is_grad_enabled", "is_inference_mode_enabled",
+           "no_grad", "set_grad_enabled"]

@@ -5,6 +5,11 @@ from collections.abc import Callable, Sequence
 
 import numpy as np
 
+from .. import dtypes
+from ..creation import tensor
+from ..tensor import Tensor
+from . import grad_mode
+
 
 class GradcheckError(RuntimeError):
     pass
@@ -13,11 +18,6 @@ class GradcheckError(RuntimeError):
 def gradcheck(fn: Callable, inputs: Sequence, eps: float = 1e-6, atol: float = 1e-5,
               rtol: float = 1e-3, raise_exception: bool = True) -> bool:
     """Check d(sum(fn(*inputs) * v))/d input against finite differences, for a random v."""
-    from .. import dtypes
-    from ..creation import tensor
-    from ..tensor import Tensor
-    from . import grad_mode
-
     inputs = tuple(inputs)
     rng = np.random.default_rng(0)
     with grad_mode.no_grad():

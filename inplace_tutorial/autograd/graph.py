@@ -1,154 +1,24 @@
-"""The graph: Node, SavedTensor, AccumulateGrad, CopySlices, and how ops record into it.
+"""The graph: Node (a backward function), AccumulateGrad (a leaf's sink) and edges.
 
-An op records a Node when grad mode is on and an input requires grad. What a node saves
-comes from the derivative table (derivatives.py); each SavedTensor remembers the version
-of its tensor at save time and refuses to unpack if an in-place op bumped it since.
-SavedTensors keep the *storage*, not the Tensor, so output -> node -> saved never cycles.
+An op records a Node when grad mode is on and an input requires grad (record.py). A node
+holds its SavedTensors (saved_tensor.py) and its formula from the derivative table
+(derivatives.py); ``next_functions`` are the edges to the nodes of its inputs.
 """
 from __future__ import annotations
 
 import itertools
-import re
 import weakref
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from . import anomaly
-
-if TYPE_CHECKING:
-    from ..tensor import Tensor
+from .. import dtypes
+from ..creation import empty_like, tensor
+from ..layout import contiguous_strides, dense_strides
+from ..modes import STATE, user_location
+from ..tensor import Tensor
+from .errors import FREED
+from .saved_tensor import SavedTensor
 
 _seq = itertools.count()
-Tensor = None  # bound by tensor.py once the class exists (tensor.py imports this package first)
-
-FREED = (
-    "Trying to backward through the graph a second time (or directly access saved tensors "
-    "after they have already been freed). Saved intermediate values of the graph are freed "
-    "when you call .backward() or autograd.grad(). Specify retain_graph=True if you need to "
-    "backward through the graph a second time or if you need to access saved tensors after "
-    "calling backward."
-)
-VERSION_HINT = (
-    " Hint: enable anomaly detection to find the operation that failed to compute its "
-    "gradient, with torch.autograd.set_detect_anomaly(True, check_nan=False)."
-)
-ANOMALY_HINT = (
-    " Hint: the backtrace further above shows the operation that failed to compute its "
-    "gradient. The variable in question was changed in there or anywhere later. Good luck!"
-)
-
-
-def short_name(node_name: str) -> str:
-    """PyTorch 2.13's error texts drop "Backward0" and keep other digits: PowBackward1 -> Pow1."""
-    return re.sub(r"Backward(\d*)$", lambda m: "" if m.group(1) == "0" else m.group(1), node_name)
-
-
-def _shape_str(shape) -> str:
-    return "[" + ", ".join(str(s) for s in shape) + "]"
-
-
-class SavedTensor:
-    """A tensor saved for backward: its storage and geometry, plus the version it had."""
-
-    __slots__ = ("_storage", "_shape", "_stride", "_offset", "_dtype", "_vc", "version",
-                 "_producer", "field", "_node", "_released", "_requires_grad", "_is_output",
-                 "_tensor", "_weak_fn", "__weakref__")
-
-    def __init__(self, t: Tensor, field: str, node: Node, producer: str | None,
-                 is_output: bool = False, requires_grad: bool | None = None):
-        if t._inference:
-            raise RuntimeError(
-                "Inference tensors cannot be saved for backward. Please do not use Tensors "
-                "created in inference mode in computation tracked by autograd. To work around "
-                "this, you can make a clone to get a normal tensor and use it in autograd, or use "
-                "`torch.no_grad()` instead of `torch.inference_mode()`.")
-        self._storage = t._storage
-        self._requires_grad = t._requires_grad if requires_grad is None else requires_grad
-        self._is_output = is_output
-        # PyTorch names a saved *input* by its grad_fn at the time of the error (after any
-        # rebase): keep a weak handle on the tensor. The output of an in-place op on a view
-        # is named by the view's regenerated grad_fn while that node is still alive.
-        self._tensor = None if is_output else weakref.ref(t)
-        self._weak_fn = weakref.ref(t._grad_fn) if is_output and t._base is not None \
-            and t._grad_fn is not None else None
-        self._shape, self._stride, self._offset = t._shape, t._stride, t._offset
-        self._dtype, self._vc, self.version = t.dtype, t._vc, t._vc.value
-        self._producer = producer  # "output 0 of Sigmoid", or None for a leaf
-        self.field = field
-        self._node = weakref.ref(node)
-        self._released = False
-        saved = t._storage._saved
-        if saved is None:
-            saved = t._storage._saved = weakref.WeakSet()
-        saved.add(self)
-
-    @property
-    def current_version(self) -> int:
-        return self._vc.value
-
-    @property
-    def is_stale(self) -> bool:
-        return not self._released and self._vc.value != self.version
-
-    def release(self) -> None:
-        self._storage = None
-        self._released = True
-
-    def check(self) -> None:
-        if self._released:
-            raise RuntimeError(FREED)
-        if self._vc.value != self.version:
-            raise RuntimeError(self._version_message())
-
-    def unpack(self) -> Tensor:
-        self.check()
-        t = Tensor._make(self._storage, self._shape, self._stride, self._offset, self._dtype,
-                         vc=self._vc)
-        t._requires_grad = self._requires_grad
-        return t
-
-    def _producer_now(self) -> str | None:
-        fn = self._weak_fn() if self._weak_fn is not None else None
-        if fn is not None:
-            return f"output 0 of {short_name(fn.name())}"
-        t = self._tensor() if self._tensor is not None else None
-        if t is None:
-            return _format_producer(self._producer)
-        try:
-            fn = t.grad_fn  # may regenerate a view's grad_fn, exactly as PyTorch's message does
-        except RuntimeError:
-            fn = t._grad_fn
-        return f"output {t._output_nr} of {short_name(fn.name())}" if fn is not None else None
-
-    def _version_message(self) -> str:
-        producer = self._producer_now()
-        which = f", which is {producer}," if producer else ""
-        t = self._tensor() if self._tensor is not None else None
-        shape = t._shape if t is not None else self._shape  # the tensor as it is now
-        msg = (
-            "one of the variables needed for gradient computation has been modified by an "
-            f"inplace operation: [torch.{self._dtype.tensor_type} {_shape_str(shape)}]"
-            f"{which} is at version {self._vc.value}; expected version {self.version} instead."
-            + (ANOMALY_HINT if anomaly.is_anomaly_enabled() else VERSION_HINT)
-        )
-        node = self._node()
-        if anomaly.is_anomaly_enabled() or self._vc.history:
-            msg += "\n\n" + self.culprit_report(node)
-        return msg
-
-    def culprit_report(self, node: Node | None) -> str:
-        """Anomaly mode's extra: where the node came from and which in-place ops hit it."""
-        lines = []
-        name = node.name() if node is not None else "?"
-        where = getattr(node, "_trace", None) or "(created before anomaly mode was on)"
-        lines.append(f"The tensor was saved as {self.field} by {name}, created at {where}.")
-        hits = [h for h in self._vc.history if h[0] > self.version]
-        if hits:
-            lines.append("It was modified in place since by:")
-            for version, op, loc in hits:
-                lines.append(f"  - {op} at {loc} (version {version - 1} -> {version})")
-        else:
-            lines.append("No in-place op was recorded; was anomaly mode on when it ran?")
-        return "\n".join(lines)
 
 
 class Node:
@@ -168,7 +38,7 @@ class Node:
         self._released = False
         self._saved_scalar = False  # a saved wrapped scalar also makes a 2nd backward fail
         self._seq = next(_seq)
-        self._trace = anomaly.user_location() if anomaly._state["enabled"] else None
+        self._trace = user_location() if STATE["anomaly"] else None
 
     def name(self) -> str:
         return type(self).__name__
@@ -227,9 +97,6 @@ class Node:
 
 
 def _wrapped_number(value):
-    from .. import dtypes
-    from ..creation import tensor
-
     return tensor(value, dtype=dtypes.float64 if isinstance(value, float) else None)
 
 
@@ -275,8 +142,6 @@ class AccumulateGrad(Node):
             # Keep the incoming buffer only if nothing else can see it and it already has the
             # leaf's layout (PyTorch's grad layout contract); otherwise copy into that layout.
             if g._shared_grad or g._base is not None or g._stride != _layout_of(leaf):
-                from ..creation import empty_like
-
                 g = empty_like(leaf).copy_(g)
             leaf.grad = g
         else:
@@ -285,9 +150,7 @@ class AccumulateGrad(Node):
 
 
 def _layout_of(t) -> tuple:
-    from ..ops import indexing  # the ops package imports autograd: bind on use
-
-    return indexing._dense_strides(t) or indexing.contiguous_strides(t._shape)
+    return dense_strides(t._shape, t._stride) or contiguous_strides(t._shape)
 
 
 def edge(t) -> tuple:
@@ -309,16 +172,3 @@ def any_requires_grad(values) -> bool:
                and v._needs_grad())) for v in values)
 
 
-def _producer_text(t: Tensor, node: Node | None = None, output_nr: int = 0):
-    """Who produced a saved tensor, as (node, output_nr); formatted only for an error text."""
-    if node is not None:
-        return (weakref.ref(node), output_nr)  # the saving node itself: never keep it alive
-    fn = t._grad_fn
-    return None if fn is None else (weakref.ref(fn), t._output_nr)
-
-
-def _format_producer(producer) -> str | None:
-    if producer is None:
-        return None
-    fn = producer[0]()
-    return None if fn is None else f"output {producer[1]} of {short_name(fn.name())}"

@@ -9,14 +9,15 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..creation import empty_strided, zeros
+from ..layout import storage_extent
+from .derivatives import DERIVATIVES
+from .errors import FREED
 from .graph import Node, edge
 
 
 def scatter_strided(g, base_geom, view_geom):
     """Gradient w.r.t. a base, given the gradient of an as_strided view of it."""
-    from ..creation import zeros
-    from ..tensor import storage_extent
-
     (bshape, bstride, boff), (vshape, vstride, voff) = base_geom, view_geom
     lo = min(boff, voff)
     hi = max(boff + storage_extent(bshape, bstride), voff + storage_extent(vshape, vstride))
@@ -36,8 +37,9 @@ def _geometry(t) -> tuple:
 
 
 def as_strided_node(view, base) -> Node:
-    from .function import DERIVATIVES
+    """The regenerated grad_fn of a view whose base changed: AsStridedBackward0 on the base.
 
+    Its formula is registered by ops/indexing.py (``as_strided``), looked up when it runs."""
     node = DERIVATIVES["as_strided"].node_cls((edge(base),), 1)
     node._input_meta = [(base._shape, base.dtype)]
     node._attrs.update(self_geometry=_geometry(base), view_geometry=_geometry(view))
@@ -66,11 +68,7 @@ class CopySlices(Node):
         return "torch::autograd::CopySlices"
 
     def apply(self, grads: list) -> tuple:
-        from ..creation import empty_strided
-
         if self._released:  # PyTorch drops the wrapped fn on release: a 2nd backward fails
-            from .graph import FREED
-
             raise RuntimeError(FREED)
         g = grads[0]
         (bshape, bstride, boff), (vshape, vstride, voff) = self._base_geom, self._view_geom

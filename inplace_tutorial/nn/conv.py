@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from ..creation import empty
-from ..ops.nn_ops import _pair
+from ..ops.nn_ops import pair
 from ..tensor import Tensor
 from . import functional as F
 from . import init
@@ -15,8 +15,8 @@ class Conv2d(Module):
                  bias: bool = True) -> None:
         super().__init__()
         self.in_channels, self.out_channels = in_channels, out_channels
-        self.kernel_size, self.stride, self.padding = (_pair(kernel_size), _pair(stride),
-                                                       _pair(padding))
+        self.kernel_size, self.stride, self.padding = (pair(kernel_size), pair(stride),
+                                                       pair(padding))
         self.weight = Parameter(empty(out_channels, in_channels, *self.kernel_size))
         if bias:
             self.bias = Parameter(empty(out_channels))

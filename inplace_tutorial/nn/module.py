@@ -156,7 +156,7 @@ class Module:
     def zero_grad(self, set_to_none: bool = True) -> None:
         """set_to_none=True (the default) frees the grads; False zero-fills them in place."""
         for p in self.parameters():
-            _zero_grad(p, set_to_none)
+            zero_grad_of(p, set_to_none)
 
     # ------------------------------------------------------------------ state
     def state_dict(self, destination=None, prefix: str = "", keep_vars: bool = False):
@@ -226,7 +226,9 @@ class _IncompatibleKeys(tuple):
         return f"_IncompatibleKeys(missing_keys={self[0]}, unexpected_keys={self[1]})"
 
 
-def _zero_grad(p: Tensor, set_to_none: bool) -> None:
+def zero_grad_of(p: Tensor, set_to_none: bool) -> None:
+    """What Module.zero_grad and Optimizer.zero_grad do to one parameter, as in PyTorch:
+    drop its .grad (set_to_none), or detach it and zero-fill it in place."""
     if p.grad is None:
         return
     if set_to_none:

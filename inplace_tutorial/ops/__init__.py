@@ -1,16 +1,15 @@
-"""The ops, one module per family. Importing this package attaches them to Tensor and fills
-the derivative table (autograd.function.DERIVATIVES)."""
-from . import (  # noqa: F401
-    advanced_indexing,
-    compare,
-    elementwise,
-    fill,
-    indexing,
-    linalg,
-    loss_ops,
-    nn_ops,
-    operators,
-    reduce,
-    ternary,
-    views,
-)
+"""The ops, one module per family. Importing this package is the registration step: each
+``@tensor_method`` def attaches itself to Tensor, and each ``@derivative`` adds a row to the
+derivative table (autograd/derivatives.py; also importable as autograd.function.DERIVATIVES).
+
+The import order below is the order of the table's rows, which the course prints.
+"""
+# isort: off
+from . import advanced_indexing  # noqa: F401
+from . import elementwise, unary, compare  # noqa: F401
+from . import fill, casts  # noqa: F401
+from . import views, indexing  # noqa: F401
+from . import linalg, loss_ops, nn_ops  # noqa: F401
+from . import reduce, ternary  # noqa: F401
+from . import operators  # noqa: F401
+# isort: on

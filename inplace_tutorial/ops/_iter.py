@@ -1,15 +1,23 @@
-"""What every element-wise op shares: broadcasting, dtype rules, overlap checks, chunking.
+"""What every element-wise op shares (PyTorch's TensorIterator): the out-of-place and in-place
+drivers, overlap and shape checks, the output layout, and chunking through one workspace.
 
-These mirror PyTorch's TensorIterator checks, in its order: memory overlap first, then
-the broadcast shape, then the dtype cast. They all run before a single byte is written.
+The checks run in PyTorch's order, memory overlap first, then the broadcast shape, then the
+dtype cast, all before a single byte is written. The shape and stride arithmetic itself is in
+layout.py; an op module (elementwise.py, unary.py, compare.py) only adds kernels and formulas.
 """
 from __future__ import annotations
 
 import numpy as np
 
 from .. import dtypes
+from ..autograd.record import record, record_inplace
+from ..creation import empty_strided
+from ..layout import broadcast_shapes, non_overlapping_and_dense
+from ..layout import out_strides as layout_out_strides
+from ..modes import STATE
 from ..storage import UntypedStorage
-from ..tensor import Tensor, contiguous_strides, non_overlapping_and_dense
+from ..tensor import Tensor
+from . import dtype_rules
 
 WORKSPACE_BYTES = 256 * 1024  # the one scratch buffer every chunked kernel shares
 CHUNK = WORKSPACE_BYTES // 8  # elements per chunk for float64 (twice as many for float32)
@@ -18,21 +26,6 @@ CHUNK = WORKSPACE_BYTES // 8  # elements per chunk for float64 (twice as many fo
 def chunk_len(np_dtype) -> int:
     """Elements of ``np_dtype`` that fit the workspace: fewer, bigger NumPy calls."""
     return WORKSPACE_BYTES // np.dtype(np_dtype).itemsize
-
-
-def broadcast_shapes(a: tuple, b: tuple) -> tuple:
-    """PyTorch's infer_size: align from the right, report the first mismatch from the right."""
-    n = max(len(a), len(b))
-    a, b = (1,) * (n - len(a)) + tuple(a), (1,) * (n - len(b)) + tuple(b)
-    out = [0] * n
-    for i in range(n - 1, -1, -1):
-        x, y = a[i], b[i]
-        if x != y and x != 1 and y != 1:
-            raise RuntimeError(
-                f"The size of tensor a ({x}) must match the size of tensor b ({y}) "
-                f"at non-singleton dimension {i}")
-        out[i] = y if x == 1 else x
-    return tuple(out)
 
 
 def shape_of(x) -> tuple:
@@ -178,57 +171,73 @@ def axpy_(out: np.ndarray, x, alpha, op: str, loop_dtype) -> None:
             np.add(o, tmp, out=o, dtype=loop_dtype, casting="unsafe")
 
 
-def _broadcast_strides(t: Tensor, shape: tuple) -> tuple:
-    lead = len(shape) - t.dim()
-    return (0,) * lead + tuple(0 if s == 1 and n != 1 else st
-                               for s, st, n in zip(t._shape, t._stride, shape[lead:]))
-
-
 def out_strides(shape: tuple, operands) -> tuple | None:
-    """The output layout TensorIterator picks: follow the inputs' memory order.
+    """layout.out_strides for tensors and Python scalars (a scalar is a 0-dim operand)."""
+    return layout_out_strides(shape, [(o._shape, o._stride) if isinstance(o, Tensor) else None
+                                      for o in operands])
 
-    None means plain contiguous. Same-shape operands that are all contiguous, or all dense
-    with identical strides, are copied as they are (its "fast setup"); otherwise this is
-    PyTorch's reorder_dimensions: an insertion sort of the dims where the first operand with
-    a strict stride order decides. A Python scalar counts as a 0-dim operand.
-    """
-    tensors = [o for o in operands if isinstance(o, Tensor)]
-    if all(t._stride == contiguous_strides(t._shape) for t in tensors):
-        return None  # the everyday case, decided without the sort
-    if len(tensors) == len(operands) and all(t._shape == shape for t in tensors):
-        first = tensors[0]
-        if all(t.is_contiguous() for t in tensors):
-            return None
-        if all(t._stride == first._stride for t in tensors) and \
-                non_overlapping_and_dense(shape, first._stride):
-            return first._stride
-    if len(shape) < 2:
-        return None
-    strides = [_broadcast_strides(t, shape) for t in tensors]
 
-    def should_swap(d0: int, d1: int) -> int:
-        for st in strides:
-            s0, s1 = st[d0], st[d1]
-            if s0 == 0 or s1 == 0:
-                continue
-            if s0 != s1:
-                return -1 if s0 < s1 else 1
-            if shape[d0] > shape[d1]:
-                return 1
-        return 0
+# --------------------------------------------------------------------------- the two drivers
+def ufunc_kernel(f):
+    """A NumPy ufunc as a kernel ``(*arrays, out, dtype)`` that casts like PyTorch."""
+    return lambda *xs, out, dtype: f(*xs, out=out, dtype=dtype, casting="unsafe")
 
-    perm = list(range(len(shape)))[::-1]  # perm[0] is the fastest-moving dim
-    for i in range(1, len(perm)):
-        d1 = i
-        for d0 in range(i - 1, -1, -1):
-            c = should_swap(perm[d0], perm[d1])
-            if c > 0:
-                perm[d0], perm[d1] = perm[d1], perm[d0]
-                d1 = d0
-            elif c < 0:
-                break
-    out, acc = [0] * len(shape), 1
-    for d in perm:
-        out[d] = acc
-        acc *= max(shape[d], 1)
-    return tuple(out)
+
+def promote(float_out: bool, *operands) -> dtypes.dtype:
+    """The promoted dtype of the operands; ops like exp/div promote integers to float."""
+    rd = dtypes.result_type(*operands)
+    return dtypes.float_result(rd) if float_out else rd
+
+
+def new_elementwise(name: str, float_out: bool, kernel, *operands, result_dtype=None,
+                    **attrs) -> Tensor:
+    """Out-of-place: allocate the broadcast result, run the kernel into it, record."""
+    if isinstance(operands[0], Tensor):
+        dtype_rules.check(name, operands[0].dtype)
+    rd = result_dtype or promote(float_out, *operands)
+    shape = shape_of(operands[0])
+    for o in operands[1:]:
+        shape = broadcast_shapes(shape, shape_of(o))
+    strides = out_strides(shape, operands)
+    if strides is None:
+        out = Tensor._empty(shape, rd, name)
+    else:
+        out = empty_strided(shape, strides, rd)
+        out._storage.op = name
+    kernel(*[arr(o) for o in operands], out=out._array(), dtype=rd.np)
+    return record(name, out, dict(zip(("self", "other"), operands)), **attrs)
+
+
+_SCALARS = (int, float)
+
+
+def _plain_same(self: Tensor, o) -> bool:
+    """An operand that can't trip any check: same shape and dtype, another storage, and
+    nothing autograd could care about (optimizer updates hit this path)."""
+    return (type(o) is Tensor and o._shape == self._shape and o.dtype is self.dtype
+            and o._storage is not self._storage and not o._requires_grad
+            and (o._base is None or not o._base._requires_grad))
+
+
+def inplace_elementwise(name: str, float_out: bool, kernel, self: Tensor, *others,
+                        result_dtype=None, **attrs) -> Tensor:
+    """In place: the kernel writes into self's own cells, through record_inplace's checks."""
+    # Fast path for the common teaching case `x.add_(5)`: a float tensor with no autograd
+    # history and a Python scalar can neither fail a check nor record a node.
+    if (result_dtype is None and self._base is None
+            and (not self._requires_grad or not STATE["grad"])
+            and self.dtype.category == 2
+            and not self._inference and 0 not in self._stride
+            and (not others or type(others[0]) in _SCALARS or _plain_same(self, others[0]))):
+        a = self._array()
+        kernel(a, *[arr(o) for o in others], out=a, dtype=self.dtype.np)
+        self._vc.bump(name + "_")
+        return self
+    dtype_rules.check(name, self.dtype)
+    rd = result_dtype or promote(float_out, self, *others)
+    a = self._array()
+    inputs = dict(zip(("self", "other"), (self, *others)))
+    return record_inplace(
+        name, self, inputs,
+        compute=lambda: kernel(a, *[arr(o) for o in others], out=a, dtype=rd.np),
+        check=lambda: check_inplace_operands(self, others, rd), **attrs)

@@ -7,7 +7,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..autograd.function import derivative, record, record_inplace
+from ..autograd.derivatives import derivative
+from ..autograd.record import record, record_inplace
+from ..creation import zeros
 from ..tensor import Tensor, tensor_method
 
 
@@ -44,13 +46,12 @@ def index(self: Tensor, idx) -> Tensor:
 
 @derivative("index", "IndexBackward0", saves={"indices": None})
 def _index_bw(ctx, g):
-    from ..creation import zeros
-
     out = zeros(ctx.attr("self_sizes"), dtype=g.dtype)
     np.add.at(out._array(), ctx.attr("indices"), g._array())  # repeated indices accumulate
     return (out,)
 
 
+@tensor_method
 def index_put_(self: Tensor, idx, values) -> Tensor:
     """x[idx] = values with an advanced index, in place (IndexPutBackward0).
 
@@ -81,6 +82,3 @@ def _index_put_bw(ctx, g):
         g_values = Tensor._empty(picked.shape, g.dtype, "index_put_ backward")
         g_values._array()[...] = picked
     return (g_self, g_values)
-
-
-tensor_method(index_put_)

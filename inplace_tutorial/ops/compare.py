@@ -8,11 +8,13 @@ from __future__ import annotations
 import numpy as np
 
 from .. import dtypes
-from ..autograd.function import derivative
+from ..autograd.derivatives import derivative
+from ..layout import broadcast_shapes
 from ..tensor import Tensor, tensor_method
 from . import dtype_rules
-from ._iter import arr, broadcast_shapes, shape_of
-from .elementwise import _inplace, _new
+from ._iter import arr, shape_of
+from ._iter import inplace_elementwise as _inplace
+from ._iter import new_elementwise as _new
 
 
 def _clip(lo, hi):
@@ -71,8 +73,16 @@ def clamp_max_(self, max) -> Tensor:
     return _inplace("clamp_max", False, _clip(None, max), self, result_dtype=rd, max=max)
 
 
-clip, clip_ = clamp, clamp_
-Tensor.clip, Tensor.clip_ = clamp, clamp_
+@tensor_method
+def clip(self, min=None, max=None) -> Tensor:
+    """PyTorch's alias of clamp."""
+    return self.clamp(min, max)
+
+
+@tensor_method
+def clip_(self, min=None, max=None) -> Tensor:
+    """PyTorch's alias of clamp_."""
+    return self.clamp_(min, max)
 
 
 def _inside(x: Tensor, lo, hi) -> Tensor:
@@ -133,24 +143,52 @@ def _minimum_bw(ctx, g):
 
 
 # --------------------------------------------------------------------------- comparisons
-def _compare(name: str, ufunc):
-    def op(self, other) -> Tensor:
-        shape = broadcast_shapes(shape_of(self), shape_of(other))
-        out = Tensor._empty(shape, dtypes.bool_, name)
-        ufunc(arr(self), arr(other), out=out._array())
-        return out
-    op.__name__ = name
-    return tensor_method(op)
+def _compare(name: str, ufunc, self, other) -> Tensor:
+    """A bool result of the broadcast shape; comparisons record no graph node."""
+    shape = broadcast_shapes(shape_of(self), shape_of(other))
+    out = Tensor._empty(shape, dtypes.bool_, name)
+    ufunc(arr(self), arr(other), out=out._array())
+    return out
 
 
-gt = _compare("gt", np.greater)
-lt = _compare("lt", np.less)
-ge = _compare("ge", np.greater_equal)
-le = _compare("le", np.less_equal)
-eq = _compare("eq", np.equal)
-ne = _compare("ne", np.not_equal)
-logical_and = _compare("logical_and", np.logical_and)
-logical_or = _compare("logical_or", np.logical_or)
+@tensor_method
+def gt(self, other) -> Tensor:
+    return _compare("gt", np.greater, self, other)
+
+
+@tensor_method
+def lt(self, other) -> Tensor:
+    return _compare("lt", np.less, self, other)
+
+
+@tensor_method
+def ge(self, other) -> Tensor:
+    return _compare("ge", np.greater_equal, self, other)
+
+
+@tensor_method
+def le(self, other) -> Tensor:
+    return _compare("le", np.less_equal, self, other)
+
+
+@tensor_method
+def eq(self, other) -> Tensor:
+    return _compare("eq", np.equal, self, other)
+
+
+@tensor_method
+def ne(self, other) -> Tensor:
+    return _compare("ne", np.not_equal, self, other)
+
+
+@tensor_method
+def logical_and(self, other) -> Tensor:
+    return _compare("logical_and", np.logical_and, self, other)
+
+
+@tensor_method
+def logical_or(self, other) -> Tensor:
+    return _compare("logical_or", np.logical_or, self, other)
 
 
 def where(condition: Tensor, input, other) -> Tensor:

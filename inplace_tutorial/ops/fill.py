@@ -1,4 +1,4 @@
-"""Ops that overwrite self wholesale (copy_, zero_, fill_, random fills) and dtype casts.
+"""Ops that overwrite self wholesale: copy_, zero_, fill_ and the random fills.
 
 Their backward for self is zero (the old values no longer matter), so they save nothing.
 """
@@ -6,8 +6,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from .. import dtypes
-from ..autograd.function import derivative, record, record_inplace
+from ..autograd.derivatives import derivative
+from ..autograd.record import record_inplace
+from ..creation import default_generator
 from ..tensor import Tensor, tensor_method
 from ._iter import (
     CHUNK,
@@ -79,8 +80,6 @@ derivative("fill_", "FillBackward2")(_zeros_for)
 
 def _fill_chunked(a: np.ndarray, draw, op: str) -> None:
     """Fill ``a`` from ``draw(n)->array``; contiguous arrays are filled directly."""
-    from ..creation import default_generator
-
     gen = default_generator()
     if a.flags.c_contiguous:
         draw(gen, a.reshape(-1))
@@ -125,26 +124,3 @@ def random_(self, from_: int = 0, to: int | None = None) -> Tensor:
 derivative("normal_", "NormalBackward0")(_zeros_for)
 derivative("uniform_", "UniformBackward0")(_zeros_for)
 derivative("random_", "RandomBackward0")(_zeros_for)
-
-
-# --------------------------------------------------------------------------- dtype casts
-@tensor_method
-def to(self, dtype=None, *args, **kwargs) -> Tensor:
-    dtype = kwargs.get("dtype", dtype)
-    if not isinstance(dtype, dtypes.dtype) or dtype is self.dtype:
-        return self
-    out = Tensor._empty(self._shape, dtype, "to")
-    np.copyto(out._array(), self._array(), casting="unsafe")
-    return record("to", out, {"self": self})
-
-
-@derivative("to", "ToCopyBackward0")
-def _to_bw(ctx, g):
-    return (g,)
-
-
-Tensor.float = lambda self: self.to(dtypes.float32)
-Tensor.double = lambda self: self.to(dtypes.float64)
-Tensor.long = lambda self: self.to(dtypes.int64)
-Tensor.bool = lambda self: self.to(dtypes.bool_)
-Tensor.type_as = lambda self, other: self.to(other.dtype)

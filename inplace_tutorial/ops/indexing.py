@@ -2,21 +2,19 @@
 plus the metadata in-place ops and the two copying ops (clone, contiguous).
 
 The outputs of unbind/split/chunk come from one multi-output node; PyTorch forbids
-modifying them in place, so they carry that mark (checked in autograd.function).
+modifying them in place, so they carry that mark (checked by check_inplace in autograd/record.py).
 """
 from __future__ import annotations
 
-from ..autograd import grad_mode
-from ..autograd.function import derivative, record, record_inplace
-from ..tensor import (
-    Tensor,
-    _wrap_dim,
-    contiguous_strides,
-    non_overlapping_and_dense,
-    storage_extent,
-    tensor_method,
-)
-from ._iter import out_strides
+from ..autograd.derivatives import derivative
+from ..autograd.record import record, record_inplace
+from ..autograd.views_backward import scatter_strided
+from ..creation import empty_strided, tensor, zeros
+from ..layout import dense_strides, storage_extent, wrap_dim
+from ..modes import STATE
+from ..tensor import Tensor, tensor_method
+from .advanced_indexing import index as advanced_index
+from .advanced_indexing import index_put_, is_advanced
 from .views import _make_view, _squeezed, _swap, _unsqueezed, _view_op
 
 
@@ -24,7 +22,7 @@ from .views import _make_view, _squeezed, _swap, _unsqueezed, _view_op
 def select(self, dim: int, index: int) -> Tensor:
     if self.dim() == 0:
         raise IndexError("select() cannot be applied to a 0-dim tensor.")
-    dim = _wrap_dim(dim, self.dim())
+    dim = wrap_dim(dim, self.dim())
     size = self._shape[dim]
     if not -size <= index < size:
         raise IndexError(f"select(): index {index} out of range for tensor of size "
@@ -52,7 +50,7 @@ def _slice(self, dim, start, stop, step) -> Tensor:
 
 @tensor_method
 def narrow(self, dim: int, start: int, length: int) -> Tensor:
-    dim = _wrap_dim(dim, self.dim())
+    dim = wrap_dim(dim, self.dim())
     if start < 0:
         start += self._shape[dim]
     if start + length > self._shape[dim] or length < 0:
@@ -63,8 +61,6 @@ def narrow(self, dim: int, start: int, length: int) -> Tensor:
 
 def _scatter_back(ctx, g, view_fn):
     """Gradient of taking a part: zeros of the input's shape with the part filled in."""
-    from ..creation import zeros
-
     out = zeros(ctx.attr("self_sizes"), dtype=g.dtype)
     view_fn(out).copy_(g)
     return (out,)
@@ -84,9 +80,6 @@ def _slice_bw(ctx, g):
 @tensor_method
 def __getitem__(self, index) -> Tensor:
     """Basic indexing: ints, slices, None and Ellipsis (all views)."""
-    from .advanced_indexing import index as advanced_index
-    from .advanced_indexing import is_advanced
-
     if is_advanced(index):
         return advanced_index(self, index)
     if not isinstance(index, tuple):
@@ -131,15 +124,11 @@ def _alias_bw(ctx, g):
 @tensor_method
 def __setitem__(self, index, value) -> None:
     """x[idx] = value: an in-place copy into a view (so CopySlices if autograd records)."""
-    from .advanced_indexing import index_put_, is_advanced
-
     if is_advanced(index):
         index_put_(self, index, value)
         return
     target = self[index]
     if not isinstance(value, Tensor):
-        from ..creation import tensor
-
         value = tensor(value, dtype=self.dtype)  # PyTorch copies from a wrapped 0-dim tensor
     if value._shape != target._shape:
         value = value.expand(*target._shape)  # setitem expands first: expand's error text
@@ -151,7 +140,7 @@ def _multi(self, parts, op: str, node: str, dim: int, **attrs):
     views = []
     for shape, offset in parts:
         v = _make_view(self, shape, list(self._stride), offset)
-        if grad_mode._state["enabled"]:
+        if STATE["grad"]:
             v._creation = "multi"
         views.append(v)
     views = tuple(views)
@@ -161,13 +150,13 @@ def _multi(self, parts, op: str, node: str, dim: int, **attrs):
 
 @tensor_method
 def unbind(self, dim: int = 0) -> tuple:
-    dim = _wrap_dim(dim, self.dim())
+    dim = wrap_dim(dim, self.dim())
     shape = self._shape[:dim] + self._shape[dim + 1:]
     stride = self._stride[:dim] + self._stride[dim + 1:]
     outs = []
     for i in range(self._shape[dim]):
         v = _make_view(self, shape, stride, self._offset + i * self._stride[dim])
-        if grad_mode._state["enabled"]:
+        if STATE["grad"]:
             v._creation = "multi"
         outs.append(v)
     outs = tuple(outs)
@@ -177,8 +166,6 @@ def unbind(self, dim: int = 0) -> tuple:
 
 @derivative("unbind", "UnbindBackward0", multi_output=True)
 def _unbind_bw(ctx, grads):
-    from ..creation import zeros
-
     out = zeros(ctx.attr("self_sizes"), dtype=next(g for g in grads if g is not None).dtype)
     for i, g in enumerate(grads):
         if g is not None:
@@ -198,7 +185,7 @@ def _split_parts(self, sizes, dim):
 
 @tensor_method
 def split(self, split_size, dim: int = 0) -> tuple:
-    dim = _wrap_dim(dim, self.dim())
+    dim = wrap_dim(dim, self.dim())
     total = self._shape[dim]
     if isinstance(split_size, (list, tuple)):
         if sum(split_size) != total:
@@ -214,13 +201,11 @@ def split(self, split_size, dim: int = 0) -> tuple:
 
 @tensor_method
 def chunk(self, chunks: int, dim: int = 0) -> tuple:
-    size = self._shape[_wrap_dim(dim, self.dim())]
+    size = self._shape[wrap_dim(dim, self.dim())]
     return self.split(max(1, -(-size // chunks)), dim)
 
 
 def _split_bw(ctx, grads):
-    from ..creation import zeros
-
     dim = ctx.attr("dim")
     ref = next(g for g in grads if g is not None)
     out = zeros(ctx.attr("self_sizes"), dtype=ref.dtype)
@@ -276,8 +261,6 @@ def _check_bounds(self, size, stride, offset) -> None:
 
 @derivative("as_strided", "AsStridedBackward0")
 def _as_strided_bw(ctx, g):
-    from ..autograd.views_backward import scatter_strided
-
     return (scatter_strided(g, ctx.attr("self_geometry"), ctx.attr("view_geometry")),)
 
 
@@ -351,21 +334,10 @@ derivative("as_strided_", "AsStridedBackward1")(_as_strided_bw)
 
 
 # --------------------------------------------------------------------------- copies
-def _dense_strides(self) -> tuple | None:
-    """Strides that clone()/empty_like() keep (preserve_format), or None for contiguous.
-
-    PyTorch keeps self's exact strides when self is non-overlapping and dense; otherwise
-    it lays the copy out in self's memory order, as TensorIterator would."""
-    if non_overlapping_and_dense(self._shape, self._stride):
-        return None if self._stride == contiguous_strides(self._shape) else self._stride
-    return out_strides(self._shape, (self,))
-
-
 @tensor_method
 def clone(self, memory_format: str = "preserve_format") -> Tensor:
-    from ..creation import empty_strided
-
-    stride = _dense_strides(self) if memory_format == "preserve_format" else None
+    keep = memory_format == "preserve_format"
+    stride = dense_strides(self._shape, self._stride) if keep else None
     if stride is None:
         out = Tensor._empty(self._shape, self.dtype, "clone")
     else:

@@ -9,8 +9,10 @@ from __future__ import annotations
 import numpy as np
 
 from .. import dtypes
-from ..autograd.function import derivative, record, record_inplace
-from ..tensor import Tensor, contiguous_strides, tensor_method
+from ..autograd.derivatives import derivative
+from ..autograd.record import record, record_inplace
+from ..layout import broadcast_shapes, contiguous_strides
+from ..tensor import Tensor, tensor_method
 from ._iter import axpy_
 
 _C_NAMES = {"Float": "float", "Double": "double", "Long": "long int", "Bool": "bool"}
@@ -182,8 +184,6 @@ def matmul(self, other: Tensor) -> Tensor:
         out = self.reshape(-1, m).mm(b2)
         shape = self._shape[:-1] + (() if db == 1 else (other._shape[-1],))
         return _unsafe_view(out, shape)
-    from ._iter import broadcast_shapes
-
     a = self.unsqueeze(0) if da == 1 else self
     b = other.unsqueeze(-1) if db == 1 else other
     batch = broadcast_shapes(a._shape[:-2], b._shape[:-2])
@@ -198,8 +198,14 @@ def matmul(self, other: Tensor) -> Tensor:
     return _unsafe_view(a3.bmm(b3), shape)
 
 
-Tensor.__matmul__ = matmul
-Tensor.__rmatmul__ = lambda self, other: other.matmul(self)
+@tensor_method
+def __matmul__(self, other: Tensor) -> Tensor:
+    return self.matmul(other)
+
+
+@tensor_method
+def __rmatmul__(self, other: Tensor) -> Tensor:
+    return other.matmul(self)
 
 
 # --------------------------------------------------------------------------- add*mm family
@@ -250,39 +256,71 @@ def _number(fn: str, arg: str, v):
     raise TypeError(f"{fn}(): argument '{arg}' must be Number, not {type(v).__name__}")
 
 
-def _family(name: str, check, shape_of, names):
-    def op(self, a, b, *, beta=1, alpha=1) -> Tensor:
-        beta, alpha = _number(name, "beta", beta), _number(name, "alpha", alpha)
+# name -> (argument check, result shape, input names in the derivative table)
+_FAMILY = {
+    "addmm": (_mm_check, lambda a, b: (a._shape[0], b._shape[1]), ("self", "mat1", "mat2")),
+    "addbmm": (_addbmm_check, lambda a, b: (a._shape[1], b._shape[2]),
+               ("self", "batch1", "batch2")),
+    "baddbmm": (_bmm_check, lambda a, b: (a._shape[0], a._shape[1], b._shape[2]),
+                ("self", "batch1", "batch2")),
+}
+
+
+def _fused_product(name: str, self: Tensor, a: Tensor, b: Tensor, beta, alpha) -> Tensor:
+    """beta * self + alpha * (products of a and b) into a new tensor."""
+    beta, alpha = _number(name, "beta", beta), _number(name, "alpha", alpha)
+    check, shape_of, names = _FAMILY[name]
+    check(a, b)
+    _same_dtype(name, self, a, b)
+    shape = shape_of(a, b)
+    _check_out(self, shape, False)
+    out = Tensor._empty(shape, dtypes.result_type(self, a, b), name)
+    _run(name, out, self, a, b, beta, alpha)
+    return record(name, out, dict(zip(names, (self, a, b))), beta=beta, alpha=alpha)
+
+
+def _fused_product_(name: str, self: Tensor, a: Tensor, b: Tensor, beta, alpha) -> Tensor:
+    """The same, written into self: no (b, n, p) intermediate, one (n, p) buffer."""
+    beta, alpha = _number(name + "_", "beta", beta), _number(name + "_", "alpha", alpha)
+    check, shape_of, names = _FAMILY[name]
+
+    def checks():
         check(a, b)
         _same_dtype(name, self, a, b)
-        shape = shape_of(a, b)
-        _check_out(self, shape, False)
-        out = Tensor._empty(shape, dtypes.result_type(self, a, b), name)
-        _run(name, out, self, a, b, beta, alpha)
-        return record(name, out, dict(zip(names, (self, a, b))), beta=beta, alpha=alpha)
-
-    def op_(self, a, b, *, beta=1, alpha=1) -> Tensor:
-        beta, alpha = _number(name + "_", "beta", beta), _number(name + "_", "alpha", alpha)
-
-        def checks():
-            check(a, b)
-            _same_dtype(name, self, a, b)
-            _check_out(self, shape_of(a, b), True)
-        return record_inplace(name, self, dict(zip(names, (self, a, b))),
-                              compute=lambda: _run(name, self, self, a, b, beta, alpha),
-                              check=checks, beta=beta, alpha=alpha)
-
-    op.__name__, op_.__name__ = name, name + "_"
-    tensor_method(op_)
-    return tensor_method(op)
+        _check_out(self, shape_of(a, b), True)
+    return record_inplace(name, self, dict(zip(names, (self, a, b))),
+                          compute=lambda: _run(name, self, self, a, b, beta, alpha),
+                          check=checks, beta=beta, alpha=alpha)
 
 
-addmm = _family("addmm", _mm_check, lambda a, b: (a._shape[0], b._shape[1]),
-                ("self", "mat1", "mat2"))
-addbmm = _family("addbmm", _addbmm_check, lambda a, b: (a._shape[1], b._shape[2]),
-                 ("self", "batch1", "batch2"))
-baddbmm = _family("baddbmm", _bmm_check, lambda a, b: (a._shape[0], a._shape[1], b._shape[2]),
-                  ("self", "batch1", "batch2"))
+@tensor_method
+def addmm(self, mat1: Tensor, mat2: Tensor, *, beta=1, alpha=1) -> Tensor:
+    return _fused_product("addmm", self, mat1, mat2, beta, alpha)
+
+
+@tensor_method
+def addmm_(self, mat1: Tensor, mat2: Tensor, *, beta=1, alpha=1) -> Tensor:
+    return _fused_product_("addmm", self, mat1, mat2, beta, alpha)
+
+
+@tensor_method
+def addbmm(self, batch1: Tensor, batch2: Tensor, *, beta=1, alpha=1) -> Tensor:
+    return _fused_product("addbmm", self, batch1, batch2, beta, alpha)
+
+
+@tensor_method
+def addbmm_(self, batch1: Tensor, batch2: Tensor, *, beta=1, alpha=1) -> Tensor:
+    return _fused_product_("addbmm", self, batch1, batch2, beta, alpha)
+
+
+@tensor_method
+def baddbmm(self, batch1: Tensor, batch2: Tensor, *, beta=1, alpha=1) -> Tensor:
+    return _fused_product("baddbmm", self, batch1, batch2, beta, alpha)
+
+
+@tensor_method
+def baddbmm_(self, batch1: Tensor, batch2: Tensor, *, beta=1, alpha=1) -> Tensor:
+    return _fused_product_("baddbmm", self, batch1, batch2, beta, alpha)
 
 
 def _scaled(g, s):

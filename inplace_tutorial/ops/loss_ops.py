@@ -7,7 +7,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..autograd.function import derivative, record
+from ..autograd.derivatives import derivative
+from ..autograd.record import record
 from ..tensor import Tensor
 
 _REDUCTIONS = ("none", "mean", "sum")

@@ -11,11 +11,14 @@ import numpy as np
 from numpy.lib.stride_tricks import sliding_window_view
 
 from .. import dtypes, memory
-from ..autograd.function import derivative, record
+from ..autograd.derivatives import derivative
+from ..autograd.record import record
 from ..tensor import Tensor
+from .linalg import _mm_check
 
 
-def _pair(v) -> tuple[int, int]:
+def pair(v) -> tuple[int, int]:
+    """A kernel size, stride or padding as (height, width): 3 -> (3, 3), (2, 3) stays."""
     return (int(v), int(v)) if isinstance(v, (int, np.integer)) else (int(v[0]), int(v[1]))
 
 
@@ -47,8 +50,6 @@ def linear(input: Tensor, weight: Tensor, bias: Tensor) -> Tensor:
     """bias + input @ weight.T for 2-D input, recorded as PyTorch does: one AddmmBackward0
     whose mat2 is ``weight.t()`` (a TBackward0 view). The kernel is a single GEMM into the
     output plus an in-place bias add; addmm's generic path also copies and buffers."""
-    from .linalg import _mm_check
-
     wt = weight.t()
     _mm_check(input, wt)
     out = Tensor._empty((input._shape[0], wt._shape[1]), dtypes.result_type(bias, input, wt),
@@ -78,7 +79,7 @@ def conv2d(input: Tensor, weight: Tensor, bias: Tensor | None = None, stride=1,
     if input.dim() != 4:
         raise RuntimeError(f"Expected 4D (batched) input to conv2d, but got input of size: "
                            f"{list(input.shape)}")
-    (sh, sw), (ph, pw) = _pair(stride), _pair(padding)
+    (sh, sw), (ph, pw) = pair(stride), pair(padding)
     n, c, h, w = input._shape
     cout, cin, kh, kw = weight._shape
     if cin != c:
@@ -149,9 +150,9 @@ def _col2im(wt, g2m, x, kh, kw, sh, sw, ph, pw, ho, wo) -> Tensor:
 
 # --------------------------------------------------------------------------- pooling
 def _pool_geometry(x: Tensor, kernel_size, stride, padding):
-    kh, kw = _pair(kernel_size)
-    sh, sw = _pair(stride if stride not in (None, ()) else kernel_size)
-    ph, pw = _pair(padding)
+    kh, kw = pair(kernel_size)
+    sh, sw = pair(stride if stride not in (None, ()) else kernel_size)
+    ph, pw = pair(padding)
     if ph > kh // 2 or pw > kw // 2:
         raise RuntimeError("pad should be at most half of effective kernel size, but got "
                            f"pad={ph}, kernel_size={kh} and dilation=1")

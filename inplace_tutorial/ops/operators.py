@@ -4,41 +4,130 @@
 """
 from __future__ import annotations
 
-from ..tensor import Tensor
-from . import elementwise as ew
+from ..tensor import Tensor, tensor_method
+from .elementwise import rpow, rsub
 
 
-def _rtruediv(self, other):
+@tensor_method
+def __add__(self, other) -> Tensor:
+    return self.add(other)
+
+
+@tensor_method
+def __radd__(self, other) -> Tensor:
+    return self.add(other)
+
+
+@tensor_method
+def __iadd__(self, other) -> Tensor:
+    return self.add_(other)
+
+
+@tensor_method
+def __sub__(self, other) -> Tensor:
+    return self.sub(other)
+
+
+@tensor_method
+def __rsub__(self, other) -> Tensor:
+    return rsub(self, other)
+
+
+@tensor_method
+def __isub__(self, other) -> Tensor:
+    return self.sub_(other)
+
+
+@tensor_method
+def __mul__(self, other) -> Tensor:
+    return self.mul(other)
+
+
+@tensor_method
+def __rmul__(self, other) -> Tensor:
+    return self.mul(other)
+
+
+@tensor_method
+def __imul__(self, other) -> Tensor:
+    return self.mul_(other)
+
+
+@tensor_method
+def __truediv__(self, other) -> Tensor:
+    return self.div(other)
+
+
+@tensor_method
+def __rtruediv__(self, other) -> Tensor:
     return self.reciprocal() * other
 
 
-Tensor.__add__ = lambda self, other: self.add(other)
-Tensor.__radd__ = lambda self, other: self.add(other)
-Tensor.__iadd__ = lambda self, other: self.add_(other)
-Tensor.__sub__ = lambda self, other: self.sub(other)
-Tensor.__rsub__ = lambda self, other: ew.rsub(self, other)
-Tensor.__isub__ = lambda self, other: self.sub_(other)
-Tensor.__mul__ = lambda self, other: self.mul(other)
-Tensor.__rmul__ = lambda self, other: self.mul(other)
-Tensor.__imul__ = lambda self, other: self.mul_(other)
-Tensor.__truediv__ = lambda self, other: self.div(other)
-Tensor.__rtruediv__ = _rtruediv
-Tensor.__itruediv__ = lambda self, other: self.div_(other)
-Tensor.__pow__ = lambda self, other: self.pow(other)
-Tensor.__rpow__ = lambda self, other: ew._rpow(self, other)
-Tensor.__ipow__ = lambda self, other: self.pow_(other)
-Tensor.__neg__ = lambda self: self.neg()
-Tensor.__abs__ = lambda self: self.abs()
-Tensor.__gt__ = lambda self, other: self.gt(other)
-Tensor.__lt__ = lambda self, other: self.lt(other)
-Tensor.__ge__ = lambda self, other: self.ge(other)
-Tensor.__le__ = lambda self, other: self.le(other)
-Tensor.__eq__ = lambda self, other: self.eq(other)
-Tensor.__ne__ = lambda self, other: self.ne(other)
-Tensor.__and__ = lambda self, other: self.logical_and(other)
-Tensor.__or__ = lambda self, other: self.logical_or(other)
-Tensor.negative = Tensor.neg
-Tensor.multiply = Tensor.mul
-Tensor.subtract = Tensor.sub
-Tensor.divide = Tensor.div
-Tensor.true_divide = Tensor.div
+@tensor_method
+def __itruediv__(self, other) -> Tensor:
+    return self.div_(other)
+
+
+@tensor_method
+def __pow__(self, other) -> Tensor:
+    return self.pow(other)
+
+
+@tensor_method
+def __rpow__(self, other) -> Tensor:
+    return rpow(self, other)
+
+
+@tensor_method
+def __ipow__(self, other) -> Tensor:
+    return self.pow_(other)
+
+
+@tensor_method
+def __neg__(self) -> Tensor:
+    return self.neg()
+
+
+@tensor_method
+def __abs__(self) -> Tensor:
+    return self.abs()
+
+
+@tensor_method
+def __gt__(self, other) -> Tensor:
+    return self.gt(other)
+
+
+@tensor_method
+def __lt__(self, other) -> Tensor:
+    return self.lt(other)
+
+
+@tensor_method
+def __ge__(self, other) -> Tensor:
+    return self.ge(other)
+
+
+@tensor_method
+def __le__(self, other) -> Tensor:
+    return self.le(other)
+
+
+@tensor_method
+def __eq__(self, other) -> Tensor:
+    return self.eq(other)
+
+
+@tensor_method
+def __ne__(self, other) -> Tensor:
+    return self.ne(other)
+
+
+@tensor_method
+def __and__(self, other) -> Tensor:
+    return self.logical_and(other)
+
+
+@tensor_method
+def __or__(self, other) -> Tensor:
+    return self.logical_or(other)

@@ -11,42 +11,38 @@ from __future__ import annotations
 import numpy as np
 
 from .. import dtypes
-from ..autograd import grad_mode
 from ..autograd.graph import any_requires_grad
+from ..layout import broadcast_shapes
+from ..modes import STATE
 from ..tensor import Tensor
-from ._iter import (
-    arr,
-    axpy_,
-    broadcast_shapes,
-    check_internal_overlap,
-    check_partial_overlap,
-    shape_of,
-)
-from .elementwise import _neg_kernel, _relu_kernel, _sigmoid_kernel, _ufunc
+from . import elementwise as ew
+from . import unary
+from ._iter import arr, axpy_, check_internal_overlap, check_partial_overlap, shape_of, ufunc_kernel
+from .linalg import _bmm_check, _mm_check, _same_dtype
 
-# name -> (kernel(*arrays, out, dtype), result is always floating?)
+# name -> (kernel(*arrays, out, dtype), result is always floating?): the ops' own kernels
 ELEMENTWISE = {
-    "add": (_ufunc(np.add), False),
-    "sub": (_ufunc(np.subtract), False),
-    "mul": (_ufunc(np.multiply), False),
-    "div": (_ufunc(np.true_divide), True),
-    "maximum": (_ufunc(np.maximum), False),
-    "minimum": (_ufunc(np.minimum), False),
-    "pow": (_ufunc(np.power), False),
-    "exp": (_ufunc(np.exp), True),
-    "log": (_ufunc(np.log), True),
-    "sqrt": (_ufunc(np.sqrt), True),
-    "abs": (_ufunc(np.absolute), False),
-    "neg": (_neg_kernel, False),
-    "sigmoid": (_sigmoid_kernel, True),
-    "tanh": (_ufunc(np.tanh), True),
-    "relu": (_relu_kernel, False),
+    "add": (ew.add_kernel, False),
+    "sub": (ew.sub_kernel, False),
+    "mul": (ew.mul_kernel, False),
+    "div": (ew.div_kernel, True),
+    "maximum": (ufunc_kernel(np.maximum), False),
+    "minimum": (ufunc_kernel(np.minimum), False),
+    "pow": (ufunc_kernel(np.power), False),
+    "exp": (unary.exp_kernel, True),
+    "log": (unary.log_kernel, True),
+    "sqrt": (unary.sqrt_kernel, True),
+    "abs": (unary.abs_kernel, False),
+    "neg": (unary.neg_kernel, False),
+    "sigmoid": (unary.sigmoid_kernel, True),
+    "tanh": (unary.tanh_kernel, True),
+    "relu": (unary.relu_kernel, False),
 }
 MATRIX = ("matmul", "mm", "bmm")
 
 
 def _refuse_autograd(name: str, operands, out: Tensor) -> None:
-    if grad_mode._state["enabled"] and any_requires_grad([*operands, out]):
+    if STATE["grad"] and any_requires_grad([*operands, out]):
         raise RuntimeError(f"{name}(): functions with out=... arguments don't support automatic "
                            "differentiation, but one of the arguments requires grad.")
 
@@ -122,8 +118,6 @@ def _matmul_shape(a: Tensor, b: Tensor) -> tuple:
 
 
 def _matrix_out(name: str, operands: tuple, out: Tensor) -> Tensor:
-    from .linalg import _bmm_check, _mm_check, _same_dtype
-
     a, b = operands
     for x in (a, b):
         if x._storage is out._storage:

@@ -8,8 +8,11 @@ from __future__ import annotations
 import numpy as np
 
 from .. import dtypes
-from ..autograd.function import derivative, record
-from ..tensor import Tensor, _wrap_dim, tensor_method
+from ..autograd.derivatives import derivative
+from ..autograd.record import record
+from ..creation import zeros
+from ..layout import wrap_dim
+from ..tensor import Tensor, tensor_method
 from . import dtype_rules
 
 
@@ -17,13 +20,13 @@ def _dims(self, dim) -> tuple:
     if self.dim() == 0:
         if dim is not None:  # PyTorch accepts dim 0 / -1 on a 0-dim tensor
             for d in ((dim,) if isinstance(dim, int) else dim):
-                _wrap_dim(d, 0)
+                wrap_dim(d, 0)
         return ()
     if dim is None:
         return tuple(range(self.dim()))
     if isinstance(dim, int):
         dim = (dim,)
-    return tuple(sorted(_wrap_dim(d, self.dim()) for d in dim))
+    return tuple(sorted(wrap_dim(d, self.dim()) for d in dim))
 
 
 def _out_shape(self, dims, keepdim) -> tuple:
@@ -185,8 +188,6 @@ def max(self, dim=None, keepdim: bool = False):
 
 @derivative("max_dim", "MaxBackward0", saves={"indices": None})
 def _max_dim_bw(ctx, g):
-    from ..creation import zeros
-
     dim, keep, idx = ctx.attr("dim"), ctx.attr("keepdim"), ctx.saved("indices")
     if not keep:
         g, idx = g.unsqueeze(dim), idx.unsqueeze(dim)
@@ -202,7 +203,7 @@ def argmax(self, dim=None, keepdim: bool = False) -> Tensor:
         out = Tensor._empty((1,) * self.dim() if keepdim else (), dtypes.int64, "argmax")
         out._array()[...] = np.argmax(self._array())
         return out
-    d = _wrap_dim(dim, self.dim())
+    d = wrap_dim(dim, self.dim())
     out = Tensor._empty(_out_shape(self, (d,), keepdim), dtypes.int64, "argmax")
     np.argmax(self._array(), axis=d, keepdims=keepdim, out=out._array())
     return out
@@ -239,13 +240,13 @@ def _softmax_into(self, dim: int, name: str, log: bool) -> Tensor:
 
 @tensor_method
 def softmax(self, dim: int) -> Tensor:
-    d = _wrap_dim(dim, self.dim())
+    d = wrap_dim(dim, self.dim())
     return record("softmax", _softmax_into(self, d, "softmax", False), {"self": self}, dim=d)
 
 
 @tensor_method
 def log_softmax(self, dim: int) -> Tensor:
-    d = _wrap_dim(dim, self.dim())
+    d = wrap_dim(dim, self.dim())
     return record("log_softmax", _softmax_into(self, d, "log_softmax", True), {"self": self},
                   dim=d)
 

@@ -1,14 +1,17 @@
-"""View ops: new shape/stride/offset over the SAME storage, sharing the version counter.
+"""View ops: view/reshape/flatten, permute/transpose/t/T/mT, expand, (un)squeeze.
 
-Nothing here copies data, except ``reshape`` when no view is possible and ``contiguous``/
-``clone``. Metadata in-place ops (``t_``, ``transpose_`` ...) change self's geometry and
-bump the version. Each view records a node (ViewBackward0 ...) that saves only shapes.
+Each gives a new shape/stride/offset over the SAME storage, sharing the version counter, and
+records a node (ViewBackward0 ...) that saves only shapes. Nothing here copies data, except
+``reshape`` when no view is possible. Selecting parts (select, slicing, split, as_strided), the
+metadata in-place ops (``t_``, ``transpose_`` ...) and clone/contiguous are in indexing.py.
 """
 from __future__ import annotations
 
-from ..autograd import grad_mode
-from ..autograd.function import derivative, record
-from ..tensor import Tensor, _wrap_dim, contiguous_strides, tensor_method
+from ..autograd.derivatives import derivative
+from ..autograd.record import record
+from ..layout import contiguous_strides, wrap_dim
+from ..modes import STATE
+from ..tensor import Tensor, tensor_method
 
 
 def _shape_list(shape) -> str:
@@ -20,7 +23,7 @@ def _make_view(self: Tensor, shape, stride, offset) -> Tensor:
     v._base = self._base if self._base is not None else self
     v._requires_grad = self._requires_grad
     v._attr_version = self._vc.value
-    if not grad_mode._state["enabled"]:
+    if not STATE["grad"]:
         v._creation = "no_grad"
     elif self._creation is not None:
         v._creation = self._creation  # a view of a restricted view inherits its restriction
@@ -111,7 +114,7 @@ def reshape(self, *shape) -> Tensor:
 def flatten(self, start_dim: int = 0, end_dim: int = -1) -> Tensor:
     if self.dim() == 0:
         return self.reshape(1)
-    s, e = _wrap_dim(start_dim, self.dim()), _wrap_dim(end_dim, self.dim())
+    s, e = wrap_dim(start_dim, self.dim()), wrap_dim(end_dim, self.dim())
     if s == e:
         return self
     mid = 1
@@ -143,7 +146,7 @@ def permute(self, *dims) -> Tensor:
         raise RuntimeError("permute(sparse_coo): number of dimensions in the tensor input does "
                            "not match the length of the desired ordering of dimensions i.e. "
                            f"input.dim() = {self.dim()} is not equal to len(dims) = {len(dims)}")
-    dims = tuple(_wrap_dim(d, self.dim()) for d in dims)
+    dims = tuple(wrap_dim(d, self.dim()) for d in dims)
     if len(set(dims)) != len(dims):
         raise RuntimeError("permute(): duplicate dims are not allowed.")
     shape, stride = _permuted(self, dims)
@@ -151,7 +154,7 @@ def permute(self, *dims) -> Tensor:
 
 
 def _swap(self, d0, d1):
-    d0, d1 = _wrap_dim(d0, self.dim()), _wrap_dim(d1, self.dim())
+    d0, d1 = wrap_dim(d0, self.dim()), wrap_dim(d1, self.dim())
     dims = list(range(self.dim()))
     dims[d0], dims[d1] = dims[d1], dims[d0]
     return d0, d1, _permuted(self, dims)
@@ -176,8 +179,18 @@ def t(self) -> Tensor:
     return _view_op(self, self._shape[::-1], self._stride[::-1], self._offset, "t")
 
 
-Tensor.T = property(lambda self: self.permute(*reversed(range(self.dim()))))
-Tensor.mT = property(lambda self: self.transpose(-2, -1))
+def T(self) -> Tensor:  # noqa: N802 (PyTorch's name)
+    """All dims reversed (a view)."""
+    return self.permute(*reversed(range(self.dim())))
+
+
+def mT(self) -> Tensor:  # noqa: N802 (PyTorch's name)
+    """The last two dims swapped (a view): a batch of matrices, transposed."""
+    return self.transpose(-2, -1)
+
+
+Tensor.T = property(T)
+Tensor.mT = property(mT)
 
 
 @derivative("permute", "PermuteBackward0")
@@ -247,7 +260,7 @@ def _expand_bw(ctx, g):
 
 
 def _unsqueezed(self, dim):
-    dim = _wrap_dim(dim, self.dim() + 1)
+    dim = wrap_dim(dim, self.dim() + 1)
     shape, stride = list(self._shape), list(self._stride)
     new_stride = shape[dim] * stride[dim] if dim < self.dim() else 1
     shape.insert(dim, 1)
@@ -265,7 +278,7 @@ def _squeezed(self, dim):
     if dim is None:
         keep = [i for i, s in enumerate(self._shape) if s != 1]
     else:
-        d = _wrap_dim(dim, self.dim()) if self.dim() else 0
+        d = wrap_dim(dim, self.dim()) if self.dim() else 0
         keep = [i for i in range(self.dim()) if i != d or self._shape[i] != 1]
     return [self._shape[i] for i in keep], [self._stride[i] for i in keep]
 

@@ -11,7 +11,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from ..autograd import grad_mode
-from ..nn.module import _zero_grad
+from ..nn.module import zero_grad_of
 from ..tensor import Tensor
 
 
@@ -46,7 +46,7 @@ class Optimizer:
         """set_to_none=True frees every .grad (PyTorch's default since 2.0)."""
         for group in self.param_groups:
             for p in group["params"]:
-                _zero_grad(p, set_to_none)
+                zero_grad_of(p, set_to_none)
 
     def step(self, closure=None):
         raise NotImplementedError

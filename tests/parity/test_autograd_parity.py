@@ -455,6 +455,74 @@ def backward_grad_none_before(t):
 
 
 @prog
+def backward_retain_grad_twice_counts_once(t):
+    x = t.tensor(arr(3), requires_grad=True)
+    y = x * 2
+    y.retain_grad()
+    y.retain_grad()
+    (y * y).sum().backward()
+    return {"y_grad": y.grad}
+
+
+@prog
+def backward_inputs_leaf_only(t):
+    a = t.tensor(arr(3, seed=1), requires_grad=True)
+    b = t.tensor(arr(3, seed=2), requires_grad=True)
+    y = (a * b * 3).sum()
+    y.backward(inputs=[a])
+    return {"a_grad": a.grad, "b_grad": b.grad}
+
+
+@prog
+def backward_inputs_non_leaf_retains_its_grad(t):
+    a = t.tensor(arr(3, seed=1), requires_grad=True)
+    h = a.sigmoid()
+    y = (h * h).sum()
+    y.backward(inputs=h, retain_graph=True)
+    first = {"h_grad": h.grad.clone(), "a_grad": a.grad, "retains": h.retains_grad}
+    y.backward(inputs=(h, a))
+    return {**first, "h_grad_2": h.grad, "a_grad_2": a.grad}
+
+
+@prog
+def backward_inputs_through_copyslices(t):
+    x = t.tensor(arr(4, seed=3), requires_grad=True)
+    w = t.tensor(arr(4, seed=4), requires_grad=True)
+    h = x * w
+    h[1:3].mul_(2.5)
+    h.sum().backward(inputs=[x])
+    return {"x_grad": x.grad, "w_grad": w.grad, "h_grad_fn": fn_name(h.grad_fn)}
+
+
+@prog
+def backward_inputs_unreached_and_module_function(t):
+    a = t.tensor(arr(3, seed=1), requires_grad=True)
+    c = t.tensor(arr(3, seed=2), requires_grad=True)
+    (a * 2).sum().backward(inputs=[c])
+    y = (a * c).sum()
+    t.autograd.backward(y, inputs=[c])
+    return {"a_grad": a.grad, "c_grad": c.grad}
+
+
+@prog
+def backward_inputs_errors(t):
+    a = t.tensor(arr(3, seed=1), requires_grad=True)
+    return {
+        "empty": catch(lambda: (a * 2).sum().backward(inputs=[])),
+        "no_grad_input": catch(lambda: (a * 2).sum().backward(inputs=[t.ones(3)])),
+    }
+
+
+@prog
+def backward_inputs_then_again_frees(t):
+    x = t.tensor(arr(3, seed=1), requires_grad=True)
+    w = t.tensor(arr(3, seed=2), requires_grad=True)
+    q = (x.sigmoid() * w).sum()
+    q.backward(inputs=[w])
+    return {"w_grad": w.grad, "x_grad": x.grad, "again": catch(lambda: q.backward(inputs=[x]))}
+
+
+@prog
 def backward_retain_grad(t):
     x = t.tensor(arr(3), requires_grad=True)
     y = x * 2

@@ -1,0 +1,155 @@
+"""How an op records itself into the graph: ``record`` and ``record_inplace``.
+
+``record`` is called by out-of-place ops after computing (PyTorch's set_history): it builds
+the op's node from the derivative table and saves what the table says. ``record_inplace``
+wraps an in-place op and reads top to bottom in PyTorch's order (VariableTypeUtils.h):
+check_inplace, the kernel's own checks, clone what backward needs from the old self, write,
+bump the version, then rebase_history (CopySlices when self is a view).
+"""
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from ..modes import STATE
+from ..tensor import Tensor
+from . import grad_mode
+from .derivatives import DERIVATIVES, Formula
+from .errors import (
+    INFERENCE_INPLACE,
+    LEAF_INPLACE,
+    LEAF_VIEW_INPLACE,
+    MULTI_VIEW_TAIL,
+    NO_GRAD_VIEW,
+    short_name,
+)
+from .graph import Node, any_requires_grad, edge
+from .saved_tensor import SavedTensor, producer_of
+from .views_backward import CopySlices, as_strided_node
+
+
+def _meta(v):
+    return (v._shape, v.dtype) if isinstance(v, Tensor) else None
+
+
+def _save(node: Node, key: str, value, producer: tuple | None, is_output: bool = False,
+          requires_grad: bool | None = None) -> None:
+    if isinstance(value, Tensor):
+        node._saved[key] = SavedTensor(value, key, node, producer, is_output, requires_grad)
+    else:
+        node._attrs[key] = value
+        if key in node._formula.inputs:
+            node._saved_scalar = True  # PyTorch saves a wrapped Python scalar as a variable
+
+
+def _wants(formula: Formula, key: str, inputs: dict) -> bool:
+    cond = formula.saves[key]
+    if cond is None:
+        return True
+    v = inputs.get(cond)
+    return getattr(v, "_requires_grad", False)
+
+
+def record(op: str, out, inputs: dict, **attrs):
+    """Attach a node to ``out`` (a tensor or tuple of differentiable outputs) if needed."""
+    if not STATE["grad"] or not any_requires_grad(inputs.values()):
+        return out
+    f = DERIVATIVES[op]
+    outs = out if isinstance(out, tuple) else (out,)
+    node = f.node_cls(tuple(edge(inputs.get(n)) for n in f.inputs), len(outs))
+    node._input_meta = [_meta(inputs.get(n)) for n in f.inputs]
+    node._attrs.update(attrs)
+    for key in f.saves:
+        if not _wants(f, key, inputs):
+            continue
+        if key == "result":
+            _save(node, key, outs[0], producer_of(outs[0], node, 0), is_output=True,
+                  requires_grad=True)
+        else:
+            value = inputs[key] if key in inputs else attrs.get(key)
+            _save(node, key, value, producer_of(value) if hasattr(value, "_grad_fn") else None)
+    for i, o in enumerate(outs):
+        if o.dtype.category == 2:  # only floating-point outputs carry gradients
+            o._grad_fn, o._requires_grad, o._output_nr = node, True, i
+    return out
+
+
+def check_inplace(t) -> None:
+    """PyTorch's check_inplace: the errors an in-place op raises before touching data."""
+    if t._base is not None and t._creation is not None:
+        if t._creation == "multi":
+            fn = t._grad_fn
+            head = (f"Output {t._output_nr} of {short_name(fn.name())} is a view and is being "
+                    "modified inplace. " if fn is not None else
+                    "A view was created in no_grad mode and is being modified inplace with grad "
+                    "mode enabled. ")
+            raise RuntimeError(head + MULTI_VIEW_TAIL)
+        raise RuntimeError(NO_GRAD_VIEW)
+    if t._base is not None and t._requires_grad and t._base.is_leaf:
+        raise RuntimeError(LEAF_VIEW_INPLACE)
+    if t._requires_grad and t.is_leaf:
+        raise RuntimeError(LEAF_INPLACE)
+
+
+def record_inplace(op: str, self, inputs: dict, compute: Callable[[], None],
+                   check: Callable[[], None] | None = None, metadata: bool = False, **attrs):
+    """Run ``compute`` (which writes into self) with PyTorch's checks and bookkeeping.
+
+    Order as in PyTorch: autograd's checks, then the kernel's ``check`` (overlap, shape,
+    dtype), then the write. Nothing is written or bumped if a check raises.
+    """
+    if self._inference and not STATE["inference"]:
+        raise RuntimeError(INFERENCE_INPLACE)
+    needs = STATE["grad"] and any_requires_grad(inputs.values())
+    method = op if op.endswith("_") else op + "_"  # the name the user typed, for anomaly mode
+    if not needs:
+        if check is not None:
+            check()
+        compute()
+        self._vc.bump(method)
+        return self
+    check_inplace(self)
+    if check is not None:
+        check()
+    f = DERIVATIVES[op]
+    node = f.node_cls(tuple(edge(inputs.get(n)) for n in f.inputs), 1)
+    node._input_meta = [_meta(inputs.get(n)) for n in f.inputs]
+    node._attrs.update(attrs)
+    # Backward formulas that read `self` need the value from before the write: clone it.
+    if "self" in f.saves and _wants(f, "self", inputs):
+        with grad_mode.no_grad():
+            original = self.clone()
+        _save(node, "self", original, None, requires_grad=self._requires_grad)
+    # Other inputs are saved before the write: `x.mul_(x)` must see x's old version.
+    for key in f.saves:
+        if key in ("self", "result") or not _wants(f, key, inputs):
+            continue
+        value = inputs[key] if key in inputs else attrs.get(key)
+        _save(node, key, value, producer_of(value) if hasattr(value, "_grad_fn") else None)
+    compute()
+    self._vc.bump(method)
+    if metadata:
+        # t_(), transpose_() ... change only this tensor's geometry: no CopySlices on the base
+        self._grad_fn, self._requires_grad, self._output_nr = node, True, 0
+        self._attr_version = self._vc.value
+    else:
+        rebase_history(self, node)
+    if "result" in f.saves and _wants(f, "result", inputs):  # saved after the rebase, as in PyTorch
+        _save(node, "result", self, producer_of(self, node, 0), is_output=True,
+              requires_grad=True)
+    return self
+
+
+def rebase_history(self, node: Node) -> None:
+    """Make ``node`` self's history; for a view, wrap it in CopySlices on the base."""
+    if self._base is None:
+        self._grad_fn, self._requires_grad, self._output_nr = node, True, 0
+        return
+    base = self._base
+    base._grad_fn = CopySlices(base, self, node)
+    base._requires_grad, base._output_nr = True, 0
+    self._requires_grad = True
+    self._grad_fn = as_strided_node(self, base)
+    self._attr_version = self._vc.value
+
+
+__all__ = ["check_inplace", "rebase_history", "record", "record_inplace"]

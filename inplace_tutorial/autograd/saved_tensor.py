@@ -1,0 +1,140 @@
+"""SavedTensor: a tensor saved for backward, and the version check that protects it.
+
+A node saves what its backward formula needs (see derivatives.py). Each SavedTensor keeps the
+*storage*, geometry and version counter, not the Tensor, so output -> node -> saved never
+cycles; it remembers the version at save time and refuses to unpack once an in-place op has
+bumped it since, with PyTorch's error text (errors.py) and, in anomaly mode, the culprit.
+"""
+from __future__ import annotations
+
+import weakref
+from typing import TYPE_CHECKING
+
+from ..modes import STATE
+from ..tensor import Tensor
+from .errors import ANOMALY_HINT, FREED, INFERENCE_SAVED, VERSION_HINT, short_name
+
+if TYPE_CHECKING:
+    from .graph import Node
+
+
+def _shape_str(shape) -> str:
+    return "[" + ", ".join(str(s) for s in shape) + "]"
+
+
+class SavedTensor:
+    """A tensor saved for backward: its storage and geometry, plus the version it had."""
+
+    __slots__ = ("_storage", "_shape", "_stride", "_offset", "_dtype", "_vc", "version",
+                 "_producer", "field", "_node", "_released", "_requires_grad", "_is_output",
+                 "_tensor", "_weak_fn", "__weakref__")
+
+    def __init__(self, t: Tensor, field: str, node: Node, producer: tuple | None,
+                 is_output: bool = False, requires_grad: bool | None = None):
+        if t._inference:
+            raise RuntimeError(INFERENCE_SAVED)
+        self._storage = t._storage
+        self._requires_grad = t._requires_grad if requires_grad is None else requires_grad
+        self._is_output = is_output
+        # PyTorch names a saved *input* by its grad_fn at the time of the error (after any
+        # rebase): keep a weak handle on the tensor. The output of an in-place op on a view
+        # is named by the view's regenerated grad_fn while that node is still alive.
+        self._tensor = None if is_output else weakref.ref(t)
+        self._weak_fn = weakref.ref(t._grad_fn) if is_output and t._base is not None \
+            and t._grad_fn is not None else None
+        self._shape, self._stride, self._offset = t._shape, t._stride, t._offset
+        self._dtype, self._vc, self.version = t.dtype, t._vc, t._vc.value
+        self._producer = producer  # (weakref to the producing node, output_nr); None: a leaf
+        self.field = field
+        self._node = weakref.ref(node)
+        self._released = False
+        saved = t._storage._saved
+        if saved is None:
+            saved = t._storage._saved = weakref.WeakSet()
+        saved.add(self)
+
+    @property
+    def current_version(self) -> int:
+        return self._vc.value
+
+    @property
+    def is_stale(self) -> bool:
+        return not self._released and self._vc.value != self.version
+
+    def release(self) -> None:
+        self._storage = None
+        self._released = True
+
+    def check(self) -> None:
+        if self._released:
+            raise RuntimeError(FREED)
+        if self._vc.value != self.version:
+            raise RuntimeError(self._version_message())
+
+    def unpack(self) -> Tensor:
+        self.check()
+        t = Tensor._make(self._storage, self._shape, self._stride, self._offset, self._dtype,
+                         vc=self._vc)
+        t._requires_grad = self._requires_grad
+        return t
+
+    def _producer_now(self) -> str | None:
+        fn = self._weak_fn() if self._weak_fn is not None else None
+        if fn is not None:
+            return f"output 0 of {short_name(fn.name())}"
+        t = self._tensor() if self._tensor is not None else None
+        if t is None:
+            return format_producer(self._producer)
+        try:
+            fn = t.grad_fn  # may regenerate a view's grad_fn, exactly as PyTorch's message does
+        except RuntimeError:
+            fn = t._grad_fn
+        return f"output {t._output_nr} of {short_name(fn.name())}" if fn is not None else None
+
+    def _version_message(self) -> str:
+        producer = self._producer_now()
+        which = f", which is {producer}," if producer else ""
+        t = self._tensor() if self._tensor is not None else None
+        shape = t._shape if t is not None else self._shape  # the tensor as it is now
+        msg = (
+            "one of the variables needed for gradient computation has been modified by an "
+            f"inplace operation: [torch.{self._dtype.tensor_type} {_shape_str(shape)}]"
+            f"{which} is at version {self._vc.value}; expected version {self.version} instead."
+            + (ANOMALY_HINT if STATE["anomaly"] else VERSION_HINT)
+        )
+        node = self._node()
+        if STATE["anomaly"] or self._vc.history:
+            msg += "\n\n" + self.culprit_report(node)
+        return msg
+
+    def culprit_report(self, node: Node | None) -> str:
+        """Anomaly mode's extra: where the node came from and which in-place ops hit it."""
+        lines = []
+        name = node.name() if node is not None else "?"
+        where = getattr(node, "_trace", None) or "(created before anomaly mode was on)"
+        lines.append(f"The tensor was saved as {self.field} by {name}, created at {where}.")
+        hits = [h for h in self._vc.history if h[0] > self.version]
+        if hits:
+            lines.append("It was modified in place since by:")
+            for version, op, loc in hits:
+                lines.append(f"  - {op} at {loc} (version {version - 1} -> {version})")
+        else:
+            lines.append("No in-place op was recorded; was anomaly mode on when it ran?")
+        return "\n".join(lines)
+
+
+
+def producer_of(t: Tensor, node: Node | None = None, output_nr: int = 0):
+    """Who produced a saved tensor, as (weakref to node, output_nr); formatted only for an
+    error text (format_producer), so saving never builds a string."""
+    if node is not None:
+        return (weakref.ref(node), output_nr)  # the saving node itself: never keep it alive
+    fn = t._grad_fn
+    return None if fn is None else (weakref.ref(fn), t._output_nr)
+
+
+def format_producer(producer) -> str | None:
+    if producer is None:
+        return None
+    fn = producer[0]()
+    return None if fn is None else f"output {producer[1]} of {short_name(fn.name())}"

@@ -1,0 +1,144 @@
+"""layout: the arithmetic of shapes and strides, and nothing else (the bottom layer).
+
+A tensor is a shape, strides and an offset over a flat storage; every question about which
+cells it addresses, or which layout a new result gets, is answered here from plain tuples.
+No tensor, storage or NumPy code is imported, as in MiniTorch's ``tensor_data``.
+"""
+from __future__ import annotations
+
+import functools
+
+
+@functools.lru_cache(maxsize=4096)
+def contiguous_strides(shape: tuple) -> tuple:
+    """Row-major strides: the last dim moves fastest (PyTorch's contiguous_format)."""
+    strides, acc = [], 1
+    for s in reversed(shape):
+        strides.append(acc)
+        acc *= max(s, 1)
+    return tuple(reversed(strides))
+
+
+def non_overlapping_and_dense(shape: tuple, stride: tuple) -> bool:
+    """PyTorch's is_non_overlapping_and_dense: some permutation of the dims is contiguous."""
+    if 0 in shape:
+        return True  # no element, no overlap (PyTorch keeps an empty tensor's strides)
+    if len(shape) == 1:
+        return shape[0] < 2 or stride[0] == 1
+    order = sorted((d for d in range(len(shape)) if shape[d] >= 2), key=lambda d: stride[d])
+    expected = 1
+    for d in order:
+        if stride[d] != expected:
+            return False
+        expected *= shape[d]
+    return True
+
+
+def storage_extent(shape, stride) -> int:
+    """Elements a geometry spans from its first element (0 when it has no elements)."""
+    if not all(shape):
+        return 0
+    return 1 + sum((s - 1) * st for s, st in zip(shape, stride))
+
+
+def wrap_dim(dim: int, ndim: int) -> int:
+    """A dim argument in [-ndim, ndim) made non-negative; a 0-dim tensor accepts 0 and -1."""
+    n = max(ndim, 1)
+    if not -n <= dim < n:
+        raise IndexError(
+            f"Dimension out of range (expected to be in range of [{-n}, {n - 1}], but got {dim})")
+    return dim % n
+
+
+def broadcast_shapes(a: tuple, b: tuple) -> tuple:
+    """PyTorch's infer_size: align from the right, report the first mismatch from the right."""
+    n = max(len(a), len(b))
+    a, b = (1,) * (n - len(a)) + tuple(a), (1,) * (n - len(b)) + tuple(b)
+    out = [0] * n
+    for i in range(n - 1, -1, -1):
+        x, y = a[i], b[i]
+        if x != y and x != 1 and y != 1:
+            raise RuntimeError(
+                f"The size of tensor a ({x}) must match the size of tensor b ({y}) "
+                f"at non-singleton dimension {i}")
+        out[i] = y if x == 1 else x
+    return tuple(out)
+
+
+def is_contiguous(shape: tuple, stride: tuple) -> bool:
+    """Row-major, ignoring the strides of size-1 dims (as PyTorch does)."""
+    if 0 in shape:
+        return True  # PyTorch: an empty tensor is always contiguous
+    expected = 1
+    for size, st in zip(reversed(shape), reversed(stride)):
+        if size != 1 and st != expected:
+            return False
+        expected *= size
+    return True
+
+
+def broadcast_strides(shape: tuple, stride: tuple, to: tuple) -> tuple:
+    """The strides of ``shape``/``stride`` expanded to ``to``: broadcast dims get stride 0."""
+    lead = len(to) - len(shape)
+    return (0,) * lead + tuple(0 if s == 1 and n != 1 else st
+                               for s, st, n in zip(shape, stride, to[lead:]))
+
+
+def out_strides(shape: tuple, operands) -> tuple | None:
+    """The output layout TensorIterator picks: follow the inputs' memory order.
+
+    ``operands`` are (shape, stride) pairs, or None for a Python scalar (a 0-dim operand).
+    None means plain contiguous. Same-shape operands that are all contiguous, or all dense
+    with identical strides, are copied as they are (its "fast setup"); otherwise this is
+    PyTorch's reorder_dimensions: an insertion sort of the dims where the first operand with
+    a strict stride order decides.
+    """
+    geoms = [g for g in operands if g is not None]
+    if all(st == contiguous_strides(sh) for sh, st in geoms):
+        return None  # the everyday case, decided without the sort
+    if len(geoms) == len(operands) and all(sh == shape for sh, _ in geoms):
+        first = geoms[0][1]
+        if all(is_contiguous(sh, st) for sh, st in geoms):
+            return None
+        if all(st == first for _, st in geoms) and non_overlapping_and_dense(shape, first):
+            return first
+    if len(shape) < 2:
+        return None
+    strides = [broadcast_strides(sh, st, shape) for sh, st in geoms]
+
+    def should_swap(d0: int, d1: int) -> int:
+        for st in strides:
+            s0, s1 = st[d0], st[d1]
+            if s0 == 0 or s1 == 0:
+                continue
+            if s0 != s1:
+                return -1 if s0 < s1 else 1
+            if shape[d0] > shape[d1]:
+                return 1
+        return 0
+
+    perm = list(range(len(shape)))[::-1]  # perm[0] is the fastest-moving dim
+    for i in range(1, len(perm)):
+        d1 = i
+        for d0 in range(i - 1, -1, -1):
+            c = should_swap(perm[d0], perm[d1])
+            if c > 0:
+                perm[d0], perm[d1] = perm[d1], perm[d0]
+                d1 = d0
+            elif c < 0:
+                break
+    out, acc = [0] * len(shape), 1
+    for d in perm:
+        out[d] = acc
+        acc *= max(shape[d], 1)
+    return tuple(out)
+
+
+def dense_strides(shape: tuple, stride: tuple) -> tuple | None:
+    """Strides that clone()/empty_like() keep (preserve_format), or None for contiguous.
+
+    PyTorch keeps the exact strides of a non-overlapping and dense tensor; otherwise it lays
+    the copy out in the tensor's memory order, as TensorIterator would."""
+    if non_overlapping_and_dense(shape, stride):
+        return None if stride == contiguous_strides(shape) else stride
+    return out_strides(shape, ((shape, stride),))

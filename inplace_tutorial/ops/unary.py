@@ -1,0 +1,245 @@
+"""Unary element-wise ops: neg, exp, log, sqrt, abs, relu, sigmoid, tanh, reciprocal, sign.
+
+Each op is one block, read top to bottom: its NumPy kernel, ``op`` and ``op_``, then its
+derivative entry (node name, what it saves, the backward formula). What an op saves decides
+whether its in-place form is safe under autograd: relu, sigmoid, exp, tanh ... save their
+*result*, so ``x.relu_()`` on a saved x is fine for them but not for an op that saved x.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from ..autograd.derivatives import derivative
+from ..tensor import Tensor, tensor_method
+from ._iter import Scratch, inplace_elementwise, new_elementwise, ufunc_kernel
+
+
+# --------------------------------------------------------------------------- neg
+def neg_kernel(x, out, dtype):
+    # NumPy 2.4's in-place np.negative is wrong on some strided views (e.g. a float32 column
+    # with a 16-byte stride); multiplying by -1 is exact (it flips the sign bit, -0.0 included).
+    np.multiply(x, -1, out=out, dtype=dtype, casting="unsafe")
+
+
+@tensor_method
+def neg(self) -> Tensor:
+    return new_elementwise("neg", False, neg_kernel, self)
+
+
+@tensor_method
+def neg_(self) -> Tensor:
+    return inplace_elementwise("neg", False, neg_kernel, self)
+
+
+@tensor_method
+def negative(self) -> Tensor:
+    """PyTorch's alias of neg."""
+    return self.neg()
+
+
+@derivative("neg", "NegBackward0")
+def _neg_bw(ctx, g):
+    return (g.neg(),)
+
+
+# --------------------------------------------------------------------------- exp
+exp_kernel = ufunc_kernel(np.exp)
+
+
+@tensor_method
+def exp(self) -> Tensor:
+    return new_elementwise("exp", True, exp_kernel, self)
+
+
+@tensor_method
+def exp_(self) -> Tensor:
+    return inplace_elementwise("exp", True, exp_kernel, self)
+
+
+@derivative("exp", "ExpBackward0", saves={"result": None})
+def _exp_bw(ctx, g):
+    return (g * ctx.saved("result"),)
+
+
+# --------------------------------------------------------------------------- log
+log_kernel = ufunc_kernel(np.log)
+
+
+@tensor_method
+def log(self) -> Tensor:
+    return new_elementwise("log", True, log_kernel, self)
+
+
+@tensor_method
+def log_(self) -> Tensor:
+    return inplace_elementwise("log", True, log_kernel, self)
+
+
+@derivative("log", "LogBackward0", saves={"self": None})
+def _log_bw(ctx, g):
+    return (g / ctx.saved("self"),)
+
+
+# --------------------------------------------------------------------------- sqrt
+sqrt_kernel = ufunc_kernel(np.sqrt)
+
+
+@tensor_method
+def sqrt(self) -> Tensor:
+    return new_elementwise("sqrt", True, sqrt_kernel, self)
+
+
+@tensor_method
+def sqrt_(self) -> Tensor:
+    return inplace_elementwise("sqrt", True, sqrt_kernel, self)
+
+
+@derivative("sqrt", "SqrtBackward0", saves={"result": None})
+def _sqrt_bw(ctx, g):
+    return (g / (ctx.saved("result") * 2),)
+
+
+# --------------------------------------------------------------------------- abs
+abs_kernel = ufunc_kernel(np.absolute)
+
+
+@tensor_method
+def abs(self) -> Tensor:
+    return new_elementwise("abs", False, abs_kernel, self)
+
+
+@tensor_method
+def abs_(self) -> Tensor:
+    return inplace_elementwise("abs", False, abs_kernel, self)
+
+
+@derivative("abs", "AbsBackward0", saves={"self": None})
+def _abs_bw(ctx, g):
+    return (g * ctx.saved("self").sign(),)
+
+
+# --------------------------------------------------------------------------- relu
+def relu_kernel(x, out, dtype):
+    # np.maximum against a scalar is slow (no SIMD path for a stride-0 operand); against a
+    # zero block it is vectorised. Out of place, the fresh output is that zero block; in
+    # place, a chunk of the shared workspace is (so relu_ still allocates nothing).
+    if x.size < 4096 or x.dtype.kind != "f" or not (x.flags.c_contiguous
+                                                    and out.flags.c_contiguous):
+        np.maximum(x, 0, out=out, dtype=dtype, casting="unsafe")
+        return
+    xs, os_ = x.reshape(-1), out.reshape(-1)
+    if out is not x and not np.shares_memory(x, out):
+        os_.fill(0)
+        np.maximum(xs, os_, out=os_)
+        return
+    with Scratch(x.dtype, "relu", x.size, zeros=True) as scratch:
+        n = min(scratch.capacity, x.size)
+        zero = scratch.view((n,))
+        for i in range(0, xs.size, n):
+            a = xs[i:i + n]
+            np.maximum(a, zero[:a.size], out=os_[i:i + n])
+
+
+@tensor_method
+def relu(self) -> Tensor:
+    return new_elementwise("relu", False, relu_kernel, self)
+
+
+@tensor_method
+def relu_(self) -> Tensor:
+    return inplace_elementwise("relu", False, relu_kernel, self)
+
+
+@derivative("relu", "ReluBackward0", saves={"result": None})
+def _relu_bw(ctx, g):
+    # threshold_backward in two NumPy passes, no temporary: sign(result) is 1 where the
+    # output was positive and 0 where ReLU clipped it.
+    r = ctx.saved("result")
+    out = Tensor._empty(r._shape, g.dtype, "threshold_backward")
+    o = out._array()
+    np.sign(r._array(), out=o, casting="unsafe")
+    np.multiply(o, g._array(), out=o, casting="unsafe")
+    return (out,)
+
+
+# --------------------------------------------------------------------------- sigmoid
+def sigmoid_kernel(x, out, dtype):
+    np.multiply(x, -1, out=out, dtype=dtype, casting="unsafe")  # see neg_kernel
+    np.exp(out, out=out)
+    np.add(out, 1, out=out)
+    np.reciprocal(out, out=out)
+
+
+@tensor_method
+def sigmoid(self) -> Tensor:
+    return new_elementwise("sigmoid", True, sigmoid_kernel, self)
+
+
+@tensor_method
+def sigmoid_(self) -> Tensor:
+    return inplace_elementwise("sigmoid", True, sigmoid_kernel, self)
+
+
+@derivative("sigmoid", "SigmoidBackward0", saves={"result": None})
+def _sigmoid_bw(ctx, g):
+    r = ctx.saved("result")
+    return (g * r * (1 - r),)
+
+
+# --------------------------------------------------------------------------- tanh
+tanh_kernel = ufunc_kernel(np.tanh)
+
+
+@tensor_method
+def tanh(self) -> Tensor:
+    return new_elementwise("tanh", True, tanh_kernel, self)
+
+
+@tensor_method
+def tanh_(self) -> Tensor:
+    return inplace_elementwise("tanh", True, tanh_kernel, self)
+
+
+@derivative("tanh", "TanhBackward0", saves={"result": None})
+def _tanh_bw(ctx, g):
+    r = ctx.saved("result")
+    return (g * (1 - r * r),)
+
+
+# --------------------------------------------------------------------------- reciprocal
+reciprocal_kernel = ufunc_kernel(np.reciprocal)
+
+
+@tensor_method
+def reciprocal(self) -> Tensor:
+    return new_elementwise("reciprocal", True, reciprocal_kernel, self)
+
+
+@tensor_method
+def reciprocal_(self) -> Tensor:
+    return inplace_elementwise("reciprocal", True, reciprocal_kernel, self)
+
+
+@derivative("reciprocal", "ReciprocalBackward0", saves={"result": None})
+def _reciprocal_bw(ctx, g):
+    r = ctx.saved("result")
+    return (g.neg() * r * r,)
+
+
+# --------------------------------------------------------------------------- sign
+sign_kernel = ufunc_kernel(np.sign)
+
+
+@tensor_method
+def sign(self) -> Tensor:
+    return new_elementwise("sign", False, sign_kernel, self)
+
+
+@tensor_method
+def sign_(self) -> Tensor:
+    return inplace_elementwise("sign", False, sign_kernel, self)
+
+
+@derivative("sign", "SignBackward0")
+def _sign_bw(ctx, g):
+    return (g * 0,)
