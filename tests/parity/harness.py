@@ -57,6 +57,17 @@ class Raised:
         return f"Raised({self.type}: {self.msg!r})"
 
 
+def upstream(t, y, seed=99):
+    """A fixed, non-uniform upstream gradient with y's shape (a wrong derivative can't hide
+    behind all-ones)."""
+    return t.tensor(arr(*tuple(y.shape), seed=seed, low=-1.0, high=1.5))
+
+
+def leaf(t, a):
+    """A leaf that requires grad, from a NumPy array."""
+    return t.tensor(a, requires_grad=True)
+
+
 def _where(e):
     frames = traceback.extract_tb(e.__traceback__)
     if not frames:

@@ -23,12 +23,12 @@ for _p in (str(HERE.parent), str(ROOT)):  # the checkout's inplace_tutorial, the
 
 from parity.harness import Raised, compare, run  # noqa: E402
 
-FILES = [
-    "test_tensor_parity",
-    "test_autograd_parity",
-    "test_dtype_parity",
-    "test_layout_fuzz_parity",
-]
+# every parity module with a program registry (the fuzzers run separately, below)
+FILES = sorted(
+    p.stem
+    for p in HERE.glob("test_*parity.py")
+    if "prog = Registry()" in p.read_text() and p.stem not in ("test_nn_parity", "test_out_parity")
+)
 
 # (priority, label, predicate on (path, text) of a single diff line); the first match wins
 CAUSES = [
