@@ -29,8 +29,9 @@ def is_anomaly_enabled() -> bool:
     return STATE["anomaly"]
 
 
-def _cell_name(filename: str) -> str | None:
-    """Map an IPython cell's temp file to 'Cell In[n]', which is stable across runs."""
+def cell_name(filename: str) -> str | None:
+    """Map an IPython cell's temp file to 'Cell In[n]', which is stable across runs (None for
+    any other file). Anomaly mode and torch_inspect name notebook lines with it."""
     ip = sys.modules.get("IPython")
     if ip is None:
         return None
@@ -50,7 +51,7 @@ def user_location() -> str:
     if f is None:
         return "<unknown>"
     fname = f.f_code.co_filename
-    where = _cell_name(fname) or os.path.basename(fname)
+    where = cell_name(fname) or os.path.basename(fname)
     src = ""
     try:
         src = linecache.getline(fname, f.f_lineno).strip()

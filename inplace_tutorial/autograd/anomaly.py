@@ -10,7 +10,7 @@ from __future__ import annotations
 import contextlib
 from collections.abc import Iterator
 
-from ..modes import STATE, is_anomaly_enabled, user_location
+from ..modes import STATE, cell_name, is_anomaly_enabled, user_location
 
 
 def set_detect_anomaly(mode: bool, check_nan: bool = True) -> None:
@@ -27,4 +27,5 @@ def detect_anomaly(check_nan: bool = True) -> Iterator[None]:
         STATE["anomaly"] = old
 
 
-__all__ = ["detect_anomaly", "is_anomaly_enabled", "set_detect_anomaly", "user_location"]
+__all__ = ["cell_name", "detect_anomaly", "is_anomaly_enabled", "set_detect_anomaly",
+           "user_location"]

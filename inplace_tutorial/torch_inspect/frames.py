@@ -13,7 +13,7 @@ import sys
 from dataclasses import dataclass
 from types import CodeType
 
-from ..autograd.anomaly import _cell_name
+from ..modes import cell_name
 
 _PKG_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
 # Files inside torch that only route a call (torch-function handling, module __call__,
@@ -61,7 +61,7 @@ class Site:
     def filename(self) -> str:
         """``model.py`` for your files, ``torch/nn/functional.py`` inside torch, ``Cell In[3]``."""
         path = self.code.co_filename
-        cell = _cell_name(path)
+        cell = cell_name(path)
         if cell is not None:
             return cell
         root = _torch_root() if "torch" in sys.modules else None
