@@ -15,17 +15,17 @@ import numpy as np
 
 from .autograd import grad_mode
 from .ops._iter import Scratch
-from .ops.linalg import _addbmm_check, _check_out, _number, _same_dtype
+from .ops.linalg import as_scalar, check_addbmm, check_out_shape, check_same_dtype
 from .tensor import Tensor
 
 
 def fused_addbmm_(out: Tensor, batch1: Tensor, batch2: Tensor, *, beta=1, alpha=1) -> Tensor:
     """In-place ``out.addbmm_(batch1, batch2, beta=beta, alpha=alpha)`` in one pass per tile."""
-    beta = _number("fused_addbmm_", "beta", beta)
-    alpha = _number("fused_addbmm_", "alpha", alpha)
-    _addbmm_check(batch1, batch2)
-    _same_dtype("addbmm", out, batch1, batch2)
-    _check_out(out, (batch1.shape[1], batch2.shape[2]), True)
+    beta = as_scalar("fused_addbmm_", "beta", beta)
+    alpha = as_scalar("fused_addbmm_", "alpha", alpha)
+    check_addbmm(batch1, batch2)
+    check_same_dtype("addbmm", out, batch1, batch2)
+    check_out_shape(out, (batch1.shape[1], batch2.shape[2]), True)
     if out._storage is batch1._storage or out._storage is batch2._storage:
         raise RuntimeError("fused_addbmm_(): out shares memory with a batch; it would read "
                            "values it has already overwritten")

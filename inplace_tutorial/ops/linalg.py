@@ -22,7 +22,7 @@ def _c(t: Tensor) -> str:
     return _C_NAMES[t.dtype.short]
 
 
-def _same_dtype(kind: str, *ts: Tensor) -> None:
+def check_same_dtype(kind: str, *ts: Tensor) -> None:
     """Matrix products don't promote dtypes; PyTorch's wording differs per kernel."""
     if all(t.dtype is ts[0].dtype for t in ts):
         return
@@ -73,7 +73,7 @@ def _bmm_check(a: Tensor, b: Tensor) -> None:
             f"[{a._shape[0]}, {a._shape[2]}] but got: [{b._shape[0]}, {b._shape[1]}].")
 
 
-def _addbmm_check(a: Tensor, b: Tensor) -> None:
+def check_addbmm(a: Tensor, b: Tensor) -> None:
     """addbmm checks its batches differently from bmm (and words it differently)."""
     if b.dim() < 3:  # PyTorch reads batch2.size(2) before it checks anything else
         raise IndexError(f"Dimension out of range (expected to be in range of [{-b.dim()}, "
@@ -96,7 +96,7 @@ def _product(a: Tensor, b: Tensor, name: str) -> Tensor:
 @tensor_method
 def mm(self, mat2: Tensor) -> Tensor:
     _mm_check(self, mat2)
-    _same_dtype("mm", self, mat2)
+    check_same_dtype("mm", self, mat2)
     return record("mm", _product(self, mat2, "mm"), {"self": self, "mat2": mat2})
 
 
@@ -109,7 +109,7 @@ def _mm_bw(ctx, g):
 @tensor_method
 def bmm(self, mat2: Tensor) -> Tensor:
     _bmm_check(self, mat2)
-    _same_dtype("bmm", self, mat2)
+    check_same_dtype("bmm", self, mat2)
     return record("bmm", _product(self, mat2, "bmm"), {"self": self, "mat2": mat2})
 
 
@@ -123,7 +123,7 @@ def _bmm_bw(ctx, g):
 def dot(self, other: Tensor) -> Tensor:
     if self.dim() != 1 or other.dim() != 1:
         raise RuntimeError(f"1D tensors expected, but got {self.dim()}D and {other.dim()}D tensors")
-    _same_dtype("dot", self, other)
+    check_same_dtype("dot", self, other)
     if self._shape != other._shape:
         n, m = self._shape[0], other._shape[0]
         raise RuntimeError(f"inconsistent tensor size, expected tensor [{n}] and src [{m}] to "
@@ -144,7 +144,7 @@ def _dot_bw(ctx, g):
 @tensor_method
 def mv(self, vec: Tensor) -> Tensor:
     _need(self, 2, "self", "matrix")
-    _same_dtype("mv", self, vec)
+    check_same_dtype("mv", self, vec)
     if vec.dim() != 1 or vec._shape[0] != self._shape[1]:
         raise RuntimeError(f"size mismatch, got input ({self._shape[0]}), mat "
                            f"({self._shape[0]}x{self._shape[1]}), vec ({vec.numel()})")
@@ -240,14 +240,15 @@ def _run(name: str, out: Tensor, self: Tensor, a: Tensor, b: Tensor, beta, alpha
             axpy_(target, t, alpha, name, o.dtype)
 
 
-def _check_out(self: Tensor, shape: tuple, inplace: bool) -> None:
+def check_out_shape(self: Tensor, shape: tuple, inplace: bool) -> None:
+    """self must broadcast to ``shape`` (PyTorch's expand errors); in place, equal it."""
     self.expand(*shape)  # raises PyTorch's expand errors for a self that can't broadcast
     if inplace and self._shape != tuple(shape):
         raise RuntimeError(f"output with shape [{', '.join(map(str, self._shape))}] doesn't "
                            f"match the broadcast shape [{', '.join(map(str, shape))}]")
 
 
-def _number(fn: str, arg: str, v):
+def as_scalar(fn: str, arg: str, v):
     """beta/alpha are Scalars in PyTorch: a Python number, or a 0-dim tensor without grad."""
     if isinstance(v, Tensor) and v.dim() == 0 and not v.requires_grad:
         return v.item()
@@ -259,7 +260,7 @@ def _number(fn: str, arg: str, v):
 # name -> (argument check, result shape, input names in the derivative table)
 _FAMILY = {
     "addmm": (_mm_check, lambda a, b: (a._shape[0], b._shape[1]), ("self", "mat1", "mat2")),
-    "addbmm": (_addbmm_check, lambda a, b: (a._shape[1], b._shape[2]),
+    "addbmm": (check_addbmm, lambda a, b: (a._shape[1], b._shape[2]),
                ("self", "batch1", "batch2")),
     "baddbmm": (_bmm_check, lambda a, b: (a._shape[0], a._shape[1], b._shape[2]),
                 ("self", "batch1", "batch2")),
@@ -268,12 +269,12 @@ _FAMILY = {
 
 def _fused_product(name: str, self: Tensor, a: Tensor, b: Tensor, beta, alpha) -> Tensor:
     """beta * self + alpha * (products of a and b) into a new tensor."""
-    beta, alpha = _number(name, "beta", beta), _number(name, "alpha", alpha)
+    beta, alpha = as_scalar(name, "beta", beta), as_scalar(name, "alpha", alpha)
     check, shape_of, names = _FAMILY[name]
     check(a, b)
-    _same_dtype(name, self, a, b)
+    check_same_dtype(name, self, a, b)
     shape = shape_of(a, b)
-    _check_out(self, shape, False)
+    check_out_shape(self, shape, False)
     out = Tensor._empty(shape, dtypes.result_type(self, a, b), name)
     _run(name, out, self, a, b, beta, alpha)
     return record(name, out, dict(zip(names, (self, a, b))), beta=beta, alpha=alpha)
@@ -281,13 +282,13 @@ def _fused_product(name: str, self: Tensor, a: Tensor, b: Tensor, beta, alpha) -
 
 def _fused_product_(name: str, self: Tensor, a: Tensor, b: Tensor, beta, alpha) -> Tensor:
     """The same, written into self: no (b, n, p) intermediate, one (n, p) buffer."""
-    beta, alpha = _number(name + "_", "beta", beta), _number(name + "_", "alpha", alpha)
+    beta, alpha = as_scalar(name + "_", "beta", beta), as_scalar(name + "_", "alpha", alpha)
     check, shape_of, names = _FAMILY[name]
 
     def checks():
         check(a, b)
-        _same_dtype(name, self, a, b)
-        _check_out(self, shape_of(a, b), True)
+        check_same_dtype(name, self, a, b)
+        check_out_shape(self, shape_of(a, b), True)
     return record_inplace(name, self, dict(zip(names, (self, a, b))),
                           compute=lambda: _run(name, self, self, a, b, beta, alpha),
                           check=checks, beta=beta, alpha=alpha)
@@ -390,7 +391,7 @@ def einsum(equation: str, *operands) -> Tensor:
     if len(operands) == 1 and isinstance(operands[0], (list, tuple)):
         operands = tuple(operands[0])
     subs, rhs, sizes = _parse(equation, operands)
-    _same_dtype("bmm", *operands)
+    check_same_dtype("bmm", *operands)
     out = Tensor._empty(tuple(sizes[c] for c in rhs), dtypes.result_type(*operands), "einsum")
     np.einsum(f"{','.join(subs)}->{rhs}", *[o._array() for o in operands], out=out._array())
     inputs = {f"op{i}": o for i, o in enumerate(operands)}

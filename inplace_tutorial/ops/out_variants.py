@@ -18,7 +18,7 @@ from ..tensor import Tensor
 from . import elementwise as ew
 from . import unary
 from ._iter import arr, axpy_, check_internal_overlap, check_partial_overlap, shape_of, ufunc_kernel
-from .linalg import _bmm_check, _mm_check, _same_dtype
+from .linalg import _bmm_check, _mm_check, check_same_dtype
 
 # name -> (kernel(*arrays, out, dtype), result is always floating?): the ops' own kernels
 ELEMENTWISE = {
@@ -132,7 +132,7 @@ def _matrix_out(name: str, operands: tuple, out: Tensor) -> Tensor:
         _bmm_check(a, b)
     elif a._shape[-1] != b._shape[0 if b.dim() == 1 else -2]:
         a.matmul(b)  # raises PyTorch's shape error
-    _same_dtype("bmm" if min(a.dim(), b.dim()) >= 3 else "mm", a, b)
+    check_same_dtype("bmm" if min(a.dim(), b.dim()) >= 3 else "mm", a, b)
     _check_out(out, _matmul_shape(a, b), dtypes.result_type(a, b))
     np.matmul(a._array(), b._array(), out=out._array())  # straight into out: no temporary
     out._vc.bump(name)
