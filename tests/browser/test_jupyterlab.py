@@ -211,6 +211,8 @@ PLAIN = [nb.name for nb in NOTEBOOKS if nb.name[:2] not in ("02", "05", "06")]
 
 @pytest.mark.parametrize("name", PLAIN, ids=[n[:2] for n in PLAIN])
 def test_notebook_runs_clean(page, lab, name):
+    if name.startswith("15"):  # runs real PyTorch (PARITY=1 installs it; CI has it)
+        pytest.importorskip("torch")
     open_and_run_all(page, lab, name)
     assert_clean_outputs(page, name)
     page.screenshot(path=str(ARTIFACTS / f"{name[:2]}_after_run_all.png"))
