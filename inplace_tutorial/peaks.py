@@ -6,7 +6,9 @@ the parity suite checks that PyTorch's CPU peaks are the same numbers.
 """
 from __future__ import annotations
 
-from collections.abc import Callable
+import gc
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 
 from . import nn
 from .autograd import grad_mode
@@ -25,6 +27,21 @@ VARIANTS: tuple[str, ...] = (
     "conv -> bn -> relu -> pool -> relu",
     "conv -> bn -> relu_ -> pool -> relu_",
 )
+
+
+@contextmanager
+def _quiet_record() -> Iterator[Trace]:
+    """``record()`` with garbage from earlier code collected first and the collector paused,
+    so that only the measured program's own allocations and frees are in the trace."""
+    gc.collect()
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        with record() as trace:
+            yield trace
+    finally:
+        if was_enabled:
+            gc.enable()
 
 
 def _blocks(conv, bn, pool, x) -> dict[str, Callable[[], Tensor]]:
@@ -47,7 +64,7 @@ def block_traces(batch: tuple[int, int, int, int] = BATCH) -> dict[str, Trace]:
     traces = {}
     with grad_mode.no_grad():
         for name, run in _blocks(conv, bn, pool, x).items():
-            with record() as trace:
+            with _quiet_record() as trace:
                 out = run()
                 del out
             traces[name] = trace
@@ -75,7 +92,7 @@ def expanding_peaks(batch: int = 64, features: int = 8, width: int = 4096) -> di
     peaks = {}
     with grad_mode.no_grad():
         for name, run in runs.items():
-            with record() as trace:
+            with _quiet_record() as trace:
                 out = run()
                 del out
             peaks[name] = trace.peak - trace.start_allocated
@@ -90,7 +107,7 @@ def training_saved_bytes(batch: tuple[int, int, int, int] = BATCH) -> dict[str, 
     x = randn(*batch)
     kept = {}
     for name in ("conv -> bn -> relu", "conv -> bn -> relu_"):
-        with record() as trace:
+        with _quiet_record() as trace:
             h = bn(conv(x))
             out = h.relu_() if name.endswith("relu_") else h.relu()
             del h
