@@ -67,3 +67,19 @@ def test_checker_rejects_a_wrong_name(tmp_path):
     p.write_text("class A:\n    def b(self):\n        pass\n\nX = 1\n")
     assert resolves(p, "A.b") and resolves(p, "X")
     assert not resolves(p, "A.c") and not resolves(p, "b")
+
+
+NOTEBOOKS = PKG.parent / "notebooks" / "src"
+LINK = re.compile(r"\]\((\.\./inplace_tutorial/[^)\s]*)\)")
+
+
+def test_notebook_pointers_link_to_existing_files():
+    """Each lesson's "Under the hood" pointer names files of the package that exist."""
+    found = 0
+    for src in sorted(NOTEBOOKS.glob("0[1-9]_*.py")):
+        text = src.read_text()
+        assert "**Under the hood:**" in text, f"{src.name} has no 'Under the hood' pointer"
+        for target in LINK.findall(text):
+            found += 1
+            assert (NOTEBOOKS.parent / target).exists(), f"{src.name} links to missing {target}"
+    assert found >= 20

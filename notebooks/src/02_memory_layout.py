@@ -8,6 +8,11 @@
 #   `expand(...).add_(1)` is refused;
 # - know that an in-place op on a view writes into its base, and that `t_()`/`transpose_()`
 #   change the tensor itself.
+#
+# **Under the hood:** [`layout.py`](../inplace_tutorial/layout.py) (stride arithmetic),
+# [`tensor.py`](../inplace_tutorial/tensor.py), [`ops/views.py`](../inplace_tutorial/ops/views.py),
+# [`ops/indexing.py`](../inplace_tutorial/ops/indexing.py) (slicing, `t_()`, `clone()`); the
+# [reading map](../inplace_tutorial/README.md) walks through the core.
 
 # %%
 import inplace_tutorial as ipt

@@ -7,6 +7,11 @@
 # - clip values with `clamp_` and normalise a whole dataset batch by batch, in place, and check
 #   the result against the out-of-place version;
 # - explain why an in-place op can't change a tensor's dtype, and fix the error.
+#
+# **Under the hood:** [`ops/elementwise.py`](../inplace_tutorial/ops/elementwise.py) (`sub_`,
+# `div_`), [`ops/compare.py`](../inplace_tutorial/ops/compare.py) (`clamp_`),
+# [`ops/_iter.py`](../inplace_tutorial/ops/_iter.py) (the dtype check); the [reading
+# map](../inplace_tutorial/README.md) walks through the core.
 
 # %%
 import inplace_tutorial as ipt

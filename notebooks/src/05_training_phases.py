@@ -9,6 +9,12 @@
 #   `param.sub_(lr * param.grad)` does not;
 # - explain why updates run under `no_grad`, what `zero_grad(set_to_none=True)` changes, and how
 #   much memory optimizer state takes.
+#
+# **Under the hood:** [`optim/sgd.py`](../inplace_tutorial/optim/sgd.py),
+# [`optim/adam.py`](../inplace_tutorial/optim/adam.py),
+# [`autograd/engine.py`](../inplace_tutorial/autograd/engine.py) (backward),
+# [`profiler.py`](../inplace_tutorial/profiler.py); the [reading
+# map](../inplace_tutorial/README.md) walks through the core.
 
 # %%
 import inplace_tutorial as ipt

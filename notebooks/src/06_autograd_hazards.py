@@ -11,6 +11,12 @@
 # - Tell a dangerous in-place op from a harmless one, and predict *when* the error comes.
 # - Find the culprit line with `detect_anomaly()` and check first with `explain()` / `inplace_safe()`.
 # - Recognise the `.data` trap and the GAN/actor-critic `optimizer.step()` trap.
+#
+# **Under the hood:** [`autograd/derivatives.py`](../inplace_tutorial/autograd/derivatives.py) (the
+# table), [`autograd/record.py`](../inplace_tutorial/autograd/record.py) (`record_inplace`),
+# [`autograd/saved_tensor.py`](../inplace_tutorial/autograd/saved_tensor.py) (the version check),
+# [`autograd/explain.py`](../inplace_tutorial/autograd/explain.py); the [reading
+# map](../inplace_tutorial/README.md) walks through the core.
 
 # %%
 import inplace_tutorial as ipt

@@ -11,6 +11,10 @@
 # - Tell *transient* memory (alive for a moment) from *persistent* memory (kept for backward).
 # - Read a memory timeline and find what is alive at the peak.
 # - Decide, with a measured table, when an in-place op is worth it.
+#
+# **Under the hood:** [`autograd/record.py`](../inplace_tutorial/autograd/record.py)
+# (`record_inplace` clones self), [`ops/unary.py`](../inplace_tutorial/ops/unary.py) (what each op
+# saves); the [reading map](../inplace_tutorial/README.md) walks through the core.
 
 # %%
 import inplace_tutorial as ipt

@@ -10,6 +10,9 @@
 # - Tell `addbmm` (reduces over the batch) from `baddbmm` (keeps it).
 # - Write the matching `einsum`.
 # - Measure the memory of the alternatives and know what `addbmm` saves for backward.
+#
+# **Under the hood:** [`ops/linalg.py`](../inplace_tutorial/ops/linalg.py) (`addbmm_` and its
+# backward); the [reading map](../inplace_tutorial/README.md) walks through the core.
 
 # %%
 import time

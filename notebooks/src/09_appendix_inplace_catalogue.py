@@ -10,6 +10,10 @@
 # - Know why `matmul_`, `permute_`, `minimum_` and `maximum_` don't exist, and what to write instead
 #   (including the in-place metadata ops and `clamp_max_(tensor)`).
 # - Know what each replacement costs in memory (measured).
+#
+# **Under the hood:** [`ops/`](../inplace_tutorial/ops/) (one module per family),
+# [`ops/out_variants.py`](../inplace_tutorial/ops/out_variants.py) (`out=`); the [reading
+# map](../inplace_tutorial/README.md) walks through the core.
 
 # %%
 import inplace_tutorial as ipt
