@@ -37,6 +37,8 @@ widgets.TrainingStepper()
 
 # %% [markdown]
 # The same logic, driven from code: each line is one op with its phase and the peak so far.
+# (These are bytes of a tiny model. On a GPU each small tensor would occupy at least a 512 B
+# block of PyTorch's CUDA caching allocator, so the numbers there are larger: notebook 02.)
 
 # %%
 step = widgets.training_stepper.TrainingStep(inplace=True)

@@ -151,8 +151,9 @@ for name, tr in traces.items():
 # %% [markdown]
 # ## 4. What PyTorch itself says
 #
-# PyTorch's autograd notes (section "In-place operations with autograd") put it plainly, in our
-# words: supporting in-place ops in autograd is hard and they are discouraged in most cases;
+# The `torch.autograd` documentation (section "In-place operations on Tensors", in
+# `docs/source/autograd.rst`) puts it plainly, in our words: supporting in-place ops in
+# autograd is hard and they are discouraged in most cases;
 # autograd already frees and reuses buffers aggressively, so an in-place op seldom lowers memory
 # use by a significant amount; unless you are under heavy memory pressure you might never need them.
 # The measurements above are that sentence, in bytes.

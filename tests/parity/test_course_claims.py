@@ -682,6 +682,24 @@ def nb07_history_chain(t):
     return {"chain": chain, "kept": y.grad_fn.next_functions[0][0] is node_before}
 
 
+
+def test_10_clip_grad_norm_formula(torch_mod):
+    """10 (task 3): clip_grad_norm_ multiplies every grad by max_norm / (total + 1e-6), clamped
+    at 1, with total the L2 norm of all gradients together."""
+    torch = torch_mod
+    for max_norm in (0.5, 1e6):
+        ps = [torch.zeros(4, 3, requires_grad=True), torch.zeros(3, requires_grad=True)]
+        grads = [torch.tensor(arr(4, 3)), torch.tensor(arr(3, seed=1))]
+        for p, g in zip(ps, grads):
+            p.grad = g.clone()
+        total = torch.cat([g.flatten() for g in grads]).norm()
+        coef = min(max_norm / (total.item() + 1e-6), 1.0)
+        returned = torch.nn.utils.clip_grad_norm_(ps, max_norm)
+        assert torch.allclose(returned, total)
+        for p, g in zip(ps, grads):
+            assert torch.allclose(p.grad, g * coef, atol=1e-6)
+
+
 # every program registered above, run on both (keep this test last in the file)
 @pytest.mark.parametrize("prog", list(COURSE.values()), ids=list(COURSE))
 def test_course_program(prog, torch_mod, core):
