@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from .ops import out_variants
 from .ops.compare import where
-from .ops.linalg import einsum
+from .ops.einsum import einsum
 from .tensor import Tensor
 
 _OUT = set(out_variants.ELEMENTWISE) | set(out_variants.MATRIX)

@@ -55,7 +55,8 @@ def fused_addbmm_(out: Tensor, batch1: Tensor, batch2: Tensor, *, beta=1, alpha=
 
 def addbmm_ways(batch1: Tensor, batch2: Tensor) -> dict[str, Callable[[Tensor], Tensor]]:
     """The four ways notebook 08 compares to do ``out += sum_i batch1[i] @ batch2[i]``."""
-    from .ops.linalg import bmm, einsum
+    from .ops.einsum import einsum
+    from .ops.linalg import bmm
 
     return {
         "out.addbmm_(b1, b2)": lambda o: o.addbmm_(batch1, batch2),

@@ -9,7 +9,7 @@ from . import advanced_indexing  # noqa: F401
 from . import elementwise, unary, compare  # noqa: F401
 from . import fill, casts  # noqa: F401
 from . import views, indexing  # noqa: F401
-from . import linalg, loss_ops, nn_ops  # noqa: F401
+from . import linalg, einsum, loss_ops, nn_ops  # noqa: F401
 from . import reduce, ternary  # noqa: F401
 from . import operators  # noqa: F401
 # isort: on
