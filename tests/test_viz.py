@@ -1,7 +1,10 @@
-"""ipt.viz: pictures match committed baselines, and their content follows the core.
+"""ipt.viz: pictures show what their baselines record, and their content follows the core.
 
-Regenerate baselines after an intended change with ``IPT_UPDATE_BASELINES=1`` (then look at
-every PNG in tests/baseline_images/ before committing).
+Baselines (tests/baseline_figures/*.json) record what a picture means, read off the figure
+object by tests/figure_scene.py: texts, boxes, arrows, lines and their colours, chart data in data
+coordinates. They survive matplotlib releases and font-size changes; pixels are not compared.
+Regenerate after an intended change with ``IPT_UPDATE_BASELINES=1``, then read the JSON diff and
+look at the PNGs written to artifacts/image_results/.
 """
 from __future__ import annotations
 
@@ -14,28 +17,27 @@ import matplotlib
 matplotlib.use("Agg")
 
 import pytest  # noqa: E402
-from matplotlib.testing.compare import compare_images  # noqa: E402
+from figure_scene import describe, differences, dump, load  # noqa: E402
 
 import inplace_tutorial as ipt  # noqa: E402
 from inplace_tutorial import viz  # noqa: E402
 from inplace_tutorial.memory import Event, Trace  # noqa: E402
 
-BASELINES = Path(__file__).parent / "baseline_images"
+BASELINES = Path(__file__).parent / "baseline_figures"
 RESULTS = Path(__file__).parent.parent / "artifacts" / "image_results"
-TOL = 2.0  # RMS over 0-255; text shifting by a pixel is well above this
 
 
 def check_image(fig, name: str) -> None:
-    png = viz.to_png(fig)
-    baseline = BASELINES / f"{name}.png"
-    if os.environ.get("IPT_UPDATE_BASELINES") == "1":
-        baseline.write_bytes(png)
-    assert baseline.exists(), f"no baseline {baseline}; run with IPT_UPDATE_BASELINES=1"
     RESULTS.mkdir(parents=True, exist_ok=True)
-    actual = RESULTS / f"{name}.png"
-    actual.write_bytes(png)
-    err = compare_images(str(baseline), str(actual), tol=TOL)
-    assert err is None, err
+    (RESULTS / f"{name}.png").write_bytes(viz.to_png(fig))  # to look at, not compared
+    scene = describe(fig)
+    baseline = BASELINES / f"{name}.json"
+    if os.environ.get("IPT_UPDATE_BASELINES") == "1":
+        BASELINES.mkdir(exist_ok=True)
+        dump(scene, baseline)
+    assert baseline.exists(), f"no baseline {baseline}; run with IPT_UPDATE_BASELINES=1"
+    diffs = differences(load(baseline), scene, name)
+    assert not diffs, "the picture changed:\n" + "\n".join(diffs[:20])
 
 
 # --------------------------------------------------------------------------- storage
