@@ -46,20 +46,22 @@
 # numbers and run cells again: every measurement is computed live.
 #
 # **In class:** a one-day workshop fits in these times (each notebook runs in seconds; the times
-# are for reading, discussion and exercises):
+# are for reading, discussion and exercises, about 6½ hours in all, so a 9:00–17:00 day keeps
+# an hour for lunch and breaks):
 #
 # | notebook | minutes |
 # |---|---|
-# | 00 + 01 | 40 |
-# | 02 | 45 |
-# | 03 | 40 |
-# | 04 | 30 |
-# | 05 | 50 |
+# | 00 + 01 | 35 |
+# | 02 | 40 |
+# | 03 | 35 |
+# | 04 | 25 |
+# | 05 | 45 |
 # | 06 | 50 |
 # | 07 | 35 |
-# | 08 | 40 |
-# | 09 | 15 (reference) |
-# | 10 | 60 |
+# | 08 | 35 |
+# | 09 | 10 (reference) |
+# | 10 | 75 (60–90, see its timing plan) |
+# | **total** | **385** |
 #
 # **Exercises** end each notebook. Each has a cell like
 #
