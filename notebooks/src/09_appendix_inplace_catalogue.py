@@ -1,27 +1,89 @@
 # %% [markdown]
 # # 09 · Appendix: the in-place catalogue
 #
-# The first seed article ends with a list of "in-place operations PyTorch provides". Here every
-# name on that list is checked **live** against the core (whose Tensor methods follow PyTorch's
-# names), with a one-line demo. Four of them do not exist; for those we measure what to use instead.
+# PyTorch 2.13 has 162 public in-place methods. This appendix lists **every one of them**, live:
+# whether the core has it, what it saves for backward (in PyTorch and in the core), whether it
+# needs a temporary (measured), and what to write instead. Then it checks the first seed
+# article's own list ("in-place operations PyTorch provides") with a demo per name: four of
+# them do not exist, and for those we measure what to use instead.
 #
 # **Learning goals**
+# - Find any in-place method in the catalogue and read off what it saves and what it costs.
 # - Know which in-place methods exist, and recognise the trailing-underscore convention.
 # - Know why `matmul_`, `permute_`, `minimum_` and `maximum_` don't exist, and what to write instead
 #   (including the in-place metadata ops and `clamp_max_(tensor)`).
 # - Know what each replacement costs in memory (measured).
 #
-# **Under the hood:** [`ops/`](../inplace_tutorial/ops/) (one module per family),
+# **Under the hood:** [`catalogue.py`](../inplace_tutorial/catalogue.py) (the table below),
+# [`ops/`](../inplace_tutorial/ops/) (one module per family),
 # [`ops/out_variants.py`](../inplace_tutorial/ops/out_variants.py) (`out=`); the [reading
 # map](../inplace_tutorial/README.md) walks through the core.
 
 # %%
 import inplace_tutorial as ipt
-from inplace_tutorial import viz
+from inplace_tutorial import catalogue, viz
 from inplace_tutorial.exercises import check, hint, nb09, solution
 
 viz.setup_notebook()
 _ = ipt.manual_seed(0)
+
+# %% [markdown]
+# ## The whole catalogue
+#
+# Nothing in this table is typed by hand. The list of methods, what PyTorch saves and its
+# alternatives come from a data file that `tools/gen_torch_catalogue.py` writes by asking torch
+# 2.13 itself (`dir(torch.Tensor)`, its operator schemas, and one small probe call per method
+# whose `grad_fn._saved_*` attributes it reads); a parity test runs the tool again and fails if
+# the file is stale. The core's columns are computed now, when the cell runs: the core grows
+# ops, and the table grows with it.
+#
+# Each probe calls the method on a fresh 2×3 float32 tensor (24 B) that requires grad (a clone
+# of a leaf, so in-place is allowed), with arguments of the same shape.
+#
+# | column | meaning |
+# |---|---|
+# | ★ | on the seed article's list |
+# | core | `hasattr(ipt.Tensor, name)` |
+# | PyTorch saves | the tensors `grad_fn._saved_*` holds after the probe, in torch 2.13 |
+# | core saves | `same` if the core's node has PyTorch's name and saves the same tensors, else what differs (`≠ …`) |
+# | temp B | extra bytes at the peak of the call under `no_grad`, measured with `ipt.memory` (a temporary) |
+# | kept B | bytes still held after the call with grad: a copy of the old value saved for backward |
+# | out-of-place / out= | PyTorch's function (with `out=` if it has one), and whether the core has it too |
+
+# %%
+rows = catalogue.rows()
+print(catalogue.summary(rows))
+print()
+print(catalogue.table(rows))
+
+# %% [markdown]
+# How to read it:
+# - **kept B = 24** means the in-place call saved a *copy* of the old `self` for backward (claim
+#   14): `mul_`, `div_`, `log_`, `abs_`, `pow_`, `clamp_` and every op whose backward needs its
+#   input. There the in-place version saves no memory in training. **kept B = 0** with `result`
+#   saved (`exp_`, `sigmoid_`, `relu_`, `sqrt_`, `tanh_`) means backward reads the new value, so
+#   writing in place is free.
+# - **temp B > 0**: the core computes the result in a temporary and copies it in (the
+#   matrix products: every output element reads a row of the input it overwrites).
+# - `nothing` saved and a node name (`acosh_`, `asinh_`, `atanh_` and their `arc…` aliases)
+#   can still fail: PyTorch has no backward for the in-place inverse hyperbolic functions and
+#   raises `NotImplementedError` at `backward()` (parity test
+#   `test_inplace_inverse_hyperbolic_has_no_backward`).
+# - `no grad_fn`: integer ops (`bitwise_*_`, `gcd_`, `lcm_`) and `detach_`/`requires_grad_`,
+#   which change autograd metadata, not values.
+#
+# Where the core and PyTorch disagree, and the methods the course leaves out:
+
+# %%
+for r in rows:
+    if r.saves_match is False:
+        t, c = r.torch, r.core
+        print(f"{r.name} ({r.variant or 'probe'}): PyTorch {t['grad_fn']} saves "
+              f"{catalogue.saves_text(t)}; core {c['grad_fn'] or '-'} "
+              f"{'fails' if c['error'] else 'saves ' + catalogue.saves_text(c)}")
+print()
+for reason in sorted({r.scope for r in rows if r.scope}):
+    print(f"left out ({reason}):", ", ".join(r.name for r in rows if r.scope == reason))
 
 # %% [markdown]
 # ## Claim 12 (article): "PyTorch provides matmul_, permute_, minimum_, maximum_ …" — what really happens
@@ -197,6 +259,9 @@ check("09.2", answer)
 
 # %% [markdown]
 # ## Summary
+# - The catalogue above is generated from torch 2.13 and from the core as it is: what each
+#   in-place method saves, what it keeps (a copy of the old value where backward needs it) and
+#   what it allocates.
 # - A trailing underscore means "writes into self"; it returns self and bumps `_version`.
 # - Of the article's list, `matmul_`, `permute_`, `minimum_`, `maximum_` don't exist (claim 12).
 # - Instead: `a.clamp_max_(b)` or `ipt.minimum(a, b, out=a)` (no allocation),
