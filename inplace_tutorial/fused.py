@@ -34,22 +34,23 @@ def fused_addbmm_(out: Tensor, batch1: Tensor, batch2: Tensor, *, beta=1, alpha=
                            "no_grad() or on tensors that don't require grad")
     o, x, y = out._array(), batch1._array(), batch2._array()
     n, p = o.shape
-    with Scratch(o.dtype, "fused_addbmm_", n * p) as scratch:
-        rows = max(1, min(n, scratch.capacity // max(p, 1)))
-        for r in range(0, n, rows):
-            block = slice(r, min(r + rows, n))
-            tile = scratch.view((block.stop - block.start, p))
-            # one pass: sum over the batch b and the inner dim j, for these rows of out
-            np.einsum("bij,bjk->ik", x[:, block, :], y, out=tile)
-            target = o[block]
-            if beta == 0:
-                target.fill(0)  # as addbmm_: out is ignored (even NaN) when beta is 0
-            elif beta != 1:
-                np.multiply(target, beta, out=target)
-            if alpha != 1:
-                np.multiply(tile, alpha, out=tile)
-            np.add(target, tile, out=target)
-    out._vc.bump("fused_addbmm_")
+    def tiles() -> None:
+        with Scratch(o.dtype, "fused_addbmm_", n * p) as scratch:
+            rows = max(1, min(n, scratch.capacity // max(p, 1)))
+            for r in range(0, n, rows):
+                block = slice(r, min(r + rows, n))
+                tile = scratch.view((block.stop - block.start, p))
+                # one pass: sum over the batch b and the inner dim j, for these rows of out
+                np.einsum("bij,bjk->ik", x[:, block, :], y, out=tile)
+                target = o[block]
+                if beta == 0:
+                    target.fill(0)  # as addbmm_: out is ignored (even NaN) when beta is 0
+                elif beta != 1:
+                    np.multiply(target, beta, out=target)
+                if alpha != 1:
+                    np.multiply(tile, alpha, out=tile)
+                np.add(target, tile, out=target)
+    out._vc.write(tiles, "fused_addbmm_")  # counted even if interrupted between tiles
     return out
 
 

@@ -40,6 +40,20 @@ class VersionCounter:
         if STATE["anomaly"]:
             self.history.append((self.value, op, user_location()))
 
+    def write(self, compute, op: str = "") -> None:
+        """Run ``compute`` (which writes the data) and count the write. The count goes up
+        before the first byte is written, so an op interrupted half-way (a KeyboardInterrupt
+        between two chunks) still says the data changed. Every check runs before ``compute``:
+        an ordinary exception from it means nothing was written, so the count goes back."""
+        self.value += 1
+        try:
+            compute()
+        except Exception:
+            self.value -= 1
+            raise
+        if STATE["anomaly"]:
+            self.history.append((self.value, op, user_location()))
+
 
 class Tensor:
     __slots__ = ("_storage", "_shape", "_stride", "_offset", "dtype", "_np", "_vc",

@@ -104,8 +104,7 @@ def record_inplace(op: str, self, inputs: dict, compute: Callable[[], None],
     if not needs:
         if check is not None:
             check()
-        compute()
-        self._vc.bump(method)
+        self._vc.write(compute, method)
         return self
     check_inplace(self)
     if check is not None:
@@ -125,8 +124,7 @@ def record_inplace(op: str, self, inputs: dict, compute: Callable[[], None],
             continue
         value = inputs[key] if key in inputs else attrs.get(key)
         _save(node, key, value, producer_of(value) if hasattr(value, "_grad_fn") else None)
-    compute()
-    self._vc.bump(method)
+    self._vc.write(compute, method)
     if metadata:
         # t_(), transpose_() ... change only this tensor's geometry: no CopySlices on the base
         self._grad_fn, self._requires_grad, self._output_nr = node, True, 0

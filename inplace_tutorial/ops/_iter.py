@@ -7,6 +7,8 @@ layout.py; an op module (elementwise.py, unary.py, compare.py) only adds kernels
 """
 from __future__ import annotations
 
+import sys
+
 import numpy as np
 
 from .. import dtypes
@@ -109,41 +111,74 @@ class _Workspace:
     def __init__(self):
         self.storage = UntypedStorage(WORKSPACE_BYTES, np.uint8, "core workspace")
         self.storage._array.fill(0)
-        self.busy = False
+        self.owner: Scratch | None = None  # the Scratch using it now
         self.zeroed = True  # still all zeros (a ReLU reads it as its zero operand)
+
+    @property
+    def busy(self) -> bool:
+        return self.owner is not None and not _abandoned(self.owner)
+
+
+def _abandoned(owner: Scratch) -> bool:
+    """True if the function that took the workspace is no longer running in any thread.
+
+    A KeyboardInterrupt that lands right where a ``with`` block ends (after its last line,
+    before ``__exit__`` starts) skips ``__exit__``; Python offers no way to close that gap, so
+    the next user looks for the owner's frame on every thread's stack instead."""
+    for frame in sys._current_frames().values():
+        while frame is not None:
+            if frame is owner._frame:
+                return False
+            frame = frame.f_back
+    return True
 
 
 _WORKSPACE = _Workspace()
 
 
 class Scratch:
-    """Chunk-sized scratch: the shared workspace, or (if a caller already holds it) a small
-    counted buffer of its own. Use as ``with Scratch(dtype, op, n) as s: s.view(shape)``."""
+    """Chunk-sized scratch: the shared workspace, or (if another caller or thread holds it) a
+    small counted buffer of its own. Use only as ``with Scratch(dtype, op, n) as s: s.view(shape)``.
+
+    The workspace is taken in ``__enter__`` and given back in ``__exit__``. A KeyboardInterrupt
+    (delivered between two bytecodes, never inside a NumPy call) can't leave it taken: taking
+    and giving back are statements without calls, whatever fails inside ``__enter__`` gives it
+    back, and an owner whose function stopped running is recognised (``_abandoned``)."""
 
     def __init__(self, np_dtype, op: str, needed: int = CHUNK, zeros: bool = False):
         """``zeros=True``: the caller only reads, and needs zeros (cheap when still clean)."""
-        np_dtype = np.dtype(np_dtype)
-        self.capacity = chunk_len(np_dtype)
-        n = min(self.capacity, max(needed, 1))  # never larger than the work itself
-        self._owner = not _WORKSPACE.busy
-        if self._owner:
-            _WORKSPACE.busy = True
-            self._buf = _WORKSPACE.storage._array[: n * np_dtype.itemsize].view(np_dtype)
-            if zeros and not _WORKSPACE.zeroed:
-                _WORKSPACE.storage._array.fill(0)
-            _WORKSPACE.zeroed = zeros
-        else:
-            self._storage = UntypedStorage(n, np_dtype, op + " (scratch)")
-            self._buf = self._storage._array
-            if zeros:
-                self._buf.fill(0)
+        self._dtype = np.dtype(np_dtype)
+        self.capacity = chunk_len(self._dtype)
+        self._n = min(self.capacity, max(needed, 1))  # never larger than the work itself
+        self._op, self._zeros = op, zeros
 
     def __enter__(self) -> Scratch:
-        return self
+        try:
+            self._frame = sys._getframe(1)  # the kernel using the scratch
+            owner = _WORKSPACE.owner
+            if owner is not None and owner is not self and _abandoned(owner):
+                _WORKSPACE.owner = None if _WORKSPACE.owner is owner else _WORKSPACE.owner
+            if _WORKSPACE.owner is None:  # check and take without a call in between: atomic
+                _WORKSPACE.owner = self  # under the GIL and for signals
+            dt, n = self._dtype, self._n
+            if _WORKSPACE.owner is self:
+                self._buf = _WORKSPACE.storage._array[: n * dt.itemsize].view(dt)
+                if self._zeros and not _WORKSPACE.zeroed:
+                    _WORKSPACE.storage._array.fill(0)
+                _WORKSPACE.zeroed = self._zeros
+            else:
+                self._storage = UntypedStorage(n, dt, self._op + " (scratch)")
+                self._buf = self._storage._array
+                if self._zeros:
+                    self._buf.fill(0)
+            return self
+        except BaseException:
+            self.__exit__()
+            raise
 
     def __exit__(self, *exc) -> None:
-        if self._owner:
-            _WORKSPACE.busy = False
+        _WORKSPACE.owner = None if _WORKSPACE.owner is self else _WORKSPACE.owner
+        self._frame = None
 
     def view(self, shape: tuple) -> np.ndarray:
         n = 1
@@ -230,8 +265,8 @@ def inplace_elementwise(name: str, float_out: bool, kernel, self: Tensor, *other
             and not self._inference and 0 not in self._stride
             and (not others or type(others[0]) in _SCALARS or _plain_same(self, others[0]))):
         a = self._array()
-        kernel(a, *[arr(o) for o in others], out=a, dtype=self.dtype.np)
-        self._vc.bump(name + "_")
+        self._vc.write(lambda: kernel(a, *[arr(o) for o in others], out=a, dtype=self.dtype.np),
+                       name + "_")
         return self
     dtype_rules.check(name, self.dtype)
     rd = result_dtype or promote(float_out, self, *others)

@@ -77,11 +77,10 @@ def with_out(name: str, operands: tuple, out: Tensor, alpha=1) -> Tensor:
         check_partial_overlap(out, o)
     xs = [arr(o) for o in operands]
     if name in ("add", "sub") and (alpha != 1 or name == "sub"):
-        _axpy_into(out, operands[0], operands[1], alpha if name == "add" else -alpha, rd)
-        out._vc.bump(name)
+        out._vc.write(lambda: _axpy_into(out, operands[0], operands[1],
+                                         alpha if name == "add" else -alpha, rd), name)
         return out
-    kernel(*xs, out=out._array(), dtype=rd.np)
-    out._vc.bump(name)
+    out._vc.write(lambda: kernel(*xs, out=out._array(), dtype=rd.np), name)
     return out
 
 
@@ -134,6 +133,6 @@ def _matrix_out(name: str, operands: tuple, out: Tensor) -> Tensor:
         a.matmul(b)  # raises PyTorch's shape error
     check_same_dtype("bmm" if min(a.dim(), b.dim()) >= 3 else "mm", a, b)
     _check_out(out, _matmul_shape(a, b), dtypes.result_type(a, b))
-    np.matmul(a._array(), b._array(), out=out._array())  # straight into out: no temporary
-    out._vc.bump(name)
+    # straight into out: no temporary
+    out._vc.write(lambda: np.matmul(a._array(), b._array(), out=out._array()), name)
     return out
