@@ -28,16 +28,6 @@ SAVED_DIFFERENCES: dict[str, tuple[str, tuple[str, ...], str]] = {
     "einsum": ("(no einsum node)", (),
                "PyTorch decomposes einsum into permutes/views and a BmmBackward0 that saves "
                "both (reshaped) operands"),
-    "nll_loss": ("NllLossBackward0", ("self", "target", "total_weight"),
-                 "PyTorch also saves its input (the log-probabilities)"),
-    "convolution": ("ConvolutionBackward0", ("input", "weight"),
-                    "same tensors; PyTorch calls the input `input`"),
-    "max_pool2d": ("MaxPool2DWithIndicesBackward0", ("result1", "self"),
-                   "same tensors; PyTorch calls the indices `result1`"),
-    "avg_pool2d": ("AvgPool2DBackward0", ("self",),
-                   "PyTorch saves the input: modifying it in place breaks backward"),
-    "native_batch_norm": ("NativeBatchNormBackward0", ("input", "result1", "result2", "weight"),
-                          "same tensors; PyTorch names them input/result1/result2"),
 }
 
 

@@ -117,6 +117,14 @@ CASES = {
                           [IMG, (2,), (2,)], False),
     "mse_loss": (lambda a, b: F.mse_loss(a, b), [A, A], False),
     "nll_loss": (lambda a: F.nll_loss(a.log_softmax(1), ipt.tensor([2, 0])), [A], False),
+    "native_layer_norm": (lambda x, w, b: F.layer_norm(x, (3, 4), w, b), [BATCH, (3, 4), (3, 4)],
+                          False),
+    "embedding": (lambda w: F.embedding(ipt.tensor([[0, 2], [2, 3]]), w, padding_idx=1),
+                  [(4, 3)], False),
+    "gelu": (lambda a: F.gelu(a) + F.gelu(a * 3, approximate="tanh"), [A], False),
+    "sdpa": (lambda q, k, v: F.scaled_dot_product_attention(
+        q, k, v, attn_mask=ipt.tensor([[True, False, True]] * 2)), [(2, 2, 4), (2, 3, 4),
+                                                                    (2, 3, 2)], False),
 }
 
 

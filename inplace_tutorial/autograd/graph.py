@@ -65,7 +65,7 @@ class Node:
         raise AttributeError(attr)
 
     def __dir__(self):
-        return list(super().__dir__()) + [f"_saved_{k}" for k in (*self._saved, *self._attrs)]
+        return list(super().__dir__()) + [f"_saved_{k}" for k in {**self._attrs, **self._saved}]
 
     def saved(self, key: str) -> Tensor:
         return self._saved[key].unpack()

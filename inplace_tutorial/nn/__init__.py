@@ -4,7 +4,7 @@ Layers own Parameters and buffers; their forward calls ``nn.functional``, which 
 core ops (ops/nn_ops.py, ops/loss_ops.py), so every activation is a counted storage.
 """
 from . import functional, init
-from .activation import LogSoftmax, ReLU, Sigmoid, Softmax, Tanh
+from .activation import GELU, LogSoftmax, ReLU, Sigmoid, Softmax, Tanh
 from .batchnorm import BatchNorm1d, BatchNorm2d
 from .container import Sequential
 from .conv import Conv2d
@@ -12,10 +12,13 @@ from .dropout import Dropout
 from .linear import Flatten, Identity, Linear
 from .loss import CrossEntropyLoss, MSELoss, NLLLoss
 from .module import Module
+from .normalization import LayerNorm
 from .parameter import Parameter
 from .pooling import AvgPool2d, MaxPool2d
+from .sparse import Embedding
 
 __all__ = ["AvgPool2d", "BatchNorm1d", "BatchNorm2d", "Conv2d", "CrossEntropyLoss", "Dropout",
-           "Flatten", "Identity", "Linear", "LogSoftmax", "MSELoss", "MaxPool2d", "Module",
+           "Embedding", "Flatten", "GELU", "Identity", "LayerNorm", "Linear", "LogSoftmax",
+           "MSELoss", "MaxPool2d", "Module",
            "NLLLoss", "Parameter", "ReLU", "Sequential", "Sigmoid", "Softmax", "Tanh",
            "functional", "init"]

@@ -1,4 +1,4 @@
-"""Activations: ReLU (optionally in place), Sigmoid, Tanh, Softmax, LogSoftmax.
+"""Activations: ReLU (optionally in place), GELU, Sigmoid, Tanh, Softmax, LogSoftmax.
 
 ``ReLU(inplace=True)`` calls ``relu_``: it overwrites its input. That is safe in training
 whenever no backward node saved that input (Linear's addmm and BatchNorm don't save their
@@ -22,6 +22,20 @@ class ReLU(Module):
 
     def extra_repr(self) -> str:
         return "inplace=True" if self.inplace else ""
+
+
+class GELU(Module):
+    """x * Phi(x); ``approximate='tanh'`` is the tanh formula GPT-2 used."""
+
+    def __init__(self, approximate: str = "none") -> None:
+        super().__init__()
+        self.approximate = approximate
+
+    def forward(self, input: Tensor) -> Tensor:
+        return F.gelu(input, approximate=self.approximate)
+
+    def extra_repr(self) -> str:
+        return f"approximate={self.approximate!r}"
 
 
 class Sigmoid(Module):

@@ -1,13 +1,14 @@
 """BatchNorm1d / BatchNorm2d: normalise with batch statistics in training, running ones in eval.
 
 The running statistics are buffers (in state_dict, not parameters) that the forward pass
-updates *in place* under no_grad: an in-place op that is safe in training because no
-backward node saved them.
+updates *in place*. As in PyTorch, that update inside the kernel takes no version step, and
+the backward node saves the running stats: modify them in place before backward and it
+raises. ``__init__`` ends with ``reset_parameters()`` (in-place inits: versions 1).
 """
 from __future__ import annotations
 
 from ..autograd import grad_mode
-from ..creation import ones, tensor, zeros
+from ..creation import empty, ones, tensor, zeros
 from ..dtypes import int64
 from ..tensor import Tensor
 from . import functional as F
@@ -24,9 +25,9 @@ class _BatchNorm(Module):
         super().__init__()
         self.num_features, self.eps, self.momentum = num_features, eps, momentum
         self.affine, self.track_running_stats = affine, track_running_stats
-        if affine:
-            self.weight = Parameter(ones(num_features))
-            self.bias = Parameter(zeros(num_features))
+        if affine:  # empty, then set in place by reset_parameters (versions 1, as in torch)
+            self.weight = Parameter(empty(num_features))
+            self.bias = Parameter(empty(num_features))
         else:
             self.register_parameter("weight", None)
             self.register_parameter("bias", None)
@@ -37,6 +38,7 @@ class _BatchNorm(Module):
         else:
             for name in ("running_mean", "running_var", "num_batches_tracked"):
                 self.register_buffer(name, None)
+        self.reset_parameters()
 
     def reset_running_stats(self) -> None:
         if self.track_running_stats:

@@ -6,8 +6,11 @@ MulBackward0 (as on PyTorch's CPU path).
 """
 from __future__ import annotations
 
+import math
+
 from ..creation import rand
-from ..ops import loss_ops, nn_ops
+from ..ops import activations, attention, loss_ops, nn_ops, normalization
+from ..ops import embedding as embedding_ops
 from ..tensor import Tensor
 
 
@@ -25,6 +28,7 @@ def tanh(input: Tensor) -> Tensor:
 
 def linear(input: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
     """input @ weight.T + bias; one addmm for 2-D input, as in PyTorch."""
+    nn_ops.check_linear_dtypes(input, weight)
     if input.dim() == 2 and bias is not None:
         return nn_ops.linear(input, weight, bias)  # == bias.addmm(input, weight.t())
     out = input.matmul(weight.t())
@@ -70,6 +74,48 @@ def dropout(input: Tensor, p: float = 0.5, training: bool = True,
     # torch: noise = empty_like(input).bernoulli_(1 - p).div_(1 - p); input * noise
     mask = (rand(*input.shape, dtype=input.dtype) >= p).to(input.dtype).div_(1.0 - p)
     return input.mul_(mask) if inplace else input * mask
+
+
+def gelu(input: Tensor, approximate: str = "none") -> Tensor:
+    """x * Phi(x) (GeluBackward0); approximate='tanh' is GPT-2's tanh formula."""
+    return activations.gelu(input, approximate)
+
+
+def layer_norm(input: Tensor, normalized_shape, weight: Tensor | None = None,
+               bias: Tensor | None = None, eps: float = 1e-5) -> Tensor:
+    """Normalise over the trailing dims (NativeLayerNormBackward0)."""
+    return normalization.layer_norm(input, normalized_shape, weight, bias, eps)
+
+
+def embedding(input: Tensor, weight: Tensor, padding_idx: int | None = None) -> Tensor:
+    """Rows of ``weight`` picked by the integer ``input`` (EmbeddingBackward0)."""
+    return embedding_ops.embedding(input, weight, padding_idx)
+
+
+def scaled_dot_product_attention(query: Tensor, key: Tensor, value: Tensor,
+                                 attn_mask: Tensor | None = None, dropout_p: float = 0.0,
+                                 is_causal: bool = False, scale: float | None = None) -> Tensor:
+    """softmax(q k^T / sqrt(E) + mask) v: one fused node, as PyTorch's CPU kernel.
+
+    PyTorch's fused kernel needs value's last dim equal to query's and no dropout; otherwise
+    it runs the math path, spelled out here too (matmul, softmax, dropout, matmul), and each
+    piece records its own node."""
+    if dropout_p > 0.0 or value.shape[-1] != query.shape[-1]:
+        return _attention_math(query, key, value, attn_mask, dropout_p, is_causal,
+                                       scale)
+    return attention.scaled_dot_product_attention(query, key, value, attn_mask, dropout_p,
+                                                  is_causal, scale)
+
+
+def _attention_math(query, key, value, attn_mask, dropout_p, is_causal, scale):
+    sc = 1.0 / math.sqrt(query.shape[-1]) if scale is None else scale
+    scores = query.matmul(key.transpose(-2, -1)) * sc
+    mask = attention.additive_mask(attn_mask, is_causal, query.shape[-2], key.shape[-2],
+                                    query.dtype)
+    if mask is not None:
+        scores = scores + mask
+    probs = scores.softmax(-1)
+    return (dropout(probs, dropout_p) if dropout_p > 0.0 else probs).matmul(value)
 
 
 def softmax(input: Tensor, dim: int) -> Tensor:

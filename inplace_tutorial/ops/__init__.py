@@ -12,4 +12,5 @@ from . import views, indexing  # noqa: F401
 from . import linalg, einsum, loss_ops, nn_ops  # noqa: F401
 from . import reduce, ternary  # noqa: F401
 from . import operators  # noqa: F401
+from . import normalization, embedding, activations, attention  # noqa: F401
 # isort: on

@@ -51,6 +51,7 @@ def linear(input: Tensor, weight: Tensor, bias: Tensor) -> Tensor:
     whose mat2 is ``weight.t()`` (a TBackward0 view). The kernel is a single GEMM into the
     output plus an in-place bias add; addmm's generic path also copies and buffers."""
     wt = weight.t()
+    check_linear_dtypes(input, weight)
     _mm_check(input, wt)
     out = Tensor._empty((input._shape[0], wt._shape[1]), dtypes.result_type(bias, input, wt),
                         "addmm")
@@ -58,6 +59,13 @@ def linear(input: Tensor, weight: Tensor, bias: Tensor) -> Tensor:
     np.matmul(input._array(), wt._array(), out=o)
     o += bias._array()
     return record("addmm", out, {"self": bias, "mat1": input, "mat2": wt}, beta=1, alpha=1)
+
+
+def check_linear_dtypes(input: Tensor, weight: Tensor) -> None:
+    """F.linear's first check, whatever the rank: the input and weight dtypes must match."""
+    if input.dtype is not weight.dtype:
+        raise RuntimeError(f"mat1 and mat2 must have the same dtype, but got "
+                           f"{input.dtype.short} and {weight.dtype.short}")
 
 
 # --------------------------------------------------------------------------- convolution
@@ -99,14 +107,18 @@ def conv2d(input: Tensor, weight: Tensor, bias: Tensor | None = None, stride=1,
     del gemm
     if bias is not None:
         o += bias._array().reshape(1, cout, 1, 1)
-    return record("convolution", out, {"self": input, "weight": weight, "bias": bias},
-                  stride=(sh, sw), padding=(ph, pw))
+    return record("convolution", out, {"input": input, "weight": weight, "bias": bias},
+                  stride=(sh, sw), padding=(ph, pw), dilation=(1, 1), transposed=False,
+                  output_padding=(0, 0), groups=1,
+                  bias_sym_sizes_opt=None if bias is None else bias._shape)
 
 
-@derivative("convolution", "ConvolutionBackward0", inputs=("self", "weight", "bias"),
-            saves={"self": None, "weight": None})
+# derivatives.yaml: convolution_backward reads both input and weight whichever grad is
+# wanted, so both are saved always (changing a no-grad input in place still breaks backward).
+@derivative("convolution", "ConvolutionBackward0", inputs=("input", "weight", "bias"),
+            saves={"input": None, "weight": None})
 def _conv_bw(ctx, g):
-    x, w = ctx.saved("self"), ctx.saved("weight")
+    x, w = ctx.saved("input"), ctx.saved("weight")
     (sh, sw), (ph, pw) = ctx.attr("stride"), ctx.attr("padding")
     n, c, h, wd = x._shape
     cout, _, kh, kw = w._shape
@@ -181,21 +193,23 @@ def max_pool2d_with_indices(input: Tensor, kernel_size, stride=None,
     colm = (li % kw) + (np.arange(wo) * sw - pw)
     np.multiply(rows, w, out=li)
     li += colm
-    record("max_pool2d", out, {"self": input}, indices=local, kernel=(kh, kw),
-           stride=(sh, sw), padding=(ph, pw))
+    # torch saves the indices as result1, the op's second (non-differentiable) output
+    record("max_pool2d", out, {"self": input}, result1=local, kernel=(kh, kw),
+           stride=(sh, sw), padding=(ph, pw), kernel_size=(kh, kw), dilation=(1, 1),
+           ceil_mode=False)
     return out, local
 
 
-@derivative("max_pool2d", "MaxPool2DWithIndicesBackward0", saves={"self": None, "indices": None})
+@derivative("max_pool2d", "MaxPool2DWithIndicesBackward0", saves={"self": None, "result1": None})
 def _max_pool_bw(ctx, g):
-    x, idx = ctx.saved("self"), ctx.saved("indices")
+    x, idx = ctx.saved("self"), ctx.saved("result1")
     n, c, h, w = x._shape
     gx = Tensor._empty(x._shape, g.dtype, "max_pool2d backward")
     gflat = gx._array().reshape(n * c, h * w)
     gflat.fill(0)
     ga = g._array().reshape(n * c, -1)
     ia = idx._array().reshape(n * c, -1)
-    kh, kw = ctx.attr("kernel")
+    kh, kw = ctx.attr("kernel_size")
     sh, sw = ctx.attr("stride")
     if (kh, kw) == (sh, sw):  # windows don't overlap: each input cell gets at most one grad
         np.put_along_axis(gflat, ia, ga, axis=1)
@@ -212,14 +226,18 @@ def avg_pool2d(input: Tensor, kernel_size, stride=None, padding=0) -> Tensor:
     xp = _padded(input, ph, pw, 0.0, "avg_pool2d (padded)")
     out = Tensor._empty((n, c, ho, wo), input.dtype, "avg_pool2d")
     np.mean(_windows(xp, kh, kw, sh, sw, ho, wo), axis=(-2, -1), out=out._array())
-    return record("avg_pool2d", out, {"self": input}, kernel=(kh, kw), stride=(sh, sw),
-                  padding=(ph, pw), self_sizes=input._shape)
+    return record("avg_pool2d", out, {"self": input}, kernel_size=(kh, kw), stride=(sh, sw),
+                  padding=(ph, pw), self_sizes=input._shape,
+                  ceil_mode=False, count_include_pad=True, divisor_override=None)
 
 
-@derivative("avg_pool2d", "AvgPool2DBackward0")
+# The backward needs only sizes, but derivatives.yaml saves self, so changing the input in
+# place before backward raises in PyTorch: the table says the same.
+@derivative("avg_pool2d", "AvgPool2DBackward0", saves={"self": None})
 def _avg_pool_bw(ctx, g):
+    ctx.saved("self")  # unpacked for its version check only
     n, c, h, w = ctx.attr("self_sizes")
-    (kh, kw), (sh, sw), (ph, pw) = ctx.attr("kernel"), ctx.attr("stride"), ctx.attr("padding")
+    (kh, kw), (sh, sw), (ph, pw) = ctx.attr("kernel_size"), ctx.attr("stride"), ctx.attr("padding")
     ho, wo = g._shape[2:]
     gp = Tensor._empty((n, c, h + 2 * ph, w + 2 * pw), g.dtype, "avg_pool2d backward")
     a = gp._array()
@@ -245,76 +263,134 @@ def native_batch_norm(input: Tensor, weight: Tensor | None, bias: Tensor | None,
 
     In training the batch statistics are used and the running ones are updated in place
     (running_var gets the *unbiased* batch variance); in eval the running ones are used.
+    PyTorch's kernel writes the running stats without a version step (the op declares them
+    as mutated arguments, and autograd does not bump those), and saves them for backward:
+    changing them in place afterwards breaks backward, in training too.
     """
-    x = input._array()
+    if input.dtype.category != 2:
+        raise NotImplementedError(f"\"batch_norm\" not implemented for '{input.dtype.short}'")
     axes = (0,) + tuple(range(2, input.dim()))
     c = input._shape[1]
     count = input.numel() // c
-    mean = Tensor._empty((c,), input.dtype, "native_batch_norm (save_mean)")
-    invstd = Tensor._empty((c,), input.dtype, "native_batch_norm (save_invstd)")
+    shp = _stat_shape(input)
     if training:
         if count <= 1:
             raise ValueError(f"Expected more than 1 value per channel when training, got input "
                              f"size {list(input.shape)}")
-        m = x.mean(axis=axes, dtype=np.float64)
-        var = x.var(axis=axes, dtype=np.float64)
-        mean._array()[...] = m
-        invstd._array()[...] = 1.0 / np.sqrt(var + eps)
-        if running_mean is not None:
-            ra, va = running_mean._array(), running_var._array()
-            ra[...] = momentum * m + (1 - momentum) * ra
-            va[...] = momentum * var * count / (count - 1) + (1 - momentum) * va
-            running_mean._vc.bump("native_batch_norm")
-            running_var._vc.bump("native_batch_norm")
+        mean = Tensor._empty((c,), input.dtype, "native_batch_norm (save_mean)")
+        invstd = Tensor._empty((c,), input.dtype, "native_batch_norm (save_invstd)")
+        out = Tensor._empty(input._shape, input.dtype, "native_batch_norm")
+        o = out._array()
+        _batch_stats(input, axes, shp, mean, invstd, count, eps, running_mean, running_var,
+                     momentum, o)
+        np.subtract(input._array(), mean._array().reshape(shp), out=o)
+        o *= invstd._array().reshape(shp)
+        if weight is not None:
+            o *= weight._array().reshape(shp)
+        if bias is not None:
+            o += bias._array().reshape(shp)
     else:
-        mean._array()[...] = running_mean._array()
-        invstd._array()[...] = 1.0 / np.sqrt(running_var._array().astype(np.float64) + eps)
-    out = Tensor._empty(input._shape, input.dtype, "native_batch_norm")
-    o, shp = out._array(), _stat_shape(input)
-    np.subtract(x, mean._array().reshape(shp), out=o)
-    o *= invstd._array().reshape(shp)
-    if weight is not None:
-        o *= weight._array().reshape(shp)
-    if bias is not None:
-        o += bias._array().reshape(shp)
-    return record("native_batch_norm", out, {"self": input, "weight": weight, "bias": bias},
-                  save_mean=mean, save_invstd=invstd, training=training)
+        # eval: nothing is saved as result1/result2 (empty, as in PyTorch; backward reads the
+        # saved running stats). Like PyTorch's CPU kernel, fold everything into two
+        # per-channel buffers, alpha = weight * invstd and beta = bias - mean * alpha.
+        mean = Tensor._empty((0,), input.dtype, "native_batch_norm (save_mean)")
+        invstd = Tensor._empty((0,), input.dtype, "native_batch_norm (save_invstd)")
+        alpha_t = _eval_invstd(running_var, eps, input.dtype)  # kept: its bytes stay counted
+        alpha = alpha_t._array()
+        if weight is not None:
+            alpha *= weight._array()
+        beta_t = Tensor._empty((c,), input.dtype, "native_batch_norm (beta)")
+        beta = beta_t._array()
+        np.multiply(running_mean._array(), alpha, out=beta)
+        np.negative(beta, out=beta)
+        if bias is not None:
+            beta += bias._array()
+        out = Tensor._empty(input._shape, input.dtype, "native_batch_norm")
+        o = out._array()
+        np.multiply(input._array(), alpha.reshape(shp), out=o)
+        o += beta.reshape(shp)
+    return record("native_batch_norm", out, {"input": input, "weight": weight, "bias": bias},
+                  running_mean=running_mean, running_var=running_var, result1=mean,
+                  result2=invstd, training=training, eps=eps)
 
 
-@derivative("native_batch_norm", "NativeBatchNormBackward0", inputs=("self", "weight", "bias"),
-            saves={"self": None, "weight": None, "save_mean": None, "save_invstd": None})
+def _eval_invstd(running_var: Tensor, eps: float, dtype) -> Tensor:
+    """1 / sqrt(running_var + eps), per channel (C values: a channel-sized counted buffer)."""
+    t = Tensor._empty(running_var._shape, dtype, "native_batch_norm (invstd)")
+    a = t._array()
+    np.add(running_var._array(), eps, out=a)
+    np.sqrt(a, out=a)
+    np.reciprocal(a, out=a)
+    return t
+
+
+def _batch_stats(input, axes, shp, mean, invstd, count, eps, running_mean, running_var,
+                 momentum, scratch: np.ndarray) -> None:
+    """Batch mean and 1/std into the saved buffers; running stats updated in place.
+
+    The centred squares need an input-sized buffer: the output's, before it is written."""
+    x = input._array()
+    m, s = mean._array(), invstd._array()
+    np.sum(x, axis=axes, out=m)
+    m /= count
+    np.subtract(x, m.reshape(shp), out=scratch)
+    np.multiply(scratch, scratch, out=scratch)
+    np.sum(scratch, axis=axes, out=s)  # the biased variance times count
+    if running_mean is not None:
+        ra, va = running_mean._array(), running_var._array()
+        ra *= 1 - momentum
+        ra += momentum * m
+        va *= 1 - momentum
+        va += s * (momentum / (count - 1))  # unbiased variance
+    s /= count
+    s += eps
+    np.sqrt(s, out=s)
+    np.reciprocal(s, out=s)
+
+
+@derivative("native_batch_norm", "NativeBatchNormBackward0", inputs=("input", "weight", "bias"),
+            saves={"input": None, "weight": None, "running_mean": None, "running_var": None,
+                   "result1": None, "result2": None})
 def _batch_norm_bw(ctx, g):
-    x = ctx.saved("self")
+    x = ctx.saved("input")
     shp = _stat_shape(x)
     axes = (0,) + tuple(range(2, x.dim()))
-    mean = ctx.saved("save_mean")._array().reshape(shp)
-    invstd = ctx.saved("save_invstd")._array().reshape(shp)
     w = ctx.saved("weight") if "weight" in ctx._saved else None
+    if ctx.attr("training"):
+        mean = ctx.saved("result1")._array().reshape(shp)
+        invstd = ctx.saved("result2")._array().reshape(shp)
+    else:
+        mean = ctx.saved("running_mean")._array().reshape(shp)
+        invstd_t = _eval_invstd(ctx.saved("running_var"), ctx.attr("eps"), x.dtype)
+        invstd = invstd_t._array().reshape(shp)
     ga = g._array()
     # xhat lives in one counted buffer that later becomes grad_input.
     xhat_t = Tensor._empty(x._shape, g.dtype, "native_batch_norm backward")
     xhat = xhat_t._array()
     np.subtract(x._array(), mean, out=xhat)
     xhat *= invstd
-    sum_g = ga.sum(axis=axes)
     n, c = x._shape[:2]
-    sum_gx = np.einsum("ncl,ncl->c", ga.reshape(n, c, -1), xhat.reshape(n, c, -1))
+    sum_g = Tensor._empty((c,), g.dtype, "native_batch_norm backward (sum)")
+    sg = sum_g._array()
+    np.sum(ga, axis=axes, out=sg)
+    sum_gx_t = Tensor._empty((c,), g.dtype, "native_batch_norm backward (sum)")
+    sum_gx = sum_gx_t._array()
+    np.einsum("ncl,ncl->c", ga.reshape(n, c, -1), xhat.reshape(n, c, -1), out=sum_gx)
     gw = gb = None
     if ctx.needs(1):
-        gw = Tensor._empty((x._shape[1],), g.dtype, "native_batch_norm backward (weight)")
-        gw._array()[...] = sum_gx
+        gw = sum_gx_t.clone() if ctx.needs(0) else sum_gx_t
     if ctx.needs(2):
-        gb = Tensor._empty((x._shape[1],), g.dtype, "native_batch_norm backward (bias)")
-        gb._array()[...] = sum_g
+        gb = sum_g
     gx = None
     if ctx.needs(0):
         scale = invstd * (w._array().reshape(shp) if w is not None else 1.0)
         if ctx.attr("training"):
             count = x.numel() // x._shape[1]
             # gx = scale * (g - mean(g) - xhat * mean(g * xhat)), written over xhat.
-            xhat *= -(sum_gx / count).reshape(shp)
+            sum_gx /= -count
+            xhat *= sum_gx.reshape(shp)
             xhat += ga
-            xhat -= (sum_g / count).reshape(shp)
+            xhat -= (sg / count).reshape(shp)
             xhat *= scale
         else:
             np.multiply(ga, scale, out=xhat)

@@ -90,10 +90,10 @@ for op, node, saves, pytorch in saved_table():
 #   the output: sigmoid' = s(1−s), exp' = exp, relu' = [out > 0]). Overwriting the *output* breaks them.
 # - **log, abs, pow, clamp** save their **input** (log' = 1/x needs x). Overwriting the *input* breaks them.
 # - **mm, bmm, addmm, addbmm** save their matrix operands.
-# - The "PyTorch:" lines matter most where PyTorch saves *more*: `avg_pool2d` saves its input,
-#   `nll_loss` its input (the log-probabilities), `2 ** x` its exponent `x`, and `index` its index
-#   tensors. Modifying one of those in place before `backward()` fails in PyTorch; in the core it
-#   doesn't, because the core doesn't save them.
+# - The "PyTorch:" lines matter most where PyTorch saves *more*: `2 ** x` its exponent `x`, and
+#   `index` its index tensors. Modifying one of those in place before `backward()` fails in
+#   PyTorch; in the core it doesn't, because the core doesn't save them. (`avg_pool2d` saves its
+#   input and `nll_loss` its log-probabilities, here as in PyTorch.)
 
 # %%
 x = ipt.randn(3, requires_grad=True)
@@ -410,8 +410,8 @@ check("06.3", answer)
 # - A backward node records the versions of what it saved; a mismatch fails **at backward**.
 # - What is saved is in the derivative table: outputs for relu/sigmoid/tanh/exp/sqrt, inputs for
 #   log/abs/pow/clamp, operands for mul/matmul, nothing for add/sub/sum/views (scalar mul keeps a
-#   0-dim copy of the number). Where PyTorch saves more (avg_pool2d, nll_loss, `2 ** x`), the table
-#   says so.
+#   0-dim copy of the number). Where PyTorch saves more (`2 ** x`), the table says
+#   so.
 # - So `x * 2` then `relu_()` is fine (claim 7), an in-place ReLU in training is fine (claim 8),
 #   `sigmoid()` then `mul_()` is not.
 # - Leaves and views of leaves fail at once; `.data` never fails and gives wrong gradients (claim 9).

@@ -1,0 +1,171 @@
+"""GELU, the activation of Transformer MLPs: x * Phi(x), Phi the normal CDF.
+
+``approximate='none'`` uses erf, which NumPy lacks: ``_erf_into`` evaluates W. J. Cody's
+rational approximations (Math. Comp. 1969; double precision) with every temporary from the
+allocator. ``approximate='tanh'`` is GPT-2's formula. GeluBackward0 saves the input (self),
+so changing it in place before backward raises; GELU's output is free to overwrite.
+"""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from .. import dtypes
+from ..autograd.derivatives import derivative
+from ..autograd.record import record
+from ..tensor import Tensor
+
+# Cody's coefficients: erf on |z| <= 0.46875; erfc on (0.46875, 4]; erfc on (4, inf)
+_A = (1.85777706184603153e-1, 3.16112374387056560e0, 1.13864154151050156e2,
+      3.77485237685302021e2, 3.20937758913846947e3)
+_B = (1.0, 2.36012909523441209e1, 2.44024637934444173e2, 1.28261652607737228e3,
+      2.84423683343917062e3)
+_C = (2.15311535474403846e-8, 5.64188496988670089e-1, 8.88314979438837594e0,
+      6.61191906371416295e1, 2.98635138197400131e2, 8.81952221241769090e2,
+      1.71204761263407058e3, 2.05107837782607147e3, 1.23033935479799725e3)
+_D = (1.0, 1.57449261107098347e1, 1.17693950891312499e2, 5.37181101862009858e2,
+      1.62138957456669019e3, 3.29079923573345963e3, 4.36261909014324716e3,
+      3.43936767414372164e3, 1.23033935480374942e3)
+_P = (1.63153871373020978e-2, 3.05326634961232344e-1, 3.60344899949804439e-1,
+      1.25781726111229246e-1, 1.60837851487422766e-2, 6.58749161529837803e-4)
+_Q = (1.0, 2.56852019228982242e0, 1.87295284992346047e0, 5.27905102951428412e-1,
+      6.05183413124413191e-2, 2.33520497626869185e-3)
+_SQRT_2 = math.sqrt(2.0)
+_INV_SQRT_PI = 1.0 / math.sqrt(math.pi)
+_INV_SQRT_2PI = 1.0 / math.sqrt(2.0 * math.pi)
+_TANH_K = math.sqrt(2.0 / math.pi)
+_TANH_C = 0.044715
+
+
+def _buf(shape, dtype, op, keep: list) -> np.ndarray:
+    """A counted buffer's array; its Tensor goes into ``keep`` so the bytes stay counted
+    (the allocator frees a storage when its Tensor goes, not when a NumPy view does)."""
+    t = Tensor._empty(shape, dtype, op)
+    keep.append(t)
+    return t._array()
+
+
+def _ratio(coef_num, coef_den, t, out, tmp) -> None:
+    """out = num(t) / den(t), two polynomials by Horner's rule (highest power first)."""
+    out.fill(coef_num[0])
+    for c in coef_num[1:]:
+        out *= t
+        out += c
+    tmp.fill(coef_den[0])
+    for c in coef_den[1:]:
+        tmp *= t
+        tmp += c
+    out /= tmp
+
+
+def _erf_into(z: np.ndarray, out: np.ndarray, dtype, op: str) -> None:
+    """out = erf(z), every piece evaluated over the whole array and kept where it applies."""
+    keep: list = []
+    y, t = _buf(z.shape, dtype, op + " (erf)", keep), _buf(z.shape, dtype, op + " (erf)", keep)
+    r, tmp = _buf(z.shape, dtype, op + " (erf)", keep), _buf(z.shape, dtype, op + " (erf)", keep)
+    far = _buf(z.shape, dtypes.bool_, op + " (erf)", keep)
+    np.abs(z, out=y)
+    # |z| <= 0.46875: erf = z * A(z^2) / B(z^2)
+    np.multiply(z, z, out=t)
+    _ratio(_A, _B, t, out, tmp)
+    out *= z
+    # 0.46875 < |z| <= 4: erfc = exp(-z^2) C(|z|) / D(|z|)
+    np.clip(y, 0.46875, 4.0, out=t)
+    _ratio(_C, _D, t, r, tmp)
+    np.greater(y, 4.0, out=far)
+    # |z| > 4: erfc = exp(-z^2) / |z| * (1/sqrt(pi) - P(1/z^2) / (z^2 Q(1/z^2)))
+    np.maximum(y, 4.0, out=t)
+    np.multiply(t, t, out=t)
+    np.reciprocal(t, out=t)
+    _ratio(_P, _Q, t, tmp, y)  # y is free for a moment: it is recomputed below
+    tmp *= t
+    np.subtract(_INV_SQRT_PI, tmp, out=tmp)
+    np.abs(z, out=y)
+    np.maximum(y, 4.0, out=t)
+    tmp /= t
+    np.copyto(r, tmp, where=far)
+    np.multiply(y, y, out=t)
+    np.negative(t, out=t)
+    np.exp(t, out=t)
+    r *= t  # erfc(|z|) for |z| > 0.46875
+    np.subtract(1.0, r, out=r)
+    np.copysign(r, z, out=r)
+    np.greater(y, 0.46875, out=far)
+    np.copyto(out, r, where=far)
+
+
+def _check(input: Tensor, approximate: str) -> None:
+    if approximate not in ("none", "tanh"):
+        raise RuntimeError("approximate argument must be either none or tanh.")
+    if input.dtype.category != 2:
+        raise NotImplementedError(f"\"GeluKernelImpl\" not implemented for "
+                                  f"'{input.dtype.short}'")
+
+
+def gelu(input: Tensor, approximate: str = "none") -> Tensor:
+    """x * Phi(x); 'tanh': 0.5 x (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3)))."""
+    _check(input, approximate)
+    x = input._array()
+    out = Tensor._empty(input._shape, input.dtype, "gelu")
+    o = out._array()
+    keep: list = []
+    if approximate == "none":
+        z = _buf(x.shape, input.dtype, "gelu (x/sqrt2)", keep)
+        np.divide(x, _SQRT_2, out=z)
+        _erf_into(z, o, input.dtype, "gelu")
+    else:
+        np.multiply(x, x, out=o)
+        o *= _TANH_C
+        o += 1.0
+        o *= x
+        o *= _TANH_K
+        np.tanh(o, out=o)
+    o += 1.0
+    o *= x
+    o *= 0.5
+    return record("gelu", out, {"self": input}, approximate=approximate)
+
+
+@derivative("gelu", "GeluBackward0", saves={"self": None})
+def _gelu_bw(ctx, g):
+    xt = ctx.saved("self")
+    x = xt._array()
+    gx = Tensor._empty(xt._shape, g.dtype, "gelu_backward")
+    o = gx._array()
+    keep: list = []
+    t = _buf(x.shape, xt.dtype, "gelu_backward (tmp)", keep)
+    if ctx.attr("approximate") == "none":
+        # Phi(x) + x * phi(x)
+        np.divide(x, _SQRT_2, out=t)
+        _erf_into(t, o, xt.dtype, "gelu_backward")
+        o += 1.0
+        o *= 0.5
+        np.multiply(x, x, out=t)
+        t *= -0.5
+        np.exp(t, out=t)
+        t *= x
+        t *= _INV_SQRT_2PI
+        o += t
+    else:
+        # th = tanh(k (x + c x^3)); 0.5 (1 + th) + 0.5 x (1 - th^2) k (1 + 3 c x^2)
+        np.multiply(x, x, out=o)
+        o *= _TANH_C
+        o += 1.0
+        o *= x
+        o *= _TANH_K
+        np.tanh(o, out=o)
+        np.multiply(o, o, out=t)
+        np.subtract(1.0, t, out=t)
+        t *= x
+        t *= 0.5 * _TANH_K
+        o += 1.0
+        o *= 0.5
+        tmp = _buf(x.shape, xt.dtype, "gelu_backward (tmp)", keep)
+        np.multiply(x, x, out=tmp)
+        tmp *= 3 * _TANH_C
+        tmp += 1.0
+        t *= tmp
+        o += t
+    o *= g._array()
+    return (gx,)

@@ -1,0 +1,154 @@
+"""Scaled dot-product attention: softmax(q k^T * scale + mask) v, as one op.
+
+On CPU PyTorch 2.13 runs its fused "flash" kernel and records one node,
+ScaledDotProductFlashAttentionForCpuBackward0, saving query, key, value, the output and the
+row-wise logsumexp of the scores (not the L x S probabilities: backward recomputes them
+from q, k and logsumexp). So changing q, k, v or the output in place before backward raises.
+A boolean mask is turned into an additive float mask (0 / -inf), which is what is saved.
+"""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from .. import dtypes
+from ..autograd.derivatives import derivative
+from ..autograd.record import record
+from ..tensor import Tensor
+
+_C_NAMES = {"Float": "float", "Double": "double", "Long": "long int", "Bool": "bool"}
+
+
+def _c(t: Tensor) -> str:
+    return _C_NAMES.get(t.dtype.short, t.dtype.short.lower())
+
+
+def _check(query: Tensor, key: Tensor, value: Tensor, attn_mask: Tensor | None) -> None:
+    if attn_mask is not None and attn_mask.dtype is not dtypes.bool_ and \
+            attn_mask.dtype is not query.dtype:
+        raise RuntimeError(
+            "Expected attn_mask dtype to be bool or float or to match query dtype, but got "
+            f"attn_mask.dtype: {_c(attn_mask)} and  query.dtype: {_c(query)} instead.")
+    if query.dtype.category != 2:
+        raise RuntimeError("Expected query, key, and value to have the same dtype, but got "
+                           f"query.dtype: {_c(query)} key.dtype: {_c(key)} and value.dtype: "
+                           f"{_c(value)} instead.")
+    if not (query.dtype is key.dtype is value.dtype):
+        raise RuntimeError("Expected query, key, and value to have the same dtype, but got "
+                           f"query.dtype: {_c(query)} key.dtype: {_c(key)} and value.dtype: "
+                           f"{_c(value)} instead.")
+
+
+def additive_mask(attn_mask: Tensor | None, is_causal: bool, L: int, S: int, dtype):
+    """The float mask added to the scores: 0 where attention is allowed, -inf where not."""
+    if attn_mask is None and not is_causal:
+        return None
+    shape = (L, S) if attn_mask is None else attn_mask._shape
+    m = Tensor._empty(shape, dtype, "scaled_dot_product_attention (mask)")
+    a = m._array()
+    if attn_mask is None:
+        a.fill(0)
+    elif attn_mask.dtype is dtypes.bool_:
+        a.fill(-np.inf)
+        np.copyto(a, 0, where=attn_mask._array())
+    else:
+        np.copyto(a, attn_mask._array())
+    if is_causal:  # top-left aligned: query i sees keys 0..i
+        for i in range(min(L, S - 1)):
+            a[..., i, i + 1:] = -np.inf
+    return m
+
+
+def _probs_into(p: np.ndarray, q, k, mask, scale) -> None:
+    """p = q @ k^T * scale (+ mask): the raw scores, in place in p."""
+    np.matmul(q, np.swapaxes(k, -1, -2), out=p)
+    p *= scale
+    if mask is not None:
+        p += mask
+
+
+def scaled_dot_product_attention(query: Tensor, key: Tensor, value: Tensor,
+                                 attn_mask: Tensor | None = None, dropout_p: float = 0.0,
+                                 is_causal: bool = False, scale: float | None = None) -> Tensor:
+    """Attention of (..., L, E) queries over (..., S, E) keys and (..., S, Ev) values."""
+    _check(query, key, value, attn_mask)
+    L, S = query._shape[-2], key._shape[-2]
+    lead = query._shape[:-2]
+    sc = 1.0 / math.sqrt(query._shape[-1]) if scale is None else scale
+    mask = additive_mask(attn_mask, is_causal, L, S, query.dtype)
+    ma = None if mask is None else mask._array()
+    probs = Tensor._empty(lead + (L, S), query.dtype, "scaled_dot_product_attention (scores)")
+    p = probs._array()
+    _probs_into(p, query._array(), key._array(), ma, sc)
+    lse = Tensor._empty(lead + (L,), query.dtype, "scaled_dot_product_attention (logsumexp)")
+    la = lse._array()
+    rowmax = Tensor._empty(lead + (L, 1), query.dtype, "scaled_dot_product_attention (max)")
+    rm = rowmax._array()
+    np.max(p, axis=-1, keepdims=True, out=rm)
+    p -= rm
+    np.exp(p, out=p)
+    np.sum(p, axis=-1, out=la)
+    p /= la[..., None]
+    np.log(la, out=la)
+    la += rm[..., 0]
+    del rowmax
+    out = Tensor._empty(lead + (L, value._shape[-1]), query.dtype, "scaled_dot_product_attention")
+    np.matmul(p, value._array(), out=out._array())
+    del probs, p
+    record("sdpa", out, {"query": query, "key": key, "value": value},
+           logsumexp=lse, attn_mask=mask, dropout_p=float(dropout_p),
+           is_causal=bool(is_causal), scale=scale)
+    node = out._grad_fn
+    if node is not None and "result" in node._saved:
+        # PyTorch calls this saved output "output" (grad_fn._saved_output)
+        node._saved["output"] = saved = node._saved.pop("result")
+        saved.field = "output"
+    return out
+
+
+@derivative("sdpa", "ScaledDotProductFlashAttentionForCpuBackward0",
+            inputs=("query", "key", "value"),
+            saves={"query": None, "key": None, "value": None, "result": None,
+                   "logsumexp": None, "attn_mask": None})
+def _sdpa_bw(ctx, g):
+    q, k, v = ctx.saved("query"), ctx.saved("key"), ctx.saved("value")
+    out = ctx.saved("output")
+    la = ctx.saved("logsumexp")._array()
+    ma = ctx.saved("attn_mask")._array() if "attn_mask" in ctx._saved else None
+    scale = ctx.attr("scale")
+    sc = 1.0 / math.sqrt(q._shape[-1]) if scale is None else scale
+    L, S = q._shape[-2], k._shape[-2]
+    lead = q._shape[:-2]
+    ga = g._array()
+    # P again, from q, k and the logsumexp: exp(scores - lse)
+    pt = Tensor._empty(lead + (L, S), q.dtype, "sdpa backward (probs)")
+    p = pt._array()
+    _probs_into(p, q._array(), k._array(), ma, sc)
+    p -= la[..., None]
+    np.exp(p, out=p)
+    gq = gk = gv = None
+    if ctx.needs(2):
+        gv = Tensor._empty(v._shape, g.dtype, "sdpa backward (value)")
+        np.matmul(np.swapaxes(p, -1, -2), ga, out=gv._array())
+    # dS = P * (g v^T - rowsum(g * out))
+    dst = Tensor._empty(lead + (L, S), q.dtype, "sdpa backward (dscores)")
+    ds = dst._array()
+    np.matmul(ga, np.swapaxes(v._array(), -1, -2), out=ds)
+    rows = Tensor._empty(lead + (L, 1), q.dtype, "sdpa backward (rows)")
+    ra = rows._array()
+    tmp = Tensor._empty(out._shape, q.dtype, "sdpa backward (g*out)")
+    np.multiply(ga, out._array(), out=tmp._array())
+    np.sum(tmp._array(), axis=-1, keepdims=True, out=ra)
+    del tmp
+    ds -= ra
+    ds *= p
+    ds *= sc
+    del pt, p
+    if ctx.needs(0):
+        gq = Tensor._empty(q._shape, g.dtype, "sdpa backward (query)")
+        np.matmul(ds, k._array(), out=gq._array())
+    if ctx.needs(1):
+        gk = Tensor._empty(k._shape, g.dtype, "sdpa backward (key)")
+        np.matmul(np.swapaxes(ds, -1, -2), q._array(), out=gk._array())
+    return (gq, gk, gv)
