@@ -11,6 +11,7 @@ import numpy as np
 from numpy.lib.stride_tricks import sliding_window_view
 
 from .. import dtypes, memory
+from ..modes import STATE
 from ..autograd.derivatives import derivative
 from ..autograd.record import record
 from ..tensor import Tensor
@@ -293,8 +294,11 @@ def native_batch_norm(input: Tensor, weight: Tensor | None, bias: Tensor | None,
         # eval: nothing is saved as result1/result2 (empty, as in PyTorch; backward reads the
         # saved running stats). Like PyTorch's CPU kernel, fold everything into two
         # per-channel buffers, alpha = weight * invstd and beta = bias - mean * alpha.
-        mean = Tensor._empty((0,), input.dtype, "native_batch_norm (save_mean)")
-        invstd = Tensor._empty((0,), input.dtype, "native_batch_norm (save_invstd)")
+        mean = invstd = None
+        if STATE["grad"] and any(t is not None and t._requires_grad
+                                 for t in (input, weight, bias)):  # only a node keeps them
+            mean = Tensor._empty((0,), input.dtype, "native_batch_norm (save_mean)")
+            invstd = Tensor._empty((0,), input.dtype, "native_batch_norm (save_invstd)")
         alpha_t = _eval_invstd(running_var, eps, input.dtype)  # kept: its bytes stay counted
         alpha = alpha_t._array()
         if weight is not None:
