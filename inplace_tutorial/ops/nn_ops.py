@@ -11,9 +11,9 @@ import numpy as np
 from numpy.lib.stride_tricks import sliding_window_view
 
 from .. import dtypes, memory
-from ..modes import STATE
 from ..autograd.derivatives import derivative
 from ..autograd.record import record
+from ..modes import STATE
 from ..tensor import Tensor
 from .linalg import _mm_check
 
