@@ -77,6 +77,23 @@ def is_contiguous(shape: tuple, stride: tuple) -> bool:
     return True
 
 
+def is_channels_last(shape: tuple, stride: tuple) -> bool:
+    """PyTorch's is_contiguous(memory_format=torch.channels_last) for a 4-D tensor: NHWC
+    order, size-1 dims ignored."""
+    expected = 1
+    for d in (1, 3, 2, 0):
+        if shape[d] != 1:
+            if stride[d] != expected:
+                return False
+            expected *= shape[d]
+    return True
+
+
+def channels_last_strides(shape: tuple) -> tuple:
+    n, c, h, w = shape
+    return (h * w * c, 1, w * c, c)
+
+
 def broadcast_strides(shape: tuple, stride: tuple, to: tuple) -> tuple:
     """The strides of ``shape``/``stride`` expanded to ``to``: broadcast dims get stride 0."""
     lead = len(to) - len(shape)
@@ -100,6 +117,8 @@ def out_strides(shape: tuple, operands) -> tuple | None:
         first = geoms[0][1]
         if all(is_contiguous(sh, st) for sh, st in geoms):
             return None
+        if len(shape) == 4 and all(is_channels_last(sh, st) for sh, st in geoms):
+            return channels_last_strides(shape)  # its CHANNELS_LAST fast setup
         if all(st == first for _, st in geoms) and non_overlapping_and_dense(shape, first):
             return first
     if len(shape) < 2:
