@@ -13,7 +13,10 @@ from .autograd import (
     detect_anomaly,
     enable_grad,
     inference_mode,
+    is_anomaly_check_nan_enabled,
+    is_anomaly_enabled,
     is_grad_enabled,
+    is_inference_mode_enabled,
     no_grad,
     set_grad_enabled,
 )
@@ -48,8 +51,10 @@ warnings.filterwarnings("ignore", category=RuntimeWarning, module=r"inplace_tuto
 __all__ = ["Size", "Tensor", "UntypedStorage", "arange", "bool", "detect_anomaly", "double",
            "dtype", "einsum", "empty", "empty_like", "empty_strided", "enable_grad", "float",
            "float32", "float64", "full", "full_like", "inference_mode", "int64",
-           "is_grad_enabled", "long", "manual_seed", "memory", "no_grad", "ones", "ones_like",
-           "rand", "randn", "set_grad_enabled", "tensor", "where", "zeros", "zeros_like"]
+           "is_anomaly_check_nan_enabled", "is_anomaly_enabled", "is_grad_enabled",
+           "is_inference_mode_enabled", "long", "manual_seed", "memory", "no_grad", "ones",
+           "ones_like", "rand", "randn", "set_grad_enabled", "tensor", "where", "zeros",
+           "zeros_like"]
 
 
 def is_tensor(obj) -> bool:

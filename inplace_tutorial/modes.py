@@ -1,24 +1,59 @@
-"""modes: the global switches every op reads: grad mode, inference mode, anomaly mode.
+"""modes: the switches every op reads: grad mode, inference mode, anomaly mode.
 
 They sit below the tensor, as PyTorch keeps GradMode in c10 under at::Tensor, so that
 tensor.py and autograd/ can both read them without importing each other. The context
 managers that flip them (no_grad, inference_mode, detect_anomaly ...) live in
 autograd/grad_mode.py and autograd/anomaly.py. ``user_location`` is what anomaly mode records.
+
+Grad mode and inference mode are per thread, as in PyTorch (c10's thread-local AutogradState):
+a ``no_grad`` block in one thread leaves every other thread alone, and every new thread starts
+with grad enabled and inference mode off, whatever the thread that started it had. Anomaly
+mode is one switch for the whole process, as PyTorch's AnomalyMode is (a static flag).
 """
 from __future__ import annotations
 
 import linecache
 import os
 import sys
+import threading
 
-STATE = {"grad": True, "inference": False, "anomaly": False}
-"""The switches themselves. Read ``STATE["grad"]`` on hot paths (a dict lookup, no call)."""
+_ANOMALY = {"enabled": False, "check_nan": True}  # process-wide, like PyTorch's AnomalyMode
+
+
+class _State(threading.local):
+    """The switches. ``STATE["grad"]`` reads this thread's value (C-level lookups, no Python
+    call on the hot path); ``STATE["anomaly"]``/``["check_nan"]`` read the process-wide ones."""
+
+    def __init__(self):  # runs once in each thread that touches STATE: PyTorch's defaults
+        self.grad_mode = True  # what is_grad_enabled() answers
+        self.inference = False
+        self.grad = True  # whether ops record a graph: grad mode on and inference mode off
+
+    anomaly = property(lambda self: _ANOMALY["enabled"],
+                       lambda self, v: _ANOMALY.__setitem__("enabled", v))
+    check_nan = property(lambda self: _ANOMALY["check_nan"],
+                         lambda self, v: _ANOMALY.__setitem__("check_nan", v))
+
+    __getitem__ = threading.local.__getattribute__
+
+
+STATE = _State()
+"""The switches themselves. Read ``STATE["grad"]`` on hot paths; set them with ``set_modes``."""
+
+
+def set_modes(grad_mode: bool, inference: bool) -> None:
+    """Set this thread's grad mode and inference mode. Inside inference mode no op records a
+    graph even with grad mode on (``enable_grad`` inside ``inference_mode``), as in PyTorch,
+    where inference mode removes autograd from dispatch; ``STATE["grad"]`` folds the two."""
+    STATE.grad_mode = grad_mode
+    STATE.inference = inference
+    STATE.grad = grad_mode and not inference
 
 _PKG_DIR = os.path.dirname(os.path.abspath(__file__))
 
 
 def is_grad_enabled() -> bool:
-    return STATE["grad"]
+    return STATE.grad_mode
 
 
 def is_inference_mode_enabled() -> bool:
@@ -26,7 +61,11 @@ def is_inference_mode_enabled() -> bool:
 
 
 def is_anomaly_enabled() -> bool:
-    return STATE["anomaly"]
+    return _ANOMALY["enabled"]
+
+
+def is_anomaly_check_nan_enabled() -> bool:
+    return _ANOMALY["check_nan"]
 
 
 def cell_name(filename: str) -> str | None:

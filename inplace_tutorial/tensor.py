@@ -30,6 +30,8 @@ class VersionCounter:
     """Shared by a tensor, its views and detach(); bumped by every in-place op."""
 
     __slots__ = ("value", "history")
+    tracked = True  # False: an inference tensor's (PyTorch gives those no counter at all)
+    inference = False  # True: the tensors sharing it are inference tensors
 
     def __init__(self):
         self.value = 0
@@ -55,10 +57,33 @@ class VersionCounter:
             self.history.append((self.value, op, user_location()))
 
 
+class NoVersionCounter(VersionCounter):
+    """What tensors made in inference mode (and their views) share instead of a counter:
+    ``_version`` raises and, outside inference mode, so does any in-place op (record.py)."""
+
+    __slots__ = ()
+    tracked = False
+    inference = True
+
+
+class DetachedInferenceCounter(VersionCounter):
+    """detach()/.data of an inference tensor outside inference mode: PyTorch gives that one
+    (still an inference tensor) a counter of its own; its views get none again."""
+
+    __slots__ = ()
+    inference = True
+
+
+INFERENCE_VERSION = "Inference tensors do not track version counter."
+INFERENCE_REQUIRES_GRAD = (
+    "Setting requires_grad=True on inference tensor outside InferenceMode is not allowed.")
+
+
 class Tensor:
     __slots__ = ("_storage", "_shape", "_stride", "_offset", "dtype", "_np", "_vc",
-                 "_requires_grad", "grad", "_grad_fn", "_output_nr", "_base", "_creation",
-                 "_attr_version", "_accumulator", "_inference", "_shared_grad", "__weakref__")
+                 "_requires_grad", "_grad", "_grad_fn", "_output_nr", "_base", "_creation",
+                 "_attr_version", "_accumulator", "_inference", "_shared_grad", "_hooks",
+                 "_retains_grad", "__weakref__")
 
     # ------------------------------------------------------------------ construction
     @classmethod
@@ -67,17 +92,26 @@ class Tensor:
         t = object.__new__(cls)
         t._storage, t._shape, t._stride, t._offset, t.dtype = storage, shape, stride, offset, dtype
         t._np = None
-        t._vc = vc if vc is not None else VersionCounter()
+        if vc is None:  # a new tensor: made in inference mode, it is an inference tensor
+            inference = STATE["inference"]
+            vc = NoVersionCounter() if inference else VersionCounter()
+        else:  # a view (or detach) shares the counter, and with it inference-ness
+            inference = vc.inference
+            if inference and vc.tracked:  # a view of a detached inference tensor
+                vc = NoVersionCounter()
+        t._vc = vc
         t._requires_grad = False
-        t.grad = None
+        t._grad = None
         t._grad_fn = None
         t._output_nr = 0
         t._base = None
         t._creation = None
         t._attr_version = 0
         t._accumulator = None
-        t._inference = STATE["inference"]
+        t._inference = inference
         t._shared_grad = False
+        t._hooks = None  # a leaf's gradient hooks (autograd/hooks.py); a non-leaf's: its node
+        t._retains_grad = False
         return t
 
     @classmethod
@@ -164,7 +198,10 @@ class Tensor:
 
     @property
     def _version(self) -> int:
-        return self._vc.value
+        vc = self._vc
+        if not vc.tracked:
+            raise RuntimeError(INFERENCE_VERSION)
+        return vc.value
 
     @property
     def device(self) -> str:
@@ -180,7 +217,13 @@ class Tensor:
         in-place op (PyTorch regenerates the view's grad_fn then)."""
         if self._requires_grad:
             return True
-        return self._base is not None and self._base._requires_grad and self.grad_fn is not None
+        if self._base is None or not self._base._requires_grad:
+            return False
+        try:
+            return self.grad_fn is not None
+        except RuntimeError:  # a no_grad view whose base changed: it requires grad in PyTorch,
+            return True  # though reading its grad_fn raises
+
 
     @requires_grad.setter
     def requires_grad(self, value: bool) -> None:
@@ -194,6 +237,8 @@ class Tensor:
                 "var_no_grad = var.detach().")
         if requires_grad and not self.dtype.is_floating_point:
             raise RuntimeError("only Tensors of floating point dtype can require gradients")
+        if requires_grad and self._inference and not STATE["inference"]:
+            raise RuntimeError(INFERENCE_REQUIRES_GRAD)
         self._requires_grad = bool(requires_grad) or self._grad_fn is not None
         return self
 
@@ -205,20 +250,30 @@ class Tensor:
         return self._grad_fn is None
 
     def retain_grad(self) -> None:
-        if self.is_leaf or self.retains_grad:  # a second call changes nothing, as in PyTorch
+        if not self.requires_grad:
+            raise RuntimeError("can't retain_grad on Tensor that has requires_grad=False")
+        if self.is_leaf or self._retains_grad:  # a second call changes nothing, as in PyTorch
             return
         fn = self.grad_fn
         fn._retained.append((self._output_nr, weakref.ref(self)))
+        self._retains_grad = True
 
     @property
     def retains_grad(self) -> bool:
-        fn = self._grad_fn
-        return fn is not None and any(r() is self for _, r in fn._retained)
+        """True after retain_grad() on a non-leaf; stays True through in-place ops (the
+        retained .grad follows the tensor's new grad_fn: autograd/hooks.py move_retained)."""
+        return self._retains_grad
 
     def detach(self) -> Tensor:
-        """Same storage AND same version counter, no history."""
+        """Same storage AND same version counter, no history.
+
+        PyTorch's one exception: detach() of an inference tensor *outside* inference mode is
+        still an inference tensor but gets a counter of its own (it may then be written in
+        place, where a view of the same tensor may not)."""
         t = Tensor._make(self._storage, self._shape, self._stride, self._offset, self.dtype,
                          vc=self._vc)
+        if self._inference and not STATE["inference"]:
+            t._vc = DetachedInferenceCounter()
         return t
 
     def detach_(self) -> Tensor:
@@ -234,13 +289,30 @@ class Tensor:
 
     @property
     def data(self) -> Tensor:
-        """Same storage, a NEW version counter: in-place through it is invisible to autograd."""
-        return Tensor._make(self._storage, self._shape, self._stride, self._offset, self.dtype)
+        """Same storage, a NEW version counter: in-place through it is invisible to autograd.
+        (Of an inference tensor, inside inference mode: an inference tensor with no counter.)"""
+        t = Tensor._make(self._storage, self._shape, self._stride, self._offset, self.dtype,
+                         vc=VersionCounter())
+        if self._inference:
+            t._inference = True
+            t._vc = NoVersionCounter() if STATE["inference"] else DetachedInferenceCounter()
+        return t
 
     @data.setter
     def data(self, other: Tensor) -> None:
         self._storage, self.dtype = other._storage, other.dtype
         self._set_geometry(other._shape, other._stride, other._offset)
+
+    @property
+    def grad(self) -> Tensor | None:
+        """The gradient accumulated by backward() (or assigned): None until then."""
+        return self._grad
+
+    @grad.setter
+    def grad(self, value: Tensor | None) -> None:
+        if value is not None:
+            check_grad_assignment(self, value)
+        self._grad = value
 
     @property
     def output_nr(self) -> int:
@@ -307,6 +379,50 @@ class Tensor:
         if self.dim() == 0 and spec:
             return format(self.item(), spec)
         return repr(self)
+
+
+# How PyTorch 2.13 names a dtype in its autograd texts (its legacy type names; Bool and
+# BFloat16 never had a torch.*Tensor class, so they print as the dispatch type) and as a C
+# type (the .grad assignment text). Keyed by dtype name so dtypes added later fall back.
+TYPE_NAMES = {
+    "float32": ("torch.FloatTensor", "float"), "float64": ("torch.DoubleTensor", "double"),
+    "float16": ("torch.HalfTensor", "c10::Half"), "bfloat16": ("CPUBFloat16Type", "c10::BFloat16"),
+    "int64": ("torch.LongTensor", "long int"), "int32": ("torch.IntTensor", "int"),
+    "int16": ("torch.ShortTensor", "short int"), "int8": ("torch.CharTensor", "signed char"),
+    "uint8": ("torch.ByteTensor", "unsigned char"), "bool": ("CPUBoolType", "bool"),
+}
+
+
+def type_string(dtype: dtypes.dtype) -> str:
+    """``torch.FloatTensor``, ``CPUBoolType`` ...: the name PyTorch's version-counter error and
+    hook errors give a tensor's type."""
+    names = TYPE_NAMES.get(dtype.name)
+    return names[0] if names else f"torch.{dtype.tensor_type}"
+
+
+def c_type_name(dtype: dtypes.dtype) -> str:
+    names = TYPE_NAMES.get(dtype.name)
+    return names[1] if names else dtype.name
+
+
+def check_grad_assignment(t: Tensor, value: Any) -> None:
+    """PyTorch's checks on ``t.grad = value`` (THPVariable_set_grad), in its order and words."""
+    if not isinstance(value, Tensor):
+        raise TypeError("assigned grad expected to be a Tensor or None but got grad of type "
+                        f"{type(value).__name__}")
+    if value.dtype is not t.dtype:
+        raise RuntimeError(
+            f"attempting to assign a gradient with dtype '{c_type_name(value.dtype)}' to a "
+            f"tensor with grad_dtype '{t.dtype.short}'. The gradient must match the tensor's "
+            "grad_dtype (defaults to the tensor's dtype). You can set the tensor's grad_dtype "
+            "attribute with a specific dtype, or None to allow any dtype. Set grad_dtype with "
+            "caution. Diverging the dtypes of a tensor and its gradient may break downstream "
+            "systems that assume they match.")
+    if value._shape != t._shape:
+        raise RuntimeError(
+            f"attempting to assign a gradient of size '[{', '.join(map(str, value._shape))}]' "
+            f"to a tensor of size '[{', '.join(map(str, t._shape))}]'. Please ensure that the "
+            "gradient and the tensor are the same size")
 
 
 class Size(tuple):

@@ -2,6 +2,8 @@
 from __future__ import annotations
 
 import gc
+import threading
+import weakref
 
 import numpy as np
 import pytest
@@ -228,3 +230,140 @@ def test_create_graph_says_higher_order_gradients_are_out_of_scope():
     assert x.grad is None  # refused before anything ran
     y.backward()  # the graph is intact
     assert x.grad.tolist() == [2.0, 4.0]
+
+
+# ---------------------------------------------------------------- grad mode is per thread
+def test_grad_mode_is_thread_local_under_concurrent_blocks():
+    """Many threads enter and leave no_grad / inference_mode / enable_grad blocks at once,
+    overlapping in time; each sees only its own mode, records a graph exactly when its own
+    mode says so, and the main thread ends with grad enabled and inference mode off."""
+    x = ipt.tensor([1.0, 2.0, 3.0], requires_grad=True)
+    start = threading.Barrier(8)
+    errors: list = []
+
+    def worker(k: int) -> None:
+        try:
+            start.wait(5)
+            for i in range(200):
+                mode = (k + i) % 3
+                block = (ipt.no_grad() if mode == 0 else
+                         ipt.inference_mode() if mode == 1 else ipt.enable_grad())
+                with block:
+                    y = x * 2
+                    want = mode == 2
+                    if ipt.is_grad_enabled() != want or y.requires_grad != want:
+                        errors.append((k, i, mode, ipt.is_grad_enabled(), y.requires_grad))
+                    if ipt.is_inference_mode_enabled() != (mode == 1):
+                        errors.append((k, i, "inference", mode))
+                if not ipt.is_grad_enabled() or ipt.is_inference_mode_enabled():
+                    errors.append((k, i, "not restored"))
+        except Exception as e:  # noqa: BLE001 - reported below
+            errors.append(repr(e))
+
+    threads = [threading.Thread(target=worker, args=(k,)) for k in range(8)]
+    for th in threads:
+        th.start()
+    for th in threads:
+        th.join()
+    assert errors == []
+    assert ipt.is_grad_enabled() and not ipt.is_inference_mode_enabled()
+
+
+def test_new_thread_starts_with_defaults_whatever_its_parent_has():
+    seen = []
+    with ipt.inference_mode():
+        with ipt.enable_grad():
+            th = threading.Thread(target=lambda: seen.append(
+                (ipt.is_grad_enabled(), ipt.is_inference_mode_enabled())))
+            th.start()
+            th.join()
+    assert seen == [(True, False)]
+
+
+def test_anomaly_mode_is_one_switch_for_the_process():
+    seen = []
+    ipt.autograd.set_detect_anomaly(True, check_nan=False)
+    try:
+        th = threading.Thread(target=lambda: seen.append(
+            (ipt.is_anomaly_enabled(), ipt.is_anomaly_check_nan_enabled())))
+        th.start()
+        th.join()
+    finally:
+        ipt.autograd.set_detect_anomaly(False)
+    assert seen == [(True, False)]
+    assert not ipt.is_anomaly_enabled() and ipt.is_anomaly_check_nan_enabled()
+
+
+def test_grad_mode_exception_inside_block_restores():
+    with pytest.raises(ValueError):
+        with ipt.no_grad():
+            raise ValueError
+    assert ipt.is_grad_enabled()
+
+    @ipt.inference_mode
+    def boom():
+        raise ValueError
+
+    with pytest.raises(ValueError):
+        boom()
+    assert ipt.is_grad_enabled() and not ipt.is_inference_mode_enabled()
+
+
+# ---------------------------------------------------------------- hooks, grad(), .grad
+def test_hook_handle_remove_is_idempotent_and_hooks_do_not_leak_nodes():
+    x = ipt.tensor([1.0, 2.0], requires_grad=True)
+    y = x * 2
+    h = y.register_hook(lambda g: g * 3)
+    node = weakref.ref(y.grad_fn)
+    h.remove()
+    h.remove()
+    y.sum().backward()
+    assert x.grad.tolist() == [2.0, 2.0]
+    del y
+    gc.collect()
+    assert node() is None  # the handle holds its table weakly: the node is freed
+
+
+def test_autograd_grad_leaves_dot_grad_and_graph_rules():
+    x = ipt.tensor([1.0, 2.0], requires_grad=True)
+    y = (x * x).sum()
+    (g,) = ipt.autograd.grad(y, x, retain_graph=True)
+    assert g.tolist() == [2.0, 4.0] and x.grad is None
+    (g2,) = ipt.autograd.grad(y, [x])
+    assert g2.tolist() == [2.0, 4.0]
+    with pytest.raises(RuntimeError, match="second time"):
+        ipt.autograd.grad(y, x)
+    with pytest.raises(NotImplementedError):
+        ipt.autograd.grad((x * 2).sum(), x, create_graph=True)
+
+
+def test_grad_assignment_keeps_old_value_on_error():
+    x = ipt.tensor([1.0, 2.0], requires_grad=True)
+    g = ipt.ones(2)
+    x.grad = g
+    for bad in (ipt.zeros(3), ipt.zeros(2, dtype=ipt.int64), 1, [1.0, 2.0]):
+        with pytest.raises((RuntimeError, TypeError)):
+            x.grad = bad
+        assert x.grad is g  # nothing half-assigned
+
+
+def test_type_names_table_matches_torch_for_every_dtype():
+    """The table behind ``[CPUBoolType [3]]`` and the .grad assignment text, checked against
+    PyTorch 2.13 for every dtype in it (whether or not the core has that dtype yet)."""
+    torch = pytest.importorskip("torch")
+    from inplace_tutorial.tensor import TYPE_NAMES
+
+    for name, (type_name, c_name) in TYPE_NAMES.items():
+        dt = getattr(torch, name)
+        a = torch.ones(3, requires_grad=True)
+        o = torch.ones(3, dtype=dt)
+        z = a * o
+        o.zero_()
+        with pytest.raises(RuntimeError) as e:
+            z.sum().backward()
+        assert f"[{type_name} [3]]" in str(e.value), name
+        x = torch.zeros(3, requires_grad=True) if name != "float32" else \
+            torch.zeros(3, dtype=torch.float64, requires_grad=True)
+        with pytest.raises(RuntimeError) as e:
+            x.grad = torch.zeros(3, dtype=dt)
+        assert f"with dtype '{c_name}' to" in str(e.value), name

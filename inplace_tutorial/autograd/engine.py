@@ -8,29 +8,53 @@ after it runs, so memory drops during backward just as it does in PyTorch. With
 from __future__ import annotations
 
 import heapq
+import warnings
 from collections.abc import Sequence
 
-from ..creation import ones_like
-from ..creation import tensor as make_tensor
+import numpy as np
+
+from ..creation import ones_like, zeros_like
+from ..modes import STATE
 from ..tensor import Size, Tensor
 from . import grad_mode
+from .anomaly import nan_message
 from .errors import HIGHER_ORDER
 from .graph import AccumulateGrad, Node, edge
+from .hooks import node_hooks, run_hooks, run_post_accumulate_hooks
+
+
+def _as_tuple(tensors) -> tuple:
+    return (tensors,) if isinstance(tensors, Tensor) else tuple(tensors)
+
+
+def _grad_tuple(grads, n: int) -> tuple:
+    """grad_tensors / grad_outputs as PyTorch takes them: None, a Tensor, or a sequence of
+    Tensors and Nones (a bare number is not a sequence: TypeError, as in PyTorch)."""
+    if grads is None:
+        return (None,) * n
+    if isinstance(grads, Tensor):
+        return (grads,)
+    try:
+        grads = tuple(grads)
+    except TypeError:
+        raise TypeError(f"'{type(grads).__name__}' object is not iterable") from None
+    for g in grads:
+        if g is not None and not isinstance(g, Tensor):
+            raise TypeError("gradients can be either Tensors or None, but got "
+                            f"{type(g).__name__}")
+    return grads
 
 
 def _roots(tensors, grad_tensors):
     roots = []
-    for i, t in enumerate(tensors):
+    for i, (t, g) in enumerate(zip(tensors, grad_tensors)):  # zip: PyTorch ignores extras
         if not t._requires_grad:
             raise RuntimeError(
                 f"element {i} of tensors does not require grad and does not have a grad_fn")
-        g = grad_tensors[i] if grad_tensors is not None else None
         if g is None:
             if t.numel() != 1:
                 raise RuntimeError("grad can be implicitly created only for scalar outputs")
             g = ones_like(t)
-        elif not isinstance(g, Tensor):
-            g = make_tensor(g, dtype=t.dtype)
         elif g._shape != t._shape:
             raise RuntimeError(f"Mismatch in shape: grad_output[{i}] has a shape of "
                                f"{Size(g._shape)!r} and output[{i}] has a shape of "
@@ -52,13 +76,11 @@ def backward(tensors, grad_tensors=None, retain_graph: bool | None = None,
     """
     if create_graph:
         raise NotImplementedError(HIGHER_ORDER)
-    if isinstance(tensors, Tensor):
-        tensors = (tensors,)
-    if isinstance(grad_tensors, Tensor) or grad_tensors is None:
-        grad_tensors = None if grad_tensors is None else (grad_tensors,)
+    tensors = _as_tuple(tensors)
+    grad_tensors = _grad_tuple(grad_tensors, len(tensors))
     targets = None
     if inputs is not None:
-        inputs = (inputs,) if isinstance(inputs, Tensor) else tuple(inputs)
+        inputs = _as_tuple(inputs)
         if not inputs:
             raise RuntimeError("`inputs` argument to `backward()` cannot be empty.")
         for t in inputs:
@@ -69,6 +91,60 @@ def backward(tensors, grad_tensors=None, retain_graph: bool | None = None,
     roots = _roots(tensors, grad_tensors)
     with grad_mode.no_grad():
         _run(roots, bool(retain_graph), targets)
+
+
+def grad(outputs, inputs, grad_outputs=None, retain_graph: bool | None = None,
+         create_graph: bool = False, only_inputs: bool = True, allow_unused: bool | None = None,
+         is_grads_batched: bool = False, materialize_grads: bool = False) -> tuple:
+    """torch.autograd.grad: the gradients of ``outputs`` with respect to ``inputs``, returned
+    (a tuple, one per input), not accumulated into any ``.grad``.
+
+    Tensor hooks and retain_grad() run as in backward(). ``allow_unused``: an input the outputs
+    don't depend on gives None (or zeros with ``materialize_grads``) instead of an error.
+    """
+    if create_graph:
+        raise NotImplementedError(HIGHER_ORDER)
+    if is_grads_batched:
+        raise NotImplementedError("is_grads_batched=True (vmap over grad_outputs) is not part "
+                                  "of this core")
+    if materialize_grads and allow_unused is False:
+        raise ValueError("Expected allow_unused to be True or not passed when materialize_grads="
+                         "True, but got: allow_unused=False.")
+    if allow_unused is None:
+        allow_unused = materialize_grads
+    if not only_inputs:
+        warnings.warn("only_inputs argument is deprecated and is ignored now (defaults to True). "
+                      "To accumulate gradient for other parts of the graph, please use "
+                      "torch.autograd.backward.", FutureWarning, stacklevel=2)
+    outputs = _as_tuple(outputs)
+    if not all(isinstance(t, Tensor) for t in outputs):
+        raise AssertionError("Expected output to be a torch.Tensor")
+    inputs = _as_tuple(inputs)
+    for t in inputs:
+        if not isinstance(t, Tensor):
+            raise RuntimeError("all inputs have to be Tensors or GradientEdges, but got "
+                               f"{type(t).__name__}")
+    if not inputs:
+        raise RuntimeError("`inputs` argument to `grad()` cannot be empty.")
+    roots = _roots(outputs, _grad_tuple(grad_outputs, len(outputs)))
+    capture: dict[Node, list] = {}
+    for i, t in enumerate(inputs):
+        if not t.requires_grad:
+            raise RuntimeError("One of the differentiated Tensors does not require grad")
+        node, nr = edge(t)
+        capture.setdefault(node, []).append((nr, i))
+    results: list = [None] * len(inputs)
+    with grad_mode.no_grad():
+        _run(roots, bool(retain_graph), set(capture), capture=(capture, results))
+    for i, g in enumerate(results):
+        if g is None:
+            if materialize_grads:
+                results[i] = zeros_like(inputs[i])
+            elif not allow_unused:
+                raise RuntimeError(
+                    f"The differentiated Tensor at index {i} appears to not have been used in "
+                    "the graph. Set allow_unused=True if this is the desired behavior.")
+    return tuple(results)
 
 
 def _needed(roots, targets: set) -> set:
@@ -90,7 +166,10 @@ def _needed(roots, targets: set) -> set:
     return needed
 
 
-def _run(roots, retain_graph: bool, targets: set | None = None) -> None:
+def _run(roots, retain_graph: bool, targets: set | None = None, capture=None) -> None:
+    """Run the graph from ``roots``. ``capture``: autograd.grad's (node -> [(output_nr, i)],
+    results): the gradients flowing into those nodes are stored in results[i], and no
+    AccumulateGrad runs."""
     needed = None if targets is None else _needed(roots, targets)
     deps: dict[Node, int] = {}
     seen: set[Node] = set()
@@ -122,17 +201,32 @@ def _run(roots, retain_graph: bool, targets: set | None = None) -> None:
 
     for (node, nr), g in roots:
         if node is not None and (needed is None or node in needed):
+            queued = node in buffers  # the same node as two roots: queue it once
             send(node, nr, g)
-            if deps.get(node, 0) == 0:
+            if deps.get(node, 0) == 0 and not queued:
                 heapq.heappush(ready, (-node._seq, id(node), node))
 
     while ready:
         _, _, node = heapq.heappop(ready)
         grads = buffers.pop(node)
+        hooks = node_hooks(node)
+        if hooks:  # tensor hooks first, in registration order; retain_grad's after them
+            for nr, table in hooks.items():
+                if nr < len(grads):
+                    grads[nr] = run_hooks(table, grads[nr])
         for nr, ref in node._retained:
             t = ref()
             if t is not None and grads[nr] is not None:
-                t.grad = grads[nr].clone() if t.grad is None else t.grad + grads[nr]
+                # set directly, as PyTorch's retains_grad hook does: after t_() the retained
+                # gradient keeps the old geometry, which a checked assignment would refuse
+                t._grad = grads[nr].clone() if t._grad is None else t._grad + grads[nr]
+        if capture is not None and node in capture[0]:
+            for nr, i in capture[0][node]:
+                if nr < len(grads) and grads[nr] is not None:
+                    grads[nr]._shared_grad = True
+                    capture[1][i] = grads[nr]
+            if isinstance(node, AccumulateGrad):
+                continue
         if needed is not None and not isinstance(node, AccumulateGrad) and not any(
                 n in needed for n, _ in node.next_functions):
             continue  # a non-leaf input's own node: its gradient was captured above
@@ -140,8 +234,12 @@ def _run(roots, retain_graph: bool, targets: set | None = None) -> None:
             if g is not None and grad_users.get(id(g._storage), 0) > 1:
                 g._shared_grad = True
         outs = node.apply(grads)
+        if STATE["anomaly"] and STATE["check_nan"]:
+            _check_nan(node, outs)
         if not retain_graph:
             node.release()
+        if isinstance(node, AccumulateGrad):
+            run_post_accumulate_hooks(node.variable)
         del grads
         for (nxt, nr), g in zip(node.next_functions, outs):
             if nxt is None or (needed is not None and nxt not in needed):
@@ -168,3 +266,11 @@ def _skip(node, deps, buffers, ready, needed) -> None:
                 heapq.heappush(ready, (-nxt._seq, id(nxt), nxt))
             else:
                 _skip(nxt, deps, buffers, ready, needed)
+
+
+def _check_nan(node: Node, outs) -> None:
+    """detect_anomaly(check_nan=True): a backward function that returns NaN raises at once."""
+    for i, ((nxt, _), g) in enumerate(zip(node.next_functions, outs)):
+        if nxt is not None and g is not None and g.dtype.is_floating_point \
+                and np.isnan(g._array()).any():
+            raise RuntimeError(nan_message(node.name(), i))

@@ -25,7 +25,8 @@ class Node:
     """A backward function. Subclasses are named like PyTorch's (MulBackward0 ...)."""
 
     __slots__ = ("next_functions", "_saved", "_attrs", "_input_meta", "_num_outputs",
-                 "_retained", "_released", "_saved_scalar", "_seq", "_trace", "__weakref__")
+                 "_retained", "_released", "_saved_scalar", "_seq", "_trace", "_pre_hooks",
+                 "__weakref__")
     _formula: Any = None  # set on table-generated subclasses
 
     def __init__(self, next_functions: tuple = (), num_outputs: int = 1):
@@ -35,6 +36,7 @@ class Node:
         self._input_meta: list = []  # (shape, dtype) per input, to sum/cast grads back
         self._num_outputs = num_outputs
         self._retained: list = []  # (output_nr, weakref to tensor) for retain_grad()
+        self._pre_hooks: dict | None = None  # output_nr -> {id: hook}: register_hook (hooks.py)
         self._released = False
         self._saved_scalar = False  # a saved wrapped scalar also makes a 2nd backward fail
         self._seq = next(_seq)
@@ -143,7 +145,7 @@ class AccumulateGrad(Node):
             # leaf's layout (PyTorch's grad layout contract); otherwise copy into that layout.
             if g._shared_grad or g._base is not None or g._stride != _layout_of(leaf):
                 g = empty_like(leaf).copy_(g)
-            leaf.grad = g
+            leaf._grad = g  # shape and dtype are the leaf's: no need for the checked setter
         else:
             leaf.grad.add_(g)
         return ()

@@ -23,6 +23,7 @@ from .errors import (
     short_name,
 )
 from .graph import Node, any_requires_grad, edge
+from .hooks import move_retained
 from .saved_tensor import SavedTensor, producer_of
 from .views_backward import CopySlices, as_strided_node
 
@@ -97,7 +98,7 @@ def record_inplace(op: str, self, inputs: dict, compute: Callable[[], None],
     Order as in PyTorch: autograd's checks, then the kernel's ``check`` (overlap, shape,
     dtype), then the write. Nothing is written or bumped if a check raises.
     """
-    if self._inference and not STATE["inference"]:
+    if not self._vc.tracked and not STATE["inference"]:  # an inference tensor or its view
         raise RuntimeError(INFERENCE_INPLACE)
     needs = STATE["grad"] and any_requires_grad(inputs.values())
     method = op if op.endswith("_") else op + "_"  # the name the user typed, for anomaly mode
@@ -127,6 +128,8 @@ def record_inplace(op: str, self, inputs: dict, compute: Callable[[], None],
     self._vc.write(compute, method)
     if metadata:
         # t_(), transpose_() ... change only this tensor's geometry: no CopySlices on the base
+        # (retain_grad() stays on the old node here: PyTorch's .grad is then the gradient
+        # of the value before the geometry changed)
         self._grad_fn, self._requires_grad, self._output_nr = node, True, 0
         self._attr_version = self._vc.value
     else:
@@ -138,16 +141,22 @@ def record_inplace(op: str, self, inputs: dict, compute: Callable[[], None],
 
 
 def rebase_history(self, node: Node) -> None:
-    """Make ``node`` self's history; for a view, wrap it in CopySlices on the base."""
+    """Make ``node`` self's history; for a view, wrap it in CopySlices on the base.
+    retain_grad() moves with the tensor to its new node (hooks registered earlier stay)."""
+    old = self._grad_fn
     if self._base is None:
         self._grad_fn, self._requires_grad, self._output_nr = node, True, 0
+        move_retained(self, old, node)
         return
     base = self._base
+    old_base = base._grad_fn
     base._grad_fn = CopySlices(base, self, node)
     base._requires_grad, base._output_nr = True, 0
+    move_retained(base, old_base, base._grad_fn)
     self._requires_grad = True
     self._grad_fn = as_strided_node(self, base)
     self._attr_version = self._vc.value
+    move_retained(self, old, self._grad_fn)
 
 
 __all__ = ["check_inplace", "rebase_history", "record", "record_inplace"]

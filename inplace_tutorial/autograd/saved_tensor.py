@@ -11,7 +11,7 @@ import weakref
 from typing import TYPE_CHECKING
 
 from ..modes import STATE
-from ..tensor import Tensor
+from ..tensor import Tensor, type_string
 from .errors import ANOMALY_HINT, FREED, INFERENCE_SAVED, VERSION_HINT, short_name
 
 if TYPE_CHECKING:
@@ -27,7 +27,7 @@ class SavedTensor:
 
     __slots__ = ("_storage", "_shape", "_stride", "_offset", "_dtype", "_vc", "version",
                  "_producer", "field", "_node", "_released", "_requires_grad", "_is_output",
-                 "_tensor", "_weak_fn", "__weakref__")
+                 "_tensor", "_weak_fn", "_view_of", "__weakref__")
 
     def __init__(self, t: Tensor, field: str, node: Node, producer: tuple | None,
                  is_output: bool = False, requires_grad: bool | None = None):
@@ -42,6 +42,12 @@ class SavedTensor:
         self._tensor = None if is_output else weakref.ref(t)
         self._weak_fn = weakref.ref(t._grad_fn) if is_output and t._base is not None \
             and t._grad_fn is not None else None
+        # PyTorch's SavedVariable keeps a saved input alive, so the error text can ask a dead
+        # view for its grad_fn (regenerated as AsStrided once its base changed: the "output 0
+        # of AsStrided" after Linear's weight changes, whose weight.t() died after forward).
+        # We keep only what that question needs: the base, weakly, and the view's version.
+        self._view_of = (weakref.ref(t._base), t._attr_version, t._creation) \
+            if not is_output and t._base is not None else None
         self._shape, self._stride, self._offset = t._shape, t._stride, t._offset
         self._dtype, self._vc, self.version = t.dtype, t._vc, t._vc.value
         self._producer = producer  # (weakref to the producing node, output_nr); None: a leaf
@@ -84,12 +90,23 @@ class SavedTensor:
             return f"output 0 of {short_name(fn.name())}"
         t = self._tensor() if self._tensor is not None else None
         if t is None:
-            return format_producer(self._producer)
+            return self._dead_view_producer() or format_producer(self._producer)
         try:
             fn = t.grad_fn  # may regenerate a view's grad_fn, exactly as PyTorch's message does
         except RuntimeError:
             fn = t._grad_fn
         return f"output {t._output_nr} of {short_name(fn.name())}" if fn is not None else None
+
+    def _dead_view_producer(self) -> str | None:
+        """What ``grad_fn`` of the saved view would say now, had it been kept alive."""
+        if self._view_of is None:
+            return None
+        base_ref, attr_version, creation = self._view_of
+        base = base_ref()
+        if (base is not None and base._requires_grad and creation is None
+                and self._vc.value != attr_version):
+            return f"output 0 of {short_name('AsStridedBackward0')}"
+        return None
 
     def _version_message(self) -> str:
         producer = self._producer_now()
@@ -98,7 +115,7 @@ class SavedTensor:
         shape = t._shape if t is not None else self._shape  # the tensor as it is now
         msg = (
             "one of the variables needed for gradient computation has been modified by an "
-            f"inplace operation: [torch.{self._dtype.tensor_type} {_shape_str(shape)}]"
+            f"inplace operation: [{type_string(self._dtype)} {_shape_str(shape)}]"
             f"{which} is at version {self._vc.value}; expected version {self.version} instead."
             + (ANOMALY_HINT if STATE["anomaly"] else VERSION_HINT)
         )

@@ -1,4 +1,4 @@
-"""The autograd half of Tensor: ``grad_fn`` and ``backward()``.
+"""The autograd half of Tensor: ``grad_fn``, ``backward()`` and the hooks (hooks.py).
 
 tensor.py sits below autograd and may not import it, so these two are defined here and
 attached to Tensor at the bottom of this file, when ``inplace_tutorial.autograd`` is imported
@@ -9,11 +9,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ..modes import STATE
 from ..tensor import Tensor
 from .engine import backward as run_backward
 from .errors import MULTI_VIEW_TAIL, NO_GRAD_VIEW, short_name
 from .graph import Node
+from .hooks import move_retained, register_hook, register_post_accumulate_grad_hook
 from .views_backward import as_strided_node
 
 
@@ -22,14 +22,15 @@ def grad_fn(self: Tensor) -> Node | None:
     fn = self._grad_fn
     # A view whose base was modified in place (through any alias) gets its grad_fn
     # regenerated from the base as AsStridedBackward0, exactly when PyTorch does it,
-    # and with PyTorch's errors for views that may not be regenerated.
+    # and with PyTorch's errors for views that may not be regenerated (raised in any grad
+    # mode: reading grad_fn under no_grad doesn't make the ambiguity go away).
     if (self._base is not None and self._attr_version != self._vc.value
             and self._base._requires_grad):
         if self._creation is not None:
-            if not STATE["grad"]:
-                return fn
             raise RuntimeError(stale_view_message(self, fn))
-        fn = self._grad_fn = as_strided_node(self, self._base)
+        new = self._grad_fn = as_strided_node(self, self._base)
+        move_retained(self, fn, new)  # retain_grad() follows the tensor to its new node
+        fn = new
         self._requires_grad = True
         self._attr_version = self._vc.value
     return fn
@@ -57,3 +58,5 @@ def backward(self: Tensor, gradient=None, retain_graph: bool | None = None,
 # The registration step: Tensor gets its autograd entry points.
 Tensor.grad_fn = property(grad_fn)
 Tensor.backward = backward
+Tensor.register_hook = register_hook
+Tensor.register_post_accumulate_grad_hook = register_post_accumulate_grad_hook

@@ -185,21 +185,23 @@ print("negative values going into it:", int((before < 0).sum().item()))
 # ## `no_grad` vs `inference_mode`
 #
 # Both switch off graph recording. `inference_mode` goes further: tensors created inside it are
-# **inference tensors**. In PyTorch they carry no version counter at all (less bookkeeping per
-# op), and reading `_version` on one raises. The core marks them but still keeps a counter (its
-# next cell prints it), so here `_version` works. The rule both enforce: you may not modify an
-# inference tensor in place later, outside inference mode.
+# **inference tensors**. They carry no version counter at all (less bookkeeping per op), so
+# reading `_version` on one raises, in PyTorch and in the core alike. A view of an inference
+# tensor is one too. The rule that follows: you may not modify an inference tensor in place
+# later, outside inference mode.
 
 # %%
 with ipt.no_grad():
     a = model(x)
 with ipt.inference_mode():
     b = model(x)
-from inplace_tutorial.pytorch_reference import INFERENCE_VERSION_ERROR
 
 print("under no_grad:        is_inference =", a.is_inference())
-print("under inference_mode: is_inference =", b.is_inference())
-print("b._version in the core:", b._version, f"| in PyTorch: RuntimeError: {INFERENCE_VERSION_ERROR}")
+print("under inference_mode: is_inference =", b.is_inference(), "| its view too:", b[0].is_inference())
+try:
+    b._version
+except RuntimeError as e:
+    print("b._version ->", e)
 a.add_(1)                     # fine: a normal tensor
 before = b.clone()
 try:

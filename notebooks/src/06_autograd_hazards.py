@@ -311,10 +311,11 @@ except RuntimeError as e:
 
 # %% [markdown]
 # `D(fake)` is a linear layer, recorded as `AddmmBackward0`; to compute `fake`'s gradient it
-# saved `D.weight.t()` (a view of the weight, hence "output 0 of T"). `optD.step()` bumped the
-# weight's version. *In real PyTorch* the same program fails with the same message, except that
-# it names the saved view "output 0 of AsStrided": PyTorch regenerates a view whose base was
-# modified in place (parity test `test_06_step_between_backwards_fails`).
+# saved `D.weight.t()`, a view of the weight made by `TBackward0`. `optD.step()` bumped the
+# weight's version. Why does the message say "output 0 of AsStrided" and not "of T"? To name the
+# saved tensor, the error asks it for its `grad_fn`, and a view whose base was modified in place
+# gets its `grad_fn` *regenerated* as `AsStridedBackward0` (the view re-read from the new base).
+# Real PyTorch prints the same message (parity test `test_06_step_between_backwards_fails`).
 #
 # The fix: finish **all** backward passes before any `step()` (or recompute the forward after the
 # step).

@@ -5,6 +5,8 @@ with ``t = torch`` and once with ``t = inplace_tutorial`` and compares every obs
 """
 
 
+import threading
+
 import numpy as np
 import pytest
 
@@ -266,6 +268,163 @@ def data_assignment_on_leaf(t):
     w = t.tensor(arr(3), requires_grad=True)
     w.data.mul_(2)
     return {"w": w, "version": w._version, "leaf": w.is_leaf, "rg": w.requires_grad}
+
+
+# ======================================================================================
+# grad mode is per thread; anomaly mode is per process (as PyTorch's static AnomalyMode)
+
+
+def _in_thread(fn):
+    out = []
+    th = threading.Thread(target=lambda: out.append(fn()))
+    th.start()
+    th.join()
+    return out[0]
+
+
+@prog
+def mode_new_thread_starts_with_grad_enabled(t):
+    x = t.tensor(arr(3), requires_grad=True)
+
+    def probe():
+        y = x * 2
+        return [t.is_grad_enabled(), t.is_inference_mode_enabled(), y.requires_grad,
+                fn_name(y.grad_fn)]
+
+    with t.no_grad():
+        under_no_grad = _in_thread(probe)
+    with t.inference_mode():
+        under_inference = _in_thread(probe)
+    t.set_grad_enabled(False)
+    after_set_false = _in_thread(probe)
+    main_thread = t.is_grad_enabled()
+    t.set_grad_enabled(True)
+    return {"no_grad": under_no_grad, "inference": under_inference,
+            "set_false": after_set_false, "main": main_thread}
+
+
+@prog
+def mode_no_grad_in_thread_leaves_main_alone(t):
+    x = t.tensor(arr(3), requires_grad=True)
+    entered, release = threading.Event(), threading.Event()
+
+    def worker():
+        with t.no_grad():
+            entered.set()
+            release.wait(5)
+
+    th = threading.Thread(target=worker)
+    th.start()
+    entered.wait(5)
+    y = x * 2  # the other thread is inside no_grad right now
+    flags = [t.is_grad_enabled(), y.requires_grad, fn_name(y.grad_fn)]
+    release.set()
+    th.join()
+    return {"main_while_other_in_no_grad": flags, "after": t.is_grad_enabled()}
+
+
+@prog
+def mode_overlapping_blocks_restore(t):
+    # two blocks entered and left out of nesting order restore what each saw on entry
+    a, b = t.no_grad(), t.enable_grad()
+    a.__enter__()
+    b.__enter__()
+    in_both = t.is_grad_enabled()
+    a.__exit__(None, None, None)
+    after_a = t.is_grad_enabled()
+    b.__exit__(None, None, None)
+    after_b = t.is_grad_enabled()
+    t.set_grad_enabled(True)
+    return {"in_both": in_both, "after_a": after_a, "after_b": after_b}
+
+
+@prog
+def mode_anomaly_is_process_wide(t):
+    t.autograd.set_detect_anomaly(True)
+    seen = _in_thread(lambda: [t.is_anomaly_enabled(), t.is_anomaly_check_nan_enabled()])
+    t.autograd.set_detect_anomaly(False)
+    return {"other_thread": seen, "main": t.is_anomaly_enabled()}
+
+
+@prog
+def mode_anomaly_check_nan_flags(t):
+    flags = []
+    with t.autograd.detect_anomaly(check_nan=False):
+        flags.append([t.is_anomaly_enabled(), t.is_anomaly_check_nan_enabled()])
+        with t.autograd.detect_anomaly():
+            flags.append([t.is_anomaly_enabled(), t.is_anomaly_check_nan_enabled()])
+        flags.append([t.is_anomaly_enabled(), t.is_anomaly_check_nan_enabled()])
+    flags.append([t.is_anomaly_enabled(), t.is_anomaly_check_nan_enabled()])
+    t.autograd.set_detect_anomaly(True, check_nan=False)
+    flags.append([t.is_anomaly_enabled(), t.is_anomaly_check_nan_enabled()])
+    t.autograd.set_detect_anomaly(False)
+    flags.append([t.is_anomaly_enabled(), t.is_anomaly_check_nan_enabled()])
+    return {"flags": flags}
+
+
+# ======================================================================================
+# decorators, with and without parentheses
+
+
+@prog
+def mode_bare_decorators(t):
+    @t.no_grad
+    def f():
+        return t.is_grad_enabled()
+
+    @t.enable_grad
+    def g():
+        return t.is_grad_enabled()
+
+    @t.inference_mode
+    def h():
+        return [t.is_inference_mode_enabled(), t.is_grad_enabled()]
+
+    @t.inference_mode()
+    def h2():
+        return t.is_inference_mode_enabled()
+
+    @t.inference_mode(False)
+    def h3():
+        return t.is_inference_mode_enabled()
+
+    with t.no_grad():
+        g_inside = g()
+    with t.inference_mode():
+        h3_inside = h3()
+    return {
+        "no_grad": f(), "enable_grad": g_inside, "inference": h(), "inference()": h2(),
+        "inference(False)": h3_inside, "names": [f.__name__, g.__name__, h.__name__],
+        "set_grad_enabled_fn": catch(lambda: t.set_grad_enabled(lambda: 1)),
+        "set_grad_enabled_int": catch(lambda: t.set_grad_enabled(1)),
+    }
+
+
+@prog
+def mode_set_grad_enabled_decorator(t):
+    @t.set_grad_enabled(False)
+    def f():
+        return t.is_grad_enabled()
+
+    before = t.is_grad_enabled()  # the decorator's constructor set it False; restore by hand
+    t.set_grad_enabled(True)
+    return {"inside": f(), "constructor_set_it": before, "after": t.is_grad_enabled()}
+
+
+@prog
+def mode_no_grad_on_generator(t):
+    x = t.tensor(arr(3), requires_grad=True)
+
+    @t.no_grad()
+    def gen():
+        for _ in range(2):
+            y = x * 2
+            yield [t.is_grad_enabled(), y.requires_grad]
+
+    out = []
+    for step in gen():
+        out.append(step + [t.is_grad_enabled()])  # the caller's mode between steps
+    return {"steps": out}
 
 
 # ======================================================================================
