@@ -284,8 +284,8 @@ check("03.2", answer)
 # - `relu_` still saves one allocation per call; it lowers the peak only where the ReLU moment
 #   is the peak, e.g. after a layer whose output is much bigger than its input (measured: half).
 # - A second `relu_` after a max-pool is harmless and does nothing.
-# - `inference_mode` makes inference tensors (in PyTorch without a version counter): no in-place
-#   updates later outside inference mode; `clone()` first.
+# - `inference_mode` makes inference tensors (no version counter, in PyTorch and in the core):
+#   no in-place updates later outside inference mode; `clone()` first.
 # - An in-place inference path modifies its input: callers must pass a clone if they need it.
 #
 # **Next:** [04 Preprocessing](04_preprocessing.ipynb).
