@@ -24,6 +24,7 @@ from .layout import (  # noqa: F401  (contiguous_strides ... stay importable fro
 )
 from .modes import STATE, user_location
 from .storage import UntypedStorage
+from .type_names import grad_dtype_message, grad_size_message
 
 
 class VersionCounter:
@@ -381,48 +382,15 @@ class Tensor:
         return repr(self)
 
 
-# How PyTorch 2.13 names a dtype in its autograd texts (its legacy type names; Bool and
-# BFloat16 never had a torch.*Tensor class, so they print as the dispatch type) and as a C
-# type (the .grad assignment text). Keyed by dtype name so dtypes added later fall back.
-TYPE_NAMES = {
-    "float32": ("torch.FloatTensor", "float"), "float64": ("torch.DoubleTensor", "double"),
-    "float16": ("torch.HalfTensor", "c10::Half"), "bfloat16": ("CPUBFloat16Type", "c10::BFloat16"),
-    "int64": ("torch.LongTensor", "long int"), "int32": ("torch.IntTensor", "int"),
-    "int16": ("torch.ShortTensor", "short int"), "int8": ("torch.CharTensor", "signed char"),
-    "uint8": ("torch.ByteTensor", "unsigned char"), "bool": ("CPUBoolType", "bool"),
-}
-
-
-def type_string(dtype: dtypes.dtype) -> str:
-    """``torch.FloatTensor``, ``CPUBoolType`` ...: the name PyTorch's version-counter error and
-    hook errors give a tensor's type."""
-    names = TYPE_NAMES.get(dtype.name)
-    return names[0] if names else f"torch.{dtype.tensor_type}"
-
-
-def c_type_name(dtype: dtypes.dtype) -> str:
-    names = TYPE_NAMES.get(dtype.name)
-    return names[1] if names else dtype.name
-
-
 def check_grad_assignment(t: Tensor, value: Any) -> None:
     """PyTorch's checks on ``t.grad = value`` (THPVariable_set_grad), in its order and words."""
     if not isinstance(value, Tensor):
         raise TypeError("assigned grad expected to be a Tensor or None but got grad of type "
                         f"{type(value).__name__}")
     if value.dtype is not t.dtype:
-        raise RuntimeError(
-            f"attempting to assign a gradient with dtype '{c_type_name(value.dtype)}' to a "
-            f"tensor with grad_dtype '{t.dtype.short}'. The gradient must match the tensor's "
-            "grad_dtype (defaults to the tensor's dtype). You can set the tensor's grad_dtype "
-            "attribute with a specific dtype, or None to allow any dtype. Set grad_dtype with "
-            "caution. Diverging the dtypes of a tensor and its gradient may break downstream "
-            "systems that assume they match.")
+        raise RuntimeError(grad_dtype_message(value.dtype, t.dtype))
     if value._shape != t._shape:
-        raise RuntimeError(
-            f"attempting to assign a gradient of size '[{', '.join(map(str, value._shape))}]' "
-            f"to a tensor of size '[{', '.join(map(str, t._shape))}]'. Please ensure that the "
-            "gradient and the tensor are the same size")
+        raise RuntimeError(grad_size_message(value._shape, t._shape))
 
 
 class Size(tuple):

@@ -351,7 +351,7 @@ def test_type_names_table_matches_torch_for_every_dtype():
     """The table behind ``[CPUBoolType [3]]`` and the .grad assignment text, checked against
     PyTorch 2.13 for every dtype in it (whether or not the core has that dtype yet)."""
     torch = pytest.importorskip("torch")
-    from inplace_tutorial.tensor import TYPE_NAMES
+    from inplace_tutorial.type_names import TYPE_NAMES
 
     for name, (type_name, c_name) in TYPE_NAMES.items():
         dt = getattr(torch, name)

@@ -4,6 +4,11 @@ Gradients flowing into a node are summed in a buffer; the node runs once all its
 consumers have run. Without retain_graph each node frees its saved tensors right
 after it runs, so memory drops during backward just as it does in PyTorch. With
 ``inputs=`` only the nodes that lead to those tensors run (PyTorch's exec_info).
+
+Before a node runs, the tensor hooks on its inputs run (hooks.py), then retain_grad's copies
+are taken. ``grad()`` (torch.autograd.grad) walks the same way but captures the gradients
+flowing into its inputs instead of accumulating into ``.grad``. In anomaly mode with
+``check_nan``, a node that returns NaN raises at once, with PyTorch's text.
 """
 from __future__ import annotations
 

@@ -20,7 +20,8 @@ import weakref
 from collections.abc import Callable
 from typing import Any
 
-from ..tensor import Tensor, type_string
+from ..tensor import Tensor
+from ..type_names import type_string
 from .graph import Node
 
 NO_GRAD_HOOK = "cannot register a hook on a tensor that doesn't require gradient"

@@ -11,7 +11,8 @@ import weakref
 from typing import TYPE_CHECKING
 
 from ..modes import STATE
-from ..tensor import Tensor, type_string
+from ..tensor import Tensor
+from ..type_names import type_string
 from .errors import ANOMALY_HINT, FREED, INFERENCE_SAVED, VERSION_HINT, short_name
 
 if TYPE_CHECKING:
