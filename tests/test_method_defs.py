@@ -17,7 +17,9 @@ import inplace_tutorial as ipt
 
 ROOT = Path(ipt.__file__).resolve().parent
 DATA = {"dtype", "grad"}  # slots holding values, not methods
-OBJECT_PROTOCOL = {"__slots__", "__module__", "__doc__", "__weakref__", "__dict__"}
+# Class bookkeeping, not methods (Python 3.13 adds __firstlineno__ and __static_attributes__).
+OBJECT_PROTOCOL = {"__slots__", "__module__", "__doc__", "__weakref__", "__dict__",
+                   "__firstlineno__", "__static_attributes__"}
 
 
 def _function(name: str):

@@ -105,6 +105,8 @@ class TrainingStep:
         self.op_index = 0
         self.done: list[str] = []
         self.held = 0  # bytes the step's ops hold now, above trace.start_allocated
+        # Storages the step may free: the model and batch now, then whatever its ops allocate.
+        self._owned = {x.untyped_storage().label for x in self.t.values()}
         self.trace = Trace(start_allocated=memory.memory_allocated())
 
     def set_inplace(self, inplace: bool) -> None:
@@ -155,6 +157,14 @@ class TrainingStep:
         # Re-base the running totals on the step's own bytes (see the module docstring).
         events = []
         for e in tr.events:
+            if e.kind == "alloc":
+                self._owned.add(e.label)
+            elif e.label in self._owned:
+                self._owned.discard(e.label)
+            else:
+                # Not the step's: e.g. the cyclic garbage collector freeing an earlier cell's
+                # tensors mid-op (it runs at other moments on other Python versions).
+                continue
             self.held += e.nbytes if e.kind == "alloc" else -e.nbytes
             events.append(dataclasses.replace(
                 e, allocated=self.trace.start_allocated + self.held))
