@@ -21,7 +21,7 @@ PY = $(VENV)/bin/python
 NBVAL_FLAGS := --nbval --nbval-current-env --nbval-sanitize-with tests/nbval_sanitize.cfg -p no:randomly
 NBVAL_XDIST ?= -n auto --dist loadscope
 
-.PHONY: setup lab test test-unit test-notebooks test-latest test-machines lock \
+.PHONY: setup lab test test-unit test-notebooks test-latest test-machines lock wheelhouse \
 	bench lint clean distclean
 
 setup:
@@ -48,6 +48,12 @@ test-latest:
 
 lock:
 	@IPT_LATEST=1 VENV=.venv-latest $(SETUP) lock
+
+# The offline kit: wheelhouse/wheels/ for Linux x86_64, macOS arm64 + x86_64 and Windows x86_64,
+# Python 3.10-3.13, and dist/inplace-tutorial-kit.zip (the course without instructor/, with the
+# wheels). WHEELHOUSE_ARGS=--host: only this machine's platform and Python.
+wheelhouse:
+	@$(SETUP) wheelhouse $(WHEELHOUSE_ARGS)
 
 # The notebooks as other CPUs would run them: NumPy's BLAS (OpenBLAS) forced to older and newer
 # kernels, on one and two threads, then NumPy's own SIMD loops cut back to the baseline every

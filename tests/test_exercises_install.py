@@ -2,6 +2,7 @@
 it still grades with check() while solution() says where to get them (issue 13, item 6)."""
 from __future__ import annotations
 
+import importlib.metadata
 import importlib.util
 import os
 import re
@@ -30,7 +31,9 @@ def _install(tmp_path: Path) -> Path:
     """A participant's site-packages: the built wheel when a build backend is here, else the
     package folder exactly as the wheel holds it."""
     site = tmp_path / "site"
-    if importlib.util.find_spec("setuptools") is None:
+    # pyproject.toml needs setuptools >= 77 (SPDX license); Python 3.10's venv ships 65.
+    if importlib.util.find_spec("setuptools") is None or int(
+            importlib.metadata.version("setuptools").split(".")[0]) < 77:
         shutil.copytree(ROOT / "inplace_tutorial", site / "inplace_tutorial",
                         ignore=shutil.ignore_patterns("__pycache__"))
         return site

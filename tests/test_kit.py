@@ -1,9 +1,11 @@
 """The workshop kit: setup script, lock files, conda file and version checks agree."""
 from __future__ import annotations
 
+import os
 import re
 import subprocess
 import sys
+import zipfile
 from pathlib import Path
 
 try:
@@ -83,3 +85,76 @@ def test_makefile_routes_through_the_setup_script():
     for target in ("lab", "test"):
         recipe = re.search(rf"^{target}:\n\t(.*)$", make, flags=re.M).group(1)
         assert "$(SETUP)" in recipe and target in recipe
+
+
+def _wheelhouse_module():
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("ipt_wheelhouse",
+                                                  ROOT / "tools" / "wheelhouse.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_participant_kit_has_the_course_but_no_solutions(tmp_path):
+    kit = _wheelhouse_module()
+    files = kit.course_files()
+    assert "instructor/ipt_solutions.py" not in files
+    assert not [f for f in files if f.startswith("instructor/") or "ipt_solutions" in f]
+    for needed in ("pyproject.toml", "Makefile", "tools/setup.py", "locks/py3.11.txt",
+                   "inplace_tutorial/__init__.py", "notebooks/01_what_inplace_means.ipynb"):
+        assert needed in files, needed
+    zipped = kit.zip_kit(tmp_path / "kit.zip", with_wheels=False)
+    with zipfile.ZipFile(zipped) as z:
+        names = z.namelist()
+        z.extractall(tmp_path)
+    assert names and all(n.startswith("inplace-tutorial/") for n in names)
+    assert not [n for n in names if "/instructor/" in n or "ipt_solutions" in n]
+    # In the unpacked kit, solution() explains where the solutions come from instead of failing.
+    course = tmp_path / "inplace-tutorial"
+    env = {k: v for k, v in os.environ.items() if k != "IPT_SOLUTIONS"}
+    env["PYTHONPATH"] = str(course)
+    r = subprocess.run([sys.executable, "-c", "import inplace_tutorial as ipt; "
+                        "print(ipt.__file__); ipt.exercises.solution('10.3')"],
+                       cwd=course / "notebooks", env=env, capture_output=True, text=True,
+                       timeout=120)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.startswith(str(course / "inplace_tutorial"))
+    assert "not part of the participant install" in r.stdout
+
+
+def test_wheelhouse_walks_dependencies_with_the_targets_markers(tmp_path, monkeypatch):
+    # pip download --platform evaluates markers for this machine: a Windows-only dependency
+    # would be left out. The walk must find it missing for Windows and not for Linux.
+    kit = _wheelhouse_module()
+    monkeypatch.setattr(kit, "WHEELS", tmp_path)
+    monkeypatch.setattr(kit, "_pyproject_requirements", lambda: ["ipt-fake-app"])
+
+    def wheel(name, tag, requires=()):
+        meta = f"Metadata-Version: 2.1\nName: {name}\nVersion: 1.0\n" + "".join(
+            f"Requires-Dist: {r}\n" for r in requires)
+        with zipfile.ZipFile(tmp_path / f"{name.replace('-', '_')}-1.0-{tag}.whl", "w") as z:
+            z.writestr(f"{name.replace('-', '_')}-1.0.dist-info/METADATA", meta)
+
+    wheel("ipt-fake-app", "py3-none-any", ['ipt-fake-console; sys_platform == "win32"',
+                                           "ipt-fake-core"])
+    wheel("ipt-fake-core", "cp312-cp312-manylinux_2_17_x86_64")
+    assert kit.missing_requirements("3.12", "linux-x86_64") == []
+    assert sorted(r.name for r in kit.missing_requirements("3.12", "windows-x86_64")) == \
+        ["ipt-fake-console", "ipt-fake-core"]
+    # A wheel for another Python does not count.
+    assert [r.name for r in kit.missing_requirements("3.13", "linux-x86_64")] == ["ipt-fake-core"]
+    wheel("ipt-fake-core", "cp312-cp312-win_amd64")
+    wheel("ipt-fake-console", "py3-none-any")
+    assert kit.missing_requirements("3.12", "windows-x86_64") == []
+
+
+def test_cheatsheet_md_and_html_are_current():
+    # Generated from the derivative table and the core's error texts: an op that changes what
+    # it saves, or a reworded error, must be regenerated (.venv/bin/python tools/cheatsheet.py).
+    r = subprocess.run([sys.executable, str(ROOT / "tools" / "cheatsheet.py"), "--check"],
+                       capture_output=True, text=True, timeout=120)
+    assert r.returncode == 0, r.stdout + r.stderr
+    page = (ROOT / "docs" / "cheatsheet.html").read_text()
+    assert page.count("<table>") == 2 and "is at version 1; expected version 0 instead" in page

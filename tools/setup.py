@@ -4,6 +4,7 @@
     python tools/setup.py test      # .venv with the test tools too, then every test suite
     python tools/setup.py install [--test]   # only set up .venv
     python tools/setup.py lock      # write locks/py3.X.txt from the newest versions (maintainers)
+    python tools/setup.py wheelhouse [--host]   # the offline kit (tools/wheelhouse.py)
 
 On Windows: `py tools\\setup.py lab`. The Makefile calls this script, so both routes are one.
 
@@ -199,8 +200,15 @@ def lock() -> int:
     return 0
 
 
+def wheelhouse(argv: list) -> int:
+    import wheelhouse as kit  # tools/wheelhouse.py, next to this script
+
+    return kit.main(argv)
+
+
 def main(argv: list) -> int:
     cmds = {"lab": lab, "test": test, "lock": lock,
+            "wheelhouse": lambda: wheelhouse(argv[1:]),
             "install": lambda: install("--test" in argv[1:]) and 0,
             "test-unit": lambda: test("unit"), "test-notebooks": lambda: test("notebooks")}
     if not argv or argv[0] not in cmds:
