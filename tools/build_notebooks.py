@@ -9,6 +9,12 @@ from the notebooks/ folder, exactly as nbval will re-run it; the outputs are com
 
     python tools/build_notebooks.py            # all
     python tools/build_notebooks.py 03 05      # only these numbers
+    python tools/build_notebooks.py --slides 01   # only (re)write the slide metadata, no run
+
+Every cell also gets ``slideshow`` metadata, so ``jupyter nbconvert --to slides`` makes a deck:
+a # or ## heading starts a slide, a ### heading a sub-slide; other cells join the current
+(sub-)slide as fragments until it would overflow a screen, then start a sub-slide; code longer
+than a screen goes to the speaker notes.
 """
 from __future__ import annotations
 
@@ -46,6 +52,52 @@ def parse(text: str) -> nbformat.NotebookNode:
     return nb
 
 
+SCREEN = 18  # lines of a 1280x720 (sub-)slide: cell source, wrapped at ~80 characters, plus
+# outputs; a heading counts as 3 lines
+IMAGE = 14  # lines an output picture takes
+LONG_CODE = 22  # code cells longer than this go to the speaker notes
+
+
+def _height(cell: nbformat.NotebookNode) -> int:
+    lines = sum((3 if ln.startswith("#") and cell.cell_type == "markdown" else 1) + len(ln) // 80
+                for ln in cell.source.splitlines())
+    for out in cell.get("outputs", []):
+        data = out.get("data", {})
+        if "image/png" in data:
+            lines += IMAGE
+        else:
+            text = out.get("text") or data.get("text/plain") or ""
+            lines += min(len(str(text).splitlines()), SCREEN)
+    return lines
+
+
+def add_slide_metadata(nb: nbformat.NotebookNode) -> None:
+    """Set each cell's ``slideshow.slide_type`` (see the module docstring)."""
+    used = 0
+    for i, cell in enumerate(nb.cells):
+        height = _height(cell)
+        head = re.match(r"(#+) ", cell.source) if cell.cell_type == "markdown" else None
+        if i == 0 or (head and len(head.group(1)) <= 2):  # a deck starts with a slide
+            kind, used = "slide", height
+        elif head:
+            kind, used = "subslide", height
+        elif cell.cell_type == "code" and len(cell.source.splitlines()) > LONG_CODE:
+            kind = "notes"
+        elif used + height > SCREEN:
+            kind, used = "subslide", height
+        else:
+            kind, used = ("fragment" if cell.cell_type == "markdown" else "-"), used + height
+        cell.metadata["slideshow"] = {"slide_type": kind}
+
+
+def slides_only(path: Path) -> None:
+    """Write the slide metadata into a built notebook without running it (outputs unchanged)."""
+    target = OUT / (path.stem + ".ipynb")
+    nb = nbformat.read(target, as_version=4)
+    add_slide_metadata(nb)
+    nbformat.write(nb, target)
+
+
 def build(path: Path) -> float:
     nb = parse(path.read_text())
     os.environ["PYTHONHASHSEED"] = "0"
@@ -56,16 +108,22 @@ def build(path: Path) -> float:
                    resources={"metadata": {"path": str(OUT)}}).execute()
     for i, cell in enumerate(nb.cells):  # stable ids keep git diffs small
         cell["id"] = f"{path.stem[:2]}-{i:03d}"
+    add_slide_metadata(nb)
     nbformat.write(nb, OUT / (path.stem + ".ipynb"))
     return time.perf_counter() - start
 
 
 def main(argv: list[str]) -> int:
     sources = sorted(SRC.glob("*.py"))
-    if argv:
-        sources = [p for p in sources if p.stem[:2] in argv]
+    numbers = [a for a in argv if not a.startswith("--")]
+    if numbers:
+        sources = [p for p in sources if p.stem[:2] in numbers]
     for p in sources:
-        print(f"{p.stem}: {build(p):.1f} s", flush=True)
+        if "--slides" in argv:
+            slides_only(p)
+            print(f"{p.stem}: slide metadata written", flush=True)
+        else:
+            print(f"{p.stem}: {build(p):.1f} s", flush=True)
     return 0
 
 
