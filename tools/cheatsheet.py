@@ -54,6 +54,9 @@ _PYTORCH_NAMES = {"result": "its output", "self": "`self`", "input": "`self`",
                   "exponent": "`x` (the exponent)"}
 
 
+_HELD_ARGS = ("target",)  # saved non-differentiable arguments a learner holds
+
+
 def _breaks(op: str) -> str:
     """What a learner must not write in place before backward, as PyTorch saves it (the core's
     table where the two agree, pytorch_reference's names where PyTorch saves other tensors)."""
@@ -63,7 +66,7 @@ def _breaks(op: str) -> str:
                                  if n in _PYTORCH_NAMES))
     else:
         hit = (["its output"] if "result" in f.saves else []) + [
-            f"`{k}`" for k in f.saves if k in f.inputs]
+            f"`{k}`" for k in f.saves if k in f.inputs or k in _HELD_ARGS]
     return ", ".join(hit) if hit else "nothing (safe)"
 
 
