@@ -162,6 +162,9 @@ def edge(t) -> tuple:
     fn = t.grad_fn
     if fn is not None:
         return (fn, t._output_nr)
+    if t._creation is not None and t._base is not None and t._base._requires_grad:
+        return (None, 0)  # a view made under no_grad: it requires grad (its base does) but
+        # is no leaf of its own, so PyTorch gives it no gradient accumulator
     acc = t._accumulator() if t._accumulator is not None else None
     if acc is None:
         acc = AccumulateGrad(t)

@@ -168,6 +168,28 @@ def unbind_view_grad_fn_after_base_inplace(t):
     return {"outside": outside, "inside": inside}
 
 
+@prog
+def no_grad_view_used_in_graph(t):
+    # it requires grad (its base does) but has no grad_fn and no accumulator: no gradient
+    x = _x(t)
+    with t.no_grad():
+        v = x[:2]
+    y = v * 2
+    y.sum().backward()
+    return {"v": [v.is_leaf, v.requires_grad], "y": y.requires_grad,
+            "next": [f is None for f, _ in y.grad_fn.next_functions], "x.grad": x.grad,
+            "v.grad": v.grad}
+
+
+@prog
+def view_of_plain_tensor_made_leaf(t):
+    x = t.tensor(arr(3))
+    v = x[:2]
+    v.requires_grad_()
+    (v * 3).sum().backward()
+    return {"v.grad": v.grad, "leaf": v.is_leaf}
+
+
 # ======================================================================================
 # how the version-counter error names the tensor
 
@@ -296,6 +318,30 @@ def check_nan_second_input_and_grad(t):
         nan_input_ok = catch(lambda: (t.tensor([float("nan"), 1.0], requires_grad=True) * c)
                              .sum().backward())
     return {"grad": g, "nan_leaf_value": nan_input_ok}
+
+
+# ======================================================================================
+# every dtype the core has: its name in the version-counter error is PyTorch's
+
+
+def _dtype_names(core):
+    from inplace_tutorial.type_names import TYPE_NAMES
+
+    return [n for n in TYPE_NAMES if isinstance(getattr(core, n, None), core.dtype)]
+
+
+def test_version_error_type_name_for_every_core_dtype(torch_mod, core):
+    names = _dtype_names(core)
+    assert {"float32", "float64", "int64", "bool"} <= set(names)
+    for name in names:
+        msgs = []
+        for t in (torch_mod, core):
+            a = t.tensor(arr(3, seed=1), requires_grad=True)
+            o = t.ones(3, dtype=getattr(t, name))
+            z = a * o  # mul saves the other operand, whatever its dtype
+            o[0] = 0
+            msgs.append(catch(lambda z=z: z.sum().backward()))
+        assert msgs[0] == msgs[1], name
 
 
 # ======================================================================================
