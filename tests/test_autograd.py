@@ -367,3 +367,26 @@ def test_type_names_table_matches_torch_for_every_dtype():
         with pytest.raises(RuntimeError) as e:
             x.grad = torch.zeros(3, dtype=dt)
         assert f"with dtype '{c_name}' to" in str(e.value), name
+
+
+def test_no_grad_decorated_generator_send_throw_close():
+    @ipt.no_grad()
+    def gen():
+        try:
+            sent = yield ipt.is_grad_enabled()
+            yield (sent, ipt.is_grad_enabled())
+        except ValueError:
+            yield "caught"
+        return 5
+
+    it = gen()
+    assert next(it) is False and ipt.is_grad_enabled()
+    assert it.send(3) == (3, False)
+    assert it.throw(ValueError()) == "caught"
+    with pytest.raises(StopIteration) as stop:
+        next(it)
+    assert stop.value.value == 5
+    it = gen()
+    next(it)
+    it.close()
+    assert ipt.is_grad_enabled()

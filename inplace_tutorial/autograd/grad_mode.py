@@ -43,24 +43,24 @@ class _Mode:
             @functools.wraps(fn)
             def gen_wrapper(*args, **kwargs):
                 gen = fn(*args, **kwargs)
-                with self.clone():  # PyTorch also runs each resumption inside the mode
-                    response = gen.send(None)
-                while True:
-                    try:
-                        request = yield response
-                    except GeneratorExit:
-                        with self.clone():
-                            gen.close()
-                        raise
-                    except BaseException as exc:  # noqa: BLE001  (thrown into the generator)
-                        with self.clone():
-                            response = gen.throw(exc)
-                    else:
+                try:  # each resumption of the generator runs inside the mode, as in PyTorch
+                    with self.clone():
+                        response = gen.send(None)
+                    while True:
                         try:
+                            request = yield response
+                        except GeneratorExit:
+                            with self.clone():
+                                gen.close()
+                            raise
+                        except BaseException as exc:  # noqa: BLE001  (thrown into it)
+                            with self.clone():
+                                response = gen.throw(exc)
+                        else:
                             with self.clone():
                                 response = gen.send(request)
-                        except StopIteration as stop:
-                            return stop.value
+                except StopIteration as stop:
+                    return stop.value
 
             return gen_wrapper
 
