@@ -177,3 +177,17 @@ def answer(model, x, chunk=16):
             out[i:i + chunk] = model.out(h)   # only a (chunk, 256) activation alive at a time
         return out
 """
+
+# --- notebook 14: gradients are updated in place too ---
+SOLUTIONS["14.1"] = """
+def answer(w, x, y, k):
+    for xb, yb in zip(x.chunk(k), y.chunk(k)):
+        loss = ((xb @ w - yb) ** 2).mean()
+        (loss / k).backward()     # each backward() adds into w.grad, in place
+"""
+SOLUTIONS["14.2"] = """
+def answer(params):
+    for p in params:
+        if p.grad is not None:
+            p.grad.zero_()        # keep the buffer: what zero_grad(set_to_none=False) does
+"""
