@@ -7,7 +7,9 @@ temporary (scratch, im2col workspaces, gradients in flight).
 """
 from __future__ import annotations
 
-from collections.abc import Callable
+import contextlib
+import gc
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
 from . import memory
@@ -97,6 +99,17 @@ def _state_tensors(optimizer) -> list:
     return [v for s in optimizer.state.values() for v in s.values() if isinstance(v, Tensor)]
 
 
+@contextlib.contextmanager
+def _gc_paused() -> Iterator[None]:
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()
+
+
 def profile_step(model, batch, loss_fn: Callable, optimizer,
                  zero_grad_set_to_none: bool = True) -> StepProfile:
     """Run forward, backward, optimizer.step() and zero_grad once, and explain the peak."""
@@ -118,9 +131,10 @@ def profile_step(model, batch, loss_fn: Callable, optimizer,
     note([x, y], "input")
     sizes = {c: sum(s.nbytes for s in before.values() if s.category == c)
              for c in ("parameter", "grad", "optimizer state", "input")}
+    gc.collect()  # garbage of earlier code must not be freed inside the measured step
     baseline = memory.memory_allocated() - sum(sizes.values())
 
-    with memory.record() as trace:
+    with memory.record() as trace, _gc_paused():
         with memory.phase("forward"):
             loss = loss_fn(model(x), y)
         saved = saved_storages(loss.grad_fn)
