@@ -6,15 +6,16 @@
 * The article's ``custom_sgd_update`` (``param.sub_(lr * param.grad)``: a full-size
   temporary per step) beside ``pytorch_sgd_update`` (``param.add_(grad, alpha=-lr)``).
 * Two digits classifiers (``digits_mlp``, ``digits_cnn``) and ``train``/``evaluate``.
+* A tiny GPT with a KV cache (``gpt.py``), trained on rule-generated text (data/tiny_text.py).
 """
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 
-from . import nn
-from .autograd import grad_mode
-from .nn import functional as F
-from .tensor import Tensor
+from .. import nn
+from ..autograd import grad_mode
+from ..nn import functional as F
+from ..tensor import Tensor
 
 
 # --------------------------------------------------------------------------- the seed's models
@@ -179,5 +180,17 @@ def evaluate(model: nn.Module, x: Tensor, y: Tensor, batch_size: int = 512) -> f
     return correct / max(x.shape[0], 1)
 
 
-__all__ = ["ConvBNReLU", "ProductionModel", "create_backbone", "custom_sgd_update",
+from .gpt import (  # noqa: E402  (the tiny GPT)
+    GPT,
+    TARGET_LOSS,
+    Block,
+    CausalSelfAttention,
+    KVCache,
+    heldout_loss,
+    text_corpus,
+    train_tiny_gpt,
+)
+
+__all__ = ["GPT", "TARGET_LOSS", "Block", "CausalSelfAttention", "KVCache", "heldout_loss",
+           "text_corpus", "train_tiny_gpt", "ConvBNReLU", "ProductionModel", "create_backbone", "custom_sgd_update",
            "digits_cnn", "digits_mlp", "evaluate", "pytorch_sgd_update", "train"]
