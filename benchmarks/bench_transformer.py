@@ -152,7 +152,7 @@ def gpt_step_and_generation(torch, model, vocab) -> dict:
     # 128 new tokens with block_size 32: after the window fills, both PyTorch-side loops
     # crop to the last 32 tokens like GPT.generate does
     for use_cache in (True, False):
-        t = median_time(lambda: model.generate(prompt, 128, use_cache=use_cache), 3, 1)
+        t = median_time(lambda c=use_cache: model.generate(prompt, 128, use_cache=c), 3, 1)
         out[f"generate core_ms cache={use_cache}"] = t * 1e3
 
     def torch_generate(use_cache):
@@ -174,7 +174,7 @@ def gpt_step_and_generation(torch, model, vocab) -> dict:
         return ids
 
     for use_cache in (True, False):
-        t = median_time(lambda: torch_generate(use_cache), 3, 1)
+        t = median_time(lambda c=use_cache: torch_generate(c), 3, 1)
         out[f"generate torch_ms cache={use_cache}"] = t * 1e3
     same = torch_generate(True) == [int(i) for i in model.generate(prompt, 128)[0].numpy()]
     out["same tokens as torch"] = same
