@@ -192,5 +192,6 @@ from .gpt import (  # noqa: E402  (the tiny GPT)
 )
 
 __all__ = ["GPT", "TARGET_LOSS", "Block", "CausalSelfAttention", "KVCache", "heldout_loss",
-           "text_corpus", "train_tiny_gpt", "ConvBNReLU", "ProductionModel", "create_backbone", "custom_sgd_update",
+           "text_corpus", "train_tiny_gpt", "ConvBNReLU", "ProductionModel", "create_backbone",
+           "custom_sgd_update",
            "digits_cnn", "digits_mlp", "evaluate", "pytorch_sgd_update", "train"]
