@@ -31,6 +31,11 @@ def linear(input: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
     nn_ops.check_linear_dtypes(input, weight)
     if input.dim() == 2 and bias is not None:
         return nn_ops.linear(input, weight, bias)  # == bias.addmm(input, weight.t())
+    if input.dim() > 2 and bias is not None and input.is_contiguous():
+        # PyTorch folds a contiguous (..., in) input into one addmm on a 2-D view, then
+        # views the result back: grad_fn ViewBackward0 over AddmmBackward0
+        out = nn_ops.linear(input.view(-1, input.shape[-1]), weight, bias)
+        return out.view(*input.shape[:-1], weight.shape[0])
     out = input.matmul(weight.t())
     return out if bias is None else out + bias
 

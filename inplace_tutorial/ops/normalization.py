@@ -110,7 +110,10 @@ def _layer_norm_bw(ctx, g):
         del tmp_t
     gx = None
     if ctx.needs(0):
-        # gx = rstd * (gxh - mean(gxh) - xhat * mean(gxh * xhat)), gxh = g * weight
+        # PyTorch's CPU formula (layer_norm_kernel.cpp), so float32 rounds as it does:
+        # with gxh = g * weight, db = sum(gxh), ds = sum(gxh * x) per row,
+        # b = (db * mean - ds) * rstd^3 / N, c = -b * mean - db * rstd / N,
+        # gx = rstd * gxh + b * x + c
         gx = Tensor._empty(x._shape, g.dtype, "native_layer_norm backward (input)")
         gxh = gx._array()
         if w is not None:
@@ -119,17 +122,24 @@ def _layer_norm_bw(ctx, g):
             np.copyto(gxh, ga)
         s1 = Tensor._empty(m.shape, g.dtype, "native_layer_norm backward (row sums)")
         s2 = Tensor._empty(m.shape, g.dtype, "native_layer_norm backward (row sums)")
-        np.sum(gxh, axis=axes, keepdims=True, out=s1._array())
-        xhat_g = xhat_t  # reuse: xhat * gxh, then xhat again is not needed after s2
-        np.multiply(xhat, gxh, out=xhat_g._array())
-        np.sum(xhat_g._array(), axis=axes, keepdims=True, out=s2._array())
-        np.subtract(x._array(), m, out=xhat)  # xhat back
-        xhat *= r
-        a1, a2 = s1._array(), s2._array()
-        a1 /= count
-        a2 /= count
-        xhat *= a2
-        gxh -= a1
-        gxh -= xhat
+        db, ds = s1._array(), s2._array()
+        np.sum(gxh, axis=axes, keepdims=True, out=db)
+        np.multiply(gxh, x._array(), out=xhat)  # xhat's buffer is free now
+        np.sum(xhat, axis=axes, keepdims=True, out=ds)
+        s3 = Tensor._empty(m.shape, g.dtype, "native_layer_norm backward (row sums)")
+        bcoef, tmp = ds, s3._array()  # b over ds, then c over db (row-sized buffers)
+        np.multiply(db, m, out=tmp)
+        np.subtract(tmp, ds, out=bcoef)
+        np.multiply(r, r, out=tmp)
+        tmp *= r
+        tmp /= count
+        bcoef *= tmp
+        db *= r
+        db /= -count
+        np.multiply(bcoef, m, out=tmp)
+        db -= tmp  # c
         gxh *= r
+        np.multiply(x._array(), bcoef, out=xhat)
+        gxh += xhat
+        gxh += db
     return (gx, gw, gb)

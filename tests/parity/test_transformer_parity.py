@@ -191,6 +191,21 @@ def sdpa_errors(t):
         x, x, x, attn_mask=t.ones(3, 3, dtype=t.int64)))}
 
 
+@prog
+def linear_on_3d_input_folds_into_one_addmm(t):
+    m = t.nn.Linear(4, 3)
+    with t.no_grad():
+        m.weight.copy_(t.tensor(arr(3, 4, seed=1)))
+        m.bias.copy_(t.tensor(arr(3, seed=2)))
+    x = t.tensor(arr(2, 5, 4), requires_grad=True)
+    y = m(x)
+    z = m(x.transpose(0, 1))  # not contiguous: matmul, then a separate bias add
+    (y.sum() + z.sum()).backward()
+    return {"y": y, "name": fn_name(y.grad_fn),
+            "next": [fn_name(f) for f, _ in y.grad_fn.next_functions],
+            "z_name": fn_name(z.grad_fn), "x.grad": x.grad, "w.grad": m.weight.grad}
+
+
 @pytest.mark.parametrize("program", prog.params())
 def test_transformer_parity(program, torch_mod, core):
     check_parity(program, torch_mod, core)
