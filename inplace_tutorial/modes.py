@@ -21,8 +21,9 @@ _ANOMALY = {"enabled": False, "check_nan": True}  # process-wide, like PyTorch's
 
 
 class _State(threading.local):
-    """The switches. ``STATE["grad"]`` reads this thread's value (C-level lookups, no Python
-    call on the hot path); ``STATE["anomaly"]``/``["check_nan"]`` read the process-wide ones."""
+    """The switches. ``STATE.grad`` reads this thread's value (an attribute of a thread-local:
+    the fastest read, used on hot paths); ``STATE["grad"]`` works too, a little slower.
+    ``STATE.anomaly`` / ``STATE.check_nan`` read the process-wide ones."""
 
     def __init__(self):  # runs once in each thread that touches STATE: PyTorch's defaults
         self.grad_mode = True  # what is_grad_enabled() answers
@@ -38,13 +39,13 @@ class _State(threading.local):
 
 
 STATE = _State()
-"""The switches themselves. Read ``STATE["grad"]`` on hot paths; set them with ``set_modes``."""
+"""The switches themselves. Read ``STATE.grad`` on hot paths; set them with ``set_modes``."""
 
 
 def set_modes(grad_mode: bool, inference: bool) -> None:
     """Set this thread's grad mode and inference mode. Inside inference mode no op records a
     graph even with grad mode on (``enable_grad`` inside ``inference_mode``), as in PyTorch,
-    where inference mode removes autograd from dispatch; ``STATE["grad"]`` folds the two."""
+    where inference mode removes autograd from dispatch; ``STATE.grad`` folds the two."""
     STATE.grad_mode = grad_mode
     STATE.inference = inference
     STATE.grad = grad_mode and not inference
@@ -57,7 +58,7 @@ def is_grad_enabled() -> bool:
 
 
 def is_inference_mode_enabled() -> bool:
-    return STATE["inference"]
+    return STATE.inference
 
 
 def is_anomaly_enabled() -> bool:

@@ -40,7 +40,7 @@ class VersionCounter:
 
     def bump(self, op: str = "") -> None:
         self.value += 1
-        if STATE["anomaly"]:
+        if STATE.anomaly:
             self.history.append((self.value, op, user_location()))
 
     def write(self, compute, op: str = "") -> None:
@@ -54,7 +54,7 @@ class VersionCounter:
         except Exception:
             self.value -= 1
             raise
-        if STATE["anomaly"]:
+        if STATE.anomaly:
             self.history.append((self.value, op, user_location()))
 
 
@@ -94,7 +94,7 @@ class Tensor:
         t._storage, t._shape, t._stride, t._offset, t.dtype = storage, shape, stride, offset, dtype
         t._np = None
         if vc is None:  # a new tensor: made in inference mode, it is an inference tensor
-            inference = STATE["inference"]
+            inference = STATE.inference
             vc = NoVersionCounter() if inference else VersionCounter()
         else:  # a view (or detach) shares the counter, and with it inference-ness
             inference = vc.inference
@@ -238,7 +238,7 @@ class Tensor:
                 "var_no_grad = var.detach().")
         if requires_grad and not self.dtype.is_floating_point:
             raise RuntimeError("only Tensors of floating point dtype can require gradients")
-        if requires_grad and self._inference and not STATE["inference"]:
+        if requires_grad and self._inference and not STATE.inference:
             raise RuntimeError(INFERENCE_REQUIRES_GRAD)
         self._requires_grad = bool(requires_grad) or self._grad_fn is not None
         return self
@@ -273,7 +273,7 @@ class Tensor:
         place, where a view of the same tensor may not)."""
         t = Tensor._make(self._storage, self._shape, self._stride, self._offset, self.dtype,
                          vc=self._vc)
-        if self._inference and not STATE["inference"]:
+        if self._inference and not STATE.inference:
             t._vc = DetachedInferenceCounter()
         return t
 
@@ -296,7 +296,7 @@ class Tensor:
                          vc=VersionCounter())
         if self._inference:
             t._inference = True
-            t._vc = NoVersionCounter() if STATE["inference"] else DetachedInferenceCounter()
+            t._vc = NoVersionCounter() if STATE.inference else DetachedInferenceCounter()
         return t
 
     @data.setter

@@ -239,7 +239,7 @@ def _run(roots, retain_graph: bool, targets: set | None = None, capture=None) ->
             if g is not None and grad_users.get(id(g._storage), 0) > 1:
                 g._shared_grad = True
         outs = node.apply(grads)
-        if STATE["anomaly"] and STATE["check_nan"]:
+        if STATE.anomaly and STATE.check_nan:
             _check_nan(node, outs)
         if not retain_graph:
             node.release()

@@ -40,7 +40,7 @@ class Node:
         self._released = False
         self._saved_scalar = False  # a saved wrapped scalar also makes a 2nd backward fail
         self._seq = next(_seq)
-        self._trace = user_location() if STATE["anomaly"] else None
+        self._trace = user_location() if STATE.anomaly else None
 
     def name(self) -> str:
         return type(self).__name__

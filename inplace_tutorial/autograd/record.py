@@ -52,7 +52,7 @@ def _wants(formula: Formula, key: str, inputs: dict) -> bool:
 
 def record(op: str, out, inputs: dict, **attrs):
     """Attach a node to ``out`` (a tensor or tuple of differentiable outputs) if needed."""
-    if not STATE["grad"] or not any_requires_grad(inputs.values()):
+    if not STATE.grad or not any_requires_grad(inputs.values()):
         return out
     f = DERIVATIVES[op]
     outs = out if isinstance(out, tuple) else (out,)
@@ -98,9 +98,9 @@ def record_inplace(op: str, self, inputs: dict, compute: Callable[[], None],
     Order as in PyTorch: autograd's checks, then the kernel's ``check`` (overlap, shape,
     dtype), then the write. Nothing is written or bumped if a check raises.
     """
-    if not self._vc.tracked and not STATE["inference"]:  # an inference tensor or its view
+    if not self._vc.tracked and not STATE.inference:  # an inference tensor or its view
         raise RuntimeError(INFERENCE_INPLACE)
-    needs = STATE["grad"] and any_requires_grad(inputs.values())
+    needs = STATE.grad and any_requires_grad(inputs.values())
     method = op if op.endswith("_") else op + "_"  # the name the user typed, for anomaly mode
     if not needs:
         if check is not None:

@@ -118,10 +118,10 @@ class SavedTensor:
             "one of the variables needed for gradient computation has been modified by an "
             f"inplace operation: [{type_string(self._dtype)} {_shape_str(shape)}]"
             f"{which} is at version {self._vc.value}; expected version {self.version} instead."
-            + (ANOMALY_HINT if STATE["anomaly"] else VERSION_HINT)
+            + (ANOMALY_HINT if STATE.anomaly else VERSION_HINT)
         )
         node = self._node()
-        if STATE["anomaly"] or self._vc.history:
+        if STATE.anomaly or self._vc.history:
             msg += "\n\n" + self.culprit_report(node)
         return msg
 
