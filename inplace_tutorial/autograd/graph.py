@@ -67,7 +67,8 @@ class Node:
         raise AttributeError(attr)
 
     def __dir__(self):
-        return list(super().__dir__()) + [f"_saved_{k}" for k in {**self._attrs, **self._saved}]
+        return [n for n in super().__dir__() if n != "_saved_scalar"] + [  # a flag, not saved
+            f"_saved_{k}" for k in {**self._attrs, **self._saved}]
 
     def saved(self, key: str) -> Tensor:
         return self._saved[key].unpack()

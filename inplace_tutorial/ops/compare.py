@@ -8,11 +8,14 @@ from __future__ import annotations
 import numpy as np
 
 from .. import dtypes
+from ..autograd import grad_mode
 from ..autograd.derivatives import derivative
+from ..autograd.record import record, record_inplace
 from ..layout import broadcast_shapes
 from ..tensor import Tensor, tensor_method
 from . import dtype_rules
-from ._iter import arr, shape_of
+from ._args import check_overloads, check_tensor
+from ._iter import arr, check_inplace_operands, shape_of
 from ._iter import inplace_elementwise as _inplace
 from ._iter import new_elementwise as _new
 
@@ -29,46 +32,92 @@ def _clip(lo, hi):
     return kernel
 
 
-def _clamp_args(min, max):
+def _clamp_args(op: str, min, max) -> None:
+    """PyTorch's order: the argument types (before any write), then 'at least one bound'."""
+    check_overloads(op, ["min", "max"], (min, max), optional=True)
     if min is None and max is None:
         raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
-    return min, max
+
+
+def _tensor_bounds(*bounds) -> bool:
+    return any(isinstance(b, Tensor) for b in bounds)
+
+
+def _clip_tensors(lo, hi):
+    """The clamp kernel for tensor bounds (broadcast against self)."""
+    return _clip(None if lo is None else lo._array(), None if hi is None else hi._array())
+
+
+def _clamp_tensor(row: str, self: Tensor, lo, hi) -> Tensor:
+    """clamp / clamp_min / clamp_max with tensor bounds: ClampBackward0, ClampMinBackward1,
+    ClampMaxBackward1, which also route gradients to the bounds."""
+    bounds = [b for b in (lo, hi) if b is not None]
+    rd = dtypes.result_type(self, *bounds)
+    with grad_mode.no_grad():
+        out = _new(row, False, lambda x, *_, out, dtype: _clip_tensors(lo, hi)(x, out, dtype),
+                   self, *bounds, result_dtype=rd)
+    return record(row, out, {"self": self, "min": lo, "max": hi})
+
+
+def _clamp_tensor_(row: str, self: Tensor, lo, hi) -> Tensor:
+    bounds = tuple(b for b in (lo, hi) if b is not None)
+    rd = dtypes.result_type(self, *bounds)
+    a = self._array()
+    return record_inplace(row, self, {"self": self, "min": lo, "max": hi},
+                          compute=lambda: _clip_tensors(lo, hi)(a, a, rd.np),
+                          check=lambda: check_inplace_operands(self, bounds, rd))
 
 
 @tensor_method
 def clamp(self, min=None, max=None) -> Tensor:
-    _clamp_args(min, max)
+    _clamp_args("clamp", min, max)
+    if _tensor_bounds(min, max):
+        return _clamp_tensor("clamp_tensor", self, min, max)
     rd = dtype_rules.clamp_result("clamp", self, min, max)
     return _new("clamp", False, _clip(min, max), self, result_dtype=rd, min=min, max=max)
 
 
 @tensor_method
 def clamp_(self, min=None, max=None) -> Tensor:
-    _clamp_args(min, max)
+    _clamp_args("clamp_", min, max)
+    if _tensor_bounds(min, max):
+        return _clamp_tensor_("clamp_tensor", self, min, max)
     rd = dtype_rules.clamp_result("clamp", self, min, max)
     return _inplace("clamp", False, _clip(min, max), self, result_dtype=rd, min=min, max=max)
 
 
 @tensor_method
 def clamp_min(self, min) -> Tensor:
+    check_overloads("clamp_min", ["min"], (min,))
+    if isinstance(min, Tensor):
+        return _clamp_tensor("clamp_min_tensor", self, min, None)
     rd = dtype_rules.clamp_result("clamp_min", self, min)
     return _new("clamp_min", False, _clip(min, None), self, result_dtype=rd, min=min)
 
 
 @tensor_method
 def clamp_min_(self, min) -> Tensor:
+    check_overloads("clamp_min_", ["min"], (min,))
+    if isinstance(min, Tensor):
+        return _clamp_tensor_("clamp_min_tensor", self, min, None)
     rd = dtype_rules.clamp_result("clamp_min", self, min)
     return _inplace("clamp_min", False, _clip(min, None), self, result_dtype=rd, min=min)
 
 
 @tensor_method
 def clamp_max(self, max) -> Tensor:
+    check_overloads("clamp_max", ["max"], (max,))
+    if isinstance(max, Tensor):
+        return _clamp_tensor("clamp_max_tensor", self, None, max)
     rd = dtype_rules.clamp_result("clamp_max", self, max)
     return _new("clamp_max", False, _clip(None, max), self, result_dtype=rd, max=max)
 
 
 @tensor_method
 def clamp_max_(self, max) -> Tensor:
+    check_overloads("clamp_max_", ["max"], (max,))
+    if isinstance(max, Tensor):
+        return _clamp_tensor_("clamp_max_tensor", self, None, max)
     rd = dtype_rules.clamp_result("clamp_max", self, max)
     return _inplace("clamp_max", False, _clip(None, max), self, result_dtype=rd, max=max)
 
@@ -110,14 +159,48 @@ def _clamp_max_bw(ctx, g):
     return (g * _inside(ctx.saved("self"), None, ctx.attr("max")),)
 
 
+def _bound(ctx, key):
+    return ctx.saved(key) if key in ctx._saved else None
+
+
+@derivative("clamp_tensor", "ClampBackward0", inputs=("self", "min", "max"),
+            saves={"self": None, "min": None, "max": None})
+def _clamp_tensor_bw(ctx, g):
+    x, lo, hi = ctx.saved("self"), _bound(ctx, "min"), _bound(ctx, "max")
+    g_lo = g_hi = None
+    if lo is not None and ctx.needs(1):  # below min, while min < max, the value is min
+        m = x < lo
+        g_lo = g * (m if hi is None else m & (lo < hi))
+    if hi is not None and ctx.needs(2):  # above max, or everywhere when max < min
+        m = x > hi
+        g_hi = g * (m if lo is None else m | (hi < lo))
+    return (g * _inside(x, lo, hi) if ctx.needs(0) else None, g_lo, g_hi)
+
+
+@derivative("clamp_min_tensor", "ClampMinBackward1", inputs=("self", "min"),
+            saves={"self": None, "min": None})
+def _clamp_min_tensor_bw(ctx, g):
+    x, lo = ctx.saved("self"), ctx.saved("min")
+    return (g * (x >= lo) if ctx.needs(0) else None, g * (x < lo) if ctx.needs(1) else None)
+
+
+@derivative("clamp_max_tensor", "ClampMaxBackward1", inputs=("self", "max"),
+            saves={"self": None, "max": None})
+def _clamp_max_tensor_bw(ctx, g):
+    x, hi = ctx.saved("self"), ctx.saved("max")
+    return (g * (x <= hi) if ctx.needs(0) else None, g * (x > hi) if ctx.needs(1) else None)
+
+
 @tensor_method
 def maximum(self, other: Tensor) -> Tensor:
+    check_tensor("maximum", "other", other)
     return _new("maximum", False, lambda a, b, out, dtype: np.maximum(a, b, out=out, dtype=dtype),
                 self, other)
 
 
 @tensor_method
 def minimum(self, other: Tensor) -> Tensor:
+    check_tensor("minimum", "other", other)
     return _new("minimum", False, lambda a, b, out, dtype: np.minimum(a, b, out=out, dtype=dtype),
                 self, other)
 
@@ -181,23 +264,20 @@ def ne(self, other) -> Tensor:
     return _compare("ne", np.not_equal, self, other)
 
 
-@tensor_method
-def logical_and(self, other) -> Tensor:
-    return _compare("logical_and", np.logical_and, self, other)
-
-
-@tensor_method
-def logical_or(self, other) -> Tensor:
-    return _compare("logical_or", np.logical_or, self, other)
-
-
 def where(condition: Tensor, input, other) -> Tensor:
-    """Pick from ``input`` where condition is True, else from ``other`` (differentiable)."""
-    def kernel(a, b, out, dtype):
-        np.copyto(out, b, casting="unsafe")
-        np.copyto(out, a, casting="unsafe", where=arr(condition))
-
-    return _new("where", False, kernel, input, other, condition=condition)
+    """Pick from ``input`` where condition is True, else from ``other`` (differentiable).
+    Either branch may be a Python number; the result has the broadcast shape of all three."""
+    if condition.dtype is not dtypes.bool_:
+        raise RuntimeError("where expected condition to be a boolean tensor, but got a tensor "
+                           f"with dtype {condition.dtype.short}")
+    rd = dtypes.result_type(input, other)
+    shape = broadcast_shapes(broadcast_shapes(condition._shape, shape_of(input)),
+                             shape_of(other))
+    out = Tensor._empty(shape, rd, "where")
+    o = out._array()
+    np.copyto(o, arr(other), casting="unsafe")
+    np.copyto(o, arr(input), casting="unsafe", where=arr(condition))
+    return record("where", out, {"self": input, "other": other, "condition": condition})
 
 
 @derivative("where", "WhereBackward0", inputs=("self", "other"), saves={"condition": None})

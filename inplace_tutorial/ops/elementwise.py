@@ -11,10 +11,19 @@ from __future__ import annotations
 import numpy as np
 
 from .. import dtypes
+from ..autograd import grad_mode
 from ..autograd.derivatives import derivative
+from ..autograd.record import record, record_inplace
 from ..tensor import Tensor, tensor_method
 from . import dtype_rules
-from ._iter import axpy_, inplace_elementwise, new_elementwise, ufunc_kernel
+from ._args import check_number, check_overloads, check_tensor_or_number
+from ._iter import (
+    axpy_,
+    check_inplace_operands,
+    inplace_elementwise,
+    new_elementwise,
+    ufunc_kernel,
+)
 
 
 def _other(ctx):
@@ -24,6 +33,12 @@ def _other(ctx):
 
 def _self(ctx):
     return ctx.saved("self") if "self" in ctx._saved else ctx.attr("self")
+
+
+def _check_args(op: str, other, alpha=1) -> None:
+    """PyTorch's binding checks: other is a Tensor or a Number, alpha a Number."""
+    check_tensor_or_number(op, "other", other)
+    check_number(op, "alpha", alpha)
 
 
 def _check_alpha(alpha, *operands) -> None:
@@ -48,6 +63,7 @@ add_kernel = ufunc_kernel(np.add)
 
 @tensor_method
 def add(self, other, alpha=1) -> Tensor:
+    _check_args("add", other, alpha)
     _check_alpha(alpha, self, other)
     kernel = add_kernel if alpha == 1 else axpy_kernel(alpha)
     return new_elementwise("add", False, kernel, self, other, alpha=alpha)
@@ -55,6 +71,7 @@ def add(self, other, alpha=1) -> Tensor:
 
 @tensor_method
 def add_(self, other, alpha=1) -> Tensor:
+    _check_args("add_", other, alpha)
     _check_alpha(alpha, self, other)
     kernel = add_kernel if alpha == 1 else axpy_kernel(alpha, "add_")
     return inplace_elementwise("add", False, kernel, self, other, alpha=alpha)
@@ -72,6 +89,7 @@ sub_kernel = ufunc_kernel(np.subtract)
 
 @tensor_method
 def sub(self, other, alpha=1) -> Tensor:
+    _check_args("sub", other, alpha)
     dtype_rules.check_sub(self, other)
     _check_alpha(alpha, self, other)
     kernel = sub_kernel if alpha == 1 else axpy_kernel(-alpha)
@@ -80,6 +98,7 @@ def sub(self, other, alpha=1) -> Tensor:
 
 @tensor_method
 def sub_(self, other, alpha=1) -> Tensor:
+    _check_args("sub_", other, alpha)
     dtype_rules.check_sub(self, other)
     _check_alpha(alpha, self, other)
     kernel = sub_kernel if alpha == 1 else axpy_kernel(-alpha, "sub_")
@@ -117,11 +136,13 @@ mul_kernel = ufunc_kernel(np.multiply)
 
 @tensor_method
 def mul(self, other) -> Tensor:
+    check_tensor_or_number("mul", "other", other)
     return new_elementwise("mul", False, mul_kernel, self, other)
 
 
 @tensor_method
 def mul_(self, other) -> Tensor:
+    check_tensor_or_number("mul_", "other", other)
     return inplace_elementwise("mul", False, mul_kernel, self, other)
 
 
@@ -144,11 +165,13 @@ div_kernel = ufunc_kernel(np.true_divide)
 
 @tensor_method
 def div(self, other) -> Tensor:
+    check_tensor_or_number("div", "other", other)
     return new_elementwise("div", True, div_kernel, self, other)
 
 
 @tensor_method
 def div_(self, other) -> Tensor:
+    check_tensor_or_number("div_", "other", other)
     return inplace_elementwise("div", True, div_kernel, self, other)
 
 
@@ -185,30 +208,47 @@ def pow_kernel(x, e, out, dtype):
     np.power(x, e, out=out, dtype=dtype, casting="unsafe")
 
 
+def _pow_tensor(op: str, self: Tensor, exponent: Tensor, rd=None) -> Tensor:
+    """pow(Tensor, Tensor): recorded with the exponent under its own name (_saved_exponent)."""
+    with grad_mode.no_grad():
+        out = new_elementwise(op, False, pow_kernel, self, exponent, result_dtype=rd)
+    return record("pow_tensor", out, {"self": self, "exponent": exponent})
+
+
+def _pow_tensor_(op: str, self: Tensor, exponent: Tensor, rd) -> Tensor:
+    a = self._array()
+    return record_inplace(
+        "pow_tensor", self, {"self": self, "exponent": exponent},
+        compute=lambda: pow_kernel(a, exponent._array(), out=a, dtype=rd.np),
+        check=lambda: check_inplace_operands(self, (exponent,), rd))
+
+
 @tensor_method
 def pow(self, exponent) -> Tensor:
+    check_overloads("pow", ["exponent"], (exponent,))
     if isinstance(exponent, Tensor):
-        return new_elementwise("pow_tensor", False, pow_kernel, self, exponent)
+        return _pow_tensor("pow", self, exponent)
     return new_elementwise("pow", False, pow_kernel, self, exponent, exponent=exponent)
 
 
 @tensor_method
 def pow_(self, exponent) -> Tensor:
+    check_overloads("pow_", ["exponent"], (exponent,))
     if isinstance(exponent, Tensor):
-        return inplace_elementwise("pow_tensor", False, pow_kernel, self, exponent)
+        return _pow_tensor_("pow_", self, exponent, dtypes.result_type(self, exponent))
     return inplace_elementwise("pow", False, pow_kernel, self, exponent, exponent=exponent)
 
 
-@derivative("pow", "PowBackward0", saves={"self": None})
+@derivative("pow", "PowBackward0", saves={"self": None, "exponent": None})
 def _pow_bw(ctx, g):
     e = ctx.attr("exponent")
     return (g * e * ctx.saved("self").pow(e - 1) if e != 0 else g * 0,)
 
 
-@derivative("pow_tensor", "PowBackward1", inputs=("self", "other"),
-            saves={"self": None, "other": None, "result": "other"})
+@derivative("pow_tensor", "PowBackward1", inputs=("self", "exponent"),
+            saves={"self": None, "exponent": None, "result": None})
 def _pow_tensor_bw(ctx, g):
-    x, e = ctx.saved("self"), ctx.saved("other")
+    x, e = ctx.saved("self"), ctx.saved("exponent")
     ga = g * e * x.pow(e - 1) if ctx.needs(0) else None
     gb = None
     if ctx.needs(1):
@@ -219,12 +259,71 @@ def _pow_tensor_bw(ctx, g):
 
 
 def rpow(self, base) -> Tensor:
-    """base ** self for a Python scalar base (PowBackward2)."""
-    return new_elementwise("pow_scalar", True,
-                           lambda e, b, out, dtype: np.power(b, e, out=out, dtype=dtype),
-                           self, base, base=base)
+    """base ** self for a Python number base (PowBackward2: saves the base as self, the
+    tensor as exponent, and the result). An integer base and tensor stay integer."""
+    check_overloads("pow", ["self"], (base,))
+    rd = dtypes.result_type(self, base)
+    with grad_mode.no_grad():
+        out = new_elementwise("pow_scalar", False,
+                              lambda e, b, out, dtype: pow_kernel(
+                                  np.asarray(b, dtype=dtype), e, out=out, dtype=dtype),
+                              self, base, result_dtype=rd)
+    return record("pow_scalar", out, {"self": base, "exponent": self})
 
 
-@derivative("pow_scalar", "PowBackward2", saves={"result": None})
+@derivative("pow_scalar", "PowBackward2", inputs=("exponent",),
+            saves={"self": None, "exponent": None, "result": None})
 def _pow_scalar_bw(ctx, g):
-    return (g * ctx.saved("result") * float(np.log(ctx.attr("base"))),)
+    return (g * ctx.saved("result") * float(np.log(ctx.attr("self"))),)
+
+
+# --------------------------------------------------------------------------- float_power
+def _float_power_check(self: Tensor) -> None:
+    if self.dtype is not dtypes.float64:
+        raise RuntimeError(f"the base given to float_power_ has dtype {self.dtype.short} but "
+                           "the operation's result requires dtype Double")
+
+
+@tensor_method
+def float_power(self, exponent) -> Tensor:
+    """pow computed in float64 (the result is always float64)."""
+    check_overloads("float_power", ["exponent"], (exponent,))
+    if isinstance(exponent, Tensor):
+        return _pow_tensor("pow_tensor", self.to(dtypes.float64), exponent.to(dtypes.float64))
+    return new_elementwise("pow", False, pow_kernel, self.to(dtypes.float64), float(exponent),
+                           result_dtype=dtypes.float64, exponent=float(exponent))
+
+
+@tensor_method
+def float_power_(self, exponent) -> Tensor:
+    check_overloads("float_power_", ["exponent"], (exponent,))
+    _float_power_check(self)
+    if isinstance(exponent, Tensor):
+        return _pow_tensor_("pow_", self, exponent.to(dtypes.float64), dtypes.float64)
+    return inplace_elementwise("pow", False, pow_kernel, self, float(exponent),
+                               exponent=float(exponent))
+
+
+# --------------------------------------------------------------------------- aliases
+@tensor_method
+def subtract_(self, other, alpha=1) -> Tensor:
+    """PyTorch's alias of sub_."""
+    return self.sub_(other, alpha=alpha)
+
+
+@tensor_method
+def multiply_(self, other) -> Tensor:
+    """PyTorch's alias of mul_."""
+    return self.mul_(other)
+
+
+@tensor_method
+def divide_(self, other) -> Tensor:
+    """PyTorch's alias of div_."""
+    return self.div_(other)
+
+
+@tensor_method
+def true_divide_(self, other) -> Tensor:
+    """PyTorch's alias of div_."""
+    return self.div_(other)

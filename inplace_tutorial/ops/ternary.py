@@ -12,7 +12,16 @@ from ..autograd.derivatives import derivative
 from ..autograd.record import record, record_inplace
 from ..layout import broadcast_shapes
 from ..tensor import Tensor, tensor_method
+from ._args import check_number, check_overloads, check_tensor, is_number
 from ._iter import Scratch, arr, check_inplace_operands, chunks, shape_of
+
+_INTEGER_ADDCDIV = (
+    "Integer division with addcdiv is no longer supported, and in a future  release addcdiv "
+    "will perform a true division of tensor1 and tensor2. The historic addcdiv behavior can "
+    "be implemented as (input + value * torch.trunc(tensor1 / tensor2)).to(input.dtype) for "
+    "integer inputs and as (input + value * tensor1 / tensor2) for float inputs. The future "
+    "addcdiv behavior is just the latter implementation: (input + value * tensor1 / tensor2), "
+    "for all dtypes.")
 
 
 def _fused_kernel(out: np.ndarray, base, a, b, combine, scale, op: str, inplace: bool) -> None:
@@ -20,16 +29,20 @@ def _fused_kernel(out: np.ndarray, base, a, b, combine, scale, op: str, inplace:
     a, b = np.broadcast_to(arr(a), out.shape), np.broadcast_to(arr(b), out.shape)
     if not inplace:  # the fresh output is its own workspace
         combine(a, b, out=out, casting="unsafe")
-        if scale != 1:
+        if isinstance(scale, np.ndarray) or scale != 1:
             np.multiply(out, scale, out=out, casting="unsafe")
         np.add(out, arr(base), out=out, casting="unsafe")
         return
+    if isinstance(scale, np.ndarray):  # lerp's tensor weight, indexed chunk by chunk
+        scale = np.broadcast_to(scale, out.shape)
     with Scratch(out.dtype, op, out.size) as scratch:
         for idx in chunks(out.shape, scratch.capacity):
             o = out[idx]
             tmp = scratch.view(o.shape)
             combine(a[idx], b[idx], out=tmp, casting="unsafe")
-            if scale != 1:
+            if isinstance(scale, np.ndarray):
+                np.multiply(tmp, scale[idx], out=tmp, casting="unsafe")
+            elif scale != 1:
                 np.multiply(tmp, scale, out=tmp)
             np.add(o, tmp, out=o)
 
@@ -46,26 +59,57 @@ _FAMILY = {
 }
 
 
+def _check_args(name: str, op: str, t1, t2, value) -> str:
+    """PyTorch's argument checks (``op`` is the method's name), before anything is written;
+    returns the derivative row."""
+    if name == "lerp":
+        if not isinstance(t1, Tensor) or not (isinstance(t2, Tensor) or is_number(t2)):
+            check_overloads(op, ["weight"], (t2,), fixed="end")
+        return "lerp_tensor" if isinstance(t2, Tensor) else "lerp"
+    check_tensor(op, "tensor1", t1, position=1)
+    check_tensor(op, "tensor2", t2, position=2)
+    check_number(op, "value", value)
+    if name == "addcdiv" and not dtypes.result_type(t1, t2).is_floating_point:
+        raise RuntimeError(_INTEGER_ADDCDIV)
+    return name
+
+
+def _weight(t2):
+    """lerp's weight as the kernel's scale: a Python number, or the weight tensor's array."""
+    return arr(t2) if isinstance(t2, Tensor) else t2
+
+
 def _fused(name: str, self: Tensor, t1, t2, value) -> Tensor:
+    row = _check_args(name, name, t1, t2, value)
     combine, operands = _FAMILY[name]
-    a, b, scale = (self, t1, t2) if name == "lerp" else (t1, t2, value)
+    a, b, scale = (self, t1, _weight(t2)) if name == "lerp" else (t1, t2, value)
     rd = dtypes.result_type(self, t1, *(() if t2 is None or name == "lerp" else (t2,)))
     shape = broadcast_shapes(broadcast_shapes(shape_of(self), shape_of(a)), shape_of(b))
+    if row == "lerp_tensor":
+        shape = broadcast_shapes(shape, t2._shape)
     out = Tensor._empty(shape, rd, name)
     _fused_kernel(out._array(), self, a, b, combine, scale, name, False)
-    return record(name, out, {"self": self, operands[0]: t1, operands[1]: t2}, value=scale)
+    return record(row, out, {"self": self, operands[0]: t1, operands[1]: t2},
+                  **_attrs(name, t2, value))
+
+
+def _attrs(name: str, t2, value) -> dict:
+    if name != "lerp":
+        return {"value": value}
+    return {} if isinstance(t2, Tensor) else {"weight": t2}
 
 
 def _fused_(name: str, self: Tensor, t1, t2, value) -> Tensor:
+    row = _check_args(name, name + "_", t1, t2, value)
     combine, operands = _FAMILY[name]
-    a, b, scale = (self, t1, t2) if name == "lerp" else (t1, t2, value)
+    a, b, scale = (self, t1, _weight(t2)) if name == "lerp" else (t1, t2, value)
     others = tuple(x for x in (t1, t2) if isinstance(x, Tensor))
-    rd = dtypes.result_type(self, *others)
+    rd = dtypes.result_type(self, *(others[:1] if name == "lerp" else others))
     return record_inplace(
-        name, self, {"self": self, operands[0]: t1, operands[1]: t2},
+        row, self, {"self": self, operands[0]: t1, operands[1]: t2},
         compute=lambda: _fused_kernel(self._array(), self, a, b, combine, scale, name + "_",
                                       True),
-        check=lambda: check_inplace_operands(self, others, rd), value=scale)
+        check=lambda: check_inplace_operands(self, others, rd), **_attrs(name, t2, value))
 
 
 @tensor_method
@@ -117,7 +161,17 @@ def _addcdiv_bw(ctx, g):
             g.neg() * v * ctx.saved("tensor1") / (t2 * t2) if ctx.needs(2) else None)
 
 
-@derivative("lerp", "LerpBackward0", inputs=("self", "end"))
+@derivative("lerp", "LerpBackward0", inputs=("self", "end"), saves={"weight": None})
 def _lerp_bw(ctx, g):
-    w = ctx.attr("value")
+    w = ctx.attr("weight")
     return (g * (1 - w), g * w if ctx.needs(1) else None)
+
+
+@derivative("lerp_tensor", "LerpBackward1", inputs=("self", "end", "weight"),
+            saves={"self": "weight", "end": "weight", "weight": None})
+def _lerp_tensor_bw(ctx, g):
+    w = ctx.saved("weight")
+    gw = None
+    if ctx.needs(2):
+        gw = g * (ctx.saved("end") - ctx.saved("self"))
+    return (g * (1 - w) if ctx.needs(0) else None, g * w if ctx.needs(1) else None, gw)

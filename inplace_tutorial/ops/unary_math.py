@@ -1,0 +1,374 @@
+"""More unary math: exp2, expm1, log2, log10, log1p, rsqrt, rounding (floor, ceil, trunc, round
+with decimals, frac), sgn, square, logit, nan_to_num, conj_physical, and the aliases absolute,
+negative and fix.
+
+Rounding keeps integer dtypes (an integer is already whole) and refuses bool with PyTorch's
+kernel names; exp2, log2 ... turn integers into float32, so their in-place forms refuse
+integer tensors. What each saves follows derivatives.yaml (exp2, expm1 and rsqrt save their
+result; the logs save their input; square is pow(self, 2) and saves self and exponent).
+"""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from ..creation import tensor
+from ..tensor import Tensor, tensor_method
+from ._args import check_type
+from ._pointwise import integer_identity, register, ufunc, unary, unary_
+from .unary import sign_kernel
+
+_ROUNDING_BOOL = {"floor": "floor_vml_cpu", "ceil": "ceil_vml_cpu", "trunc": "trunc_vml_cpu",
+                  "round": "round_vml_cpu"}
+
+
+def _zero_bw(ctx, g):
+    return (g * 0,)
+
+
+for _name, _f in (("floor", np.floor), ("ceil", np.ceil), ("trunc", np.trunc),
+                  ("round", np.rint)):
+    register(_name, integer_identity(_f), _name.capitalize() + "Backward0", float_out=False,
+             refused={"Bool": _ROUNDING_BOOL[_name]})(_zero_bw)
+
+register("round_decimals", integer_identity(np.rint), "RoundBackward1", float_out=False,
+         refused={"Bool": "round_cpu", "Long": "round_cpu"})(_zero_bw)
+
+
+def _round_kernel(decimals: int):
+    """PyTorch's round(decimals): nearbyint(x * 10^d) / 10^d (half to even)."""
+    def kernel(x, out, dtype):
+        ten = 10.0 ** abs(decimals)
+        if decimals > 0:
+            np.multiply(x, ten, out=out, dtype=dtype, casting="unsafe")
+            np.rint(out, out=out)
+            np.divide(out, ten, out=out)
+        else:
+            np.divide(x, ten, out=out, dtype=dtype, casting="unsafe")
+            np.rint(out, out=out)
+            np.multiply(out, ten, out=out)
+    return kernel
+
+
+def _frac_kernel(x, out, dtype):
+    np.subtract(x, np.trunc(x), out=out, dtype=dtype, casting="unsafe")
+
+
+@register("frac", _frac_kernel, "FracBackward0", float_out=False,
+          refused={"Bool": "frac_cpu", "Long": "frac_cpu"})
+def _frac_bw(ctx, g):
+    return (g,)
+
+
+@register("exp2", ufunc(np.exp2), "Exp2Backward0", saves={"result": None})
+def _exp2_bw(ctx, g):
+    return (g * ctx.saved("result") * math.log(2.0),)
+
+
+@register("expm1", ufunc(np.expm1), "Expm1Backward0", saves={"result": None})
+def _expm1_bw(ctx, g):
+    return (g * (ctx.saved("result") + 1),)
+
+
+@register("log2", ufunc(np.log2), "Log2Backward0", saves={"self": None})
+def _log2_bw(ctx, g):
+    return (g / (ctx.saved("self") * math.log(2.0)),)
+
+
+@register("log10", ufunc(np.log10), "Log10Backward0", saves={"self": None})
+def _log10_bw(ctx, g):
+    return (g / (ctx.saved("self") * math.log(10.0)),)
+
+
+@register("log1p", ufunc(np.log1p), "Log1PBackward0", saves={"self": None})
+def _log1p_bw(ctx, g):
+    return (g / (ctx.saved("self") + 1),)
+
+
+def _rsqrt_kernel(x, out, dtype):
+    np.sqrt(x, out=out, dtype=dtype, casting="unsafe")
+    np.reciprocal(out, out=out)
+
+
+@register("rsqrt", _rsqrt_kernel, "RsqrtBackward0", saves={"result": None})
+def _rsqrt_bw(ctx, g):
+    r = ctx.saved("result")
+    return (g * r * r * r * -0.5,)
+
+
+@register("sgn", sign_kernel, "SgnBackward0", float_out=False,
+          saves={"self": None, "result": None})
+def _sgn_bw(ctx, g):
+    return (g * 0,)  # sgn_backward is zero for real inputs (sgn is flat away from 0)
+
+
+def _logit_kernel(eps):
+    def kernel(x, out, dtype):
+        if eps is None:
+            np.copyto(out, x, casting="unsafe")
+        else:
+            np.clip(x, eps, 1 - eps, out=out, dtype=dtype, casting="unsafe")
+        with np.errstate(divide="ignore", invalid="ignore"):
+            np.divide(out, np.subtract(1, out), out=out)  # x / (1 - x): one temporary
+            np.log(out, out=out)
+    return kernel
+
+
+@register("logit", _logit_kernel(None), "LogitBackward0", saves={"self": None, "eps": None})
+def _logit_bw(ctx, g):
+    x, eps = ctx.saved("self"), ctx.attr("eps")
+    a = x._array().astype(np.float64)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        d = 1.0 / (a * (1.0 - a))
+        if eps is None:
+            d = np.where((a < 0) | (a > 1), np.nan, d)
+        else:
+            d = np.where((a < eps) | (a > 1 - eps), 0.0, d)
+    return (g * tensor(d, dtype=g.dtype),)
+
+
+def _nan_to_num_kernel(nan, posinf, neginf):
+    def kernel(x, out, dtype):
+        if out is not x:
+            np.copyto(out, x, casting="unsafe")
+        if np.dtype(dtype).kind == "f":
+            np.nan_to_num(out, copy=False, nan=0.0 if nan is None else nan,
+                          posinf=posinf, neginf=neginf)
+    return kernel
+
+
+@register("nan_to_num", _nan_to_num_kernel(None, None, None), "NanToNumBackward0",
+          float_out=False, saves={"self": None})
+def _nan_to_num_bw(ctx, g):
+    finite = np.isfinite(ctx.saved("self")._array())
+    return (g * tensor(finite),)
+
+
+@register("conj_physical_", lambda x, out, dtype: None, "ConjPhysicalBackward1",
+          float_out=False)
+def _conj_physical_bw(ctx, g):
+    return (g,)
+
+
+# --------------------------------------------------------------------------- the methods
+@tensor_method
+def floor(self) -> Tensor:
+    return unary("floor", self)
+
+
+@tensor_method
+def floor_(self) -> Tensor:
+    return unary_("floor", self)
+
+
+@tensor_method
+def ceil(self) -> Tensor:
+    return unary("ceil", self)
+
+
+@tensor_method
+def ceil_(self) -> Tensor:
+    return unary_("ceil", self)
+
+
+@tensor_method
+def trunc(self) -> Tensor:
+    return unary("trunc", self)
+
+
+@tensor_method
+def trunc_(self) -> Tensor:
+    return unary_("trunc", self)
+
+
+@tensor_method
+def fix(self) -> Tensor:
+    """PyTorch's alias of trunc."""
+    return unary("trunc", self)
+
+
+@tensor_method
+def fix_(self) -> Tensor:
+    """PyTorch's alias of trunc_."""
+    return unary_("trunc", self)
+
+
+def _decimals(name: str, decimals) -> None:
+    check_type(name, "decimals", decimals, int, position=None)
+
+
+_NOT_GIVEN = object()  # round() and round(decimals=0) record different nodes
+
+
+@tensor_method
+def round(self, decimals: int = _NOT_GIVEN) -> Tensor:
+    if decimals is _NOT_GIVEN:
+        return unary("round", self)
+    _decimals("round", decimals)
+    return unary("round_decimals", self, kernel=_round_kernel(decimals))
+
+
+@tensor_method
+def round_(self, decimals: int = _NOT_GIVEN) -> Tensor:
+    if decimals is _NOT_GIVEN:
+        return unary_("round", self)
+    _decimals("round_", decimals)
+    return unary_("round_decimals", self, kernel=_round_kernel(decimals))
+
+
+@tensor_method
+def frac(self) -> Tensor:
+    return unary("frac", self)
+
+
+@tensor_method
+def frac_(self) -> Tensor:
+    return unary_("frac", self)
+
+
+@tensor_method
+def exp2(self) -> Tensor:
+    return unary("exp2", self)
+
+
+@tensor_method
+def exp2_(self) -> Tensor:
+    return unary_("exp2", self)
+
+
+@tensor_method
+def expm1(self) -> Tensor:
+    return unary("expm1", self)
+
+
+@tensor_method
+def expm1_(self) -> Tensor:
+    return unary_("expm1", self)
+
+
+@tensor_method
+def log2(self) -> Tensor:
+    return unary("log2", self)
+
+
+@tensor_method
+def log2_(self) -> Tensor:
+    return unary_("log2", self)
+
+
+@tensor_method
+def log10(self) -> Tensor:
+    return unary("log10", self)
+
+
+@tensor_method
+def log10_(self) -> Tensor:
+    return unary_("log10", self)
+
+
+@tensor_method
+def log1p(self) -> Tensor:
+    return unary("log1p", self)
+
+
+@tensor_method
+def log1p_(self) -> Tensor:
+    return unary_("log1p", self)
+
+
+@tensor_method
+def rsqrt(self) -> Tensor:
+    return unary("rsqrt", self)
+
+
+@tensor_method
+def rsqrt_(self) -> Tensor:
+    return unary_("rsqrt", self)
+
+
+@tensor_method
+def sgn(self) -> Tensor:
+    return unary("sgn", self)
+
+
+@tensor_method
+def sgn_(self) -> Tensor:
+    return unary_("sgn", self)
+
+
+@tensor_method
+def square(self) -> Tensor:
+    """pow(self, 2), with pow's node (PowBackward0) and saved exponent."""
+    return self.pow(2)
+
+
+@tensor_method
+def square_(self) -> Tensor:
+    return self.pow_(2)
+
+
+def _eps(name: str, eps) -> None:
+    if eps is not None:
+        check_type(name, "eps", eps, float, position=1)
+
+
+@tensor_method
+def logit(self, eps: float | None = None) -> Tensor:
+    _eps("logit", eps)
+    return unary("logit", self, kernel=_logit_kernel(eps), eps=eps)
+
+
+@tensor_method
+def logit_(self, eps: float | None = None) -> Tensor:
+    _eps("logit_", eps)
+    return unary_("logit", self, kernel=_logit_kernel(eps), eps=eps)
+
+
+def _nan_args(name: str, nan, posinf, neginf) -> None:
+    for arg, value in (("nan", nan), ("posinf", posinf), ("neginf", neginf)):
+        if value is not None:
+            check_type(name, arg, value, float, position=None)
+
+
+@tensor_method
+def nan_to_num(self, nan: float = 0.0, posinf: float | None = None,
+               neginf: float | None = None) -> Tensor:
+    _nan_args("nan_to_num", nan, posinf, neginf)
+    return unary("nan_to_num", self, kernel=_nan_to_num_kernel(nan, posinf, neginf))
+
+
+@tensor_method
+def nan_to_num_(self, nan: float = 0.0, posinf: float | None = None,
+                neginf: float | None = None) -> Tensor:
+    _nan_args("nan_to_num_", nan, posinf, neginf)
+    return unary_("nan_to_num", self, kernel=_nan_to_num_kernel(nan, posinf, neginf))
+
+
+@tensor_method
+def conj_physical(self) -> Tensor:
+    """The complex conjugate; a real tensor is returned as it is (the same object)."""
+    return self
+
+
+@tensor_method
+def conj_physical_(self) -> Tensor:
+    return unary_("conj_physical_", self)
+
+
+@tensor_method
+def absolute(self) -> Tensor:
+    """PyTorch's alias of abs."""
+    return self.abs()
+
+
+@tensor_method
+def absolute_(self) -> Tensor:
+    """PyTorch's alias of abs_."""
+    return self.abs_()
+
+
+@tensor_method
+def negative_(self) -> Tensor:
+    """PyTorch's alias of neg_."""
+    return self.neg_()
