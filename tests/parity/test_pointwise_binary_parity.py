@@ -72,7 +72,7 @@ def logical_ops_in_place_are_not_recorded(t):
         out[op] = getattr(x, op)(other)
         out[op + "_"] = (getattr(x.clone(), op + "_")(other), x._version)
         out[op + "_int"] = getattr(t.tensor([3, 0, 1]), op + "_")(t.tensor([0.5, 0.0, 1.0]))
-        out[op + "_scalar"] = catch(lambda op=op: getattr(x, op + "_")(1))
+        out[op + "_scalar"] = catch(lambda op=op, x=x: getattr(x, op + "_")(1))
     z = a * 1
     z.logical_not_()
     out["not"] = (t.tensor([1.5, 0.0]).logical_not(), t.tensor([1.5, 0.0]).logical_not_())
@@ -125,7 +125,8 @@ def operators_that_must_be_in_place(t):
     out = {}
     for sym, fn in (("&=", lambda a, b: a.__iand__(b)), ("|=", lambda a, b: a.__ior__(b)),
                     ("^=", lambda a, b: a.__ixor__(b)), ("<<=", lambda a, b: a.__ilshift__(b)),
-                    (">>=", lambda a, b: a.__irshift__(b)), ("//=", lambda a, b: a.__ifloordiv__(b)),
+                    (">>=", lambda a, b: a.__irshift__(b)),
+                    ("//=", lambda a, b: a.__ifloordiv__(b)),
                     ("%=", lambda a, b: a.__imod__(b))):
         a = t.tensor([13, -7, 6])
         p = a.data_ptr()
@@ -311,7 +312,8 @@ def clamp_tensor_bounds(t):
 def clamp_argument_errors_write_nothing(t):
     x = t.tensor([-1.0, 0.5, 2.0])
     out = {}
-    for name, fn in (("str_max", lambda: x.clamp_(0, "a")), ("none_str", lambda: x.clamp_(None, "a")),
+    for name, fn in (("str_max", lambda: x.clamp_(0, "a")),
+                     ("none_str", lambda: x.clamp_(None, "a")),
                      ("mixed", lambda: x.clamp_(t.tensor([0.0]), 1.0)),
                      ("list", lambda: x.clamp_([0.0])), ("none", lambda: x.clamp_()),
                      ("min_none", lambda: x.clamp_min_(None)),
