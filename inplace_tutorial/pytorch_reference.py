@@ -20,10 +20,6 @@ SAVED_DIFFERENCES: dict[str, tuple[str, tuple[str, ...], str]] = {
               "PyTorch version-checks the index tensors; the core keeps them unchecked"),
     "index_put_": ("IndexPutBackward0", ("indices",),
                    "PyTorch version-checks the index tensors; the core keeps them unchecked"),
-    "pow_tensor": ("PowBackward1", ("exponent", "result", "self"),
-                   "same tensors; PyTorch calls the exponent `exponent`"),
-    "pow_scalar": ("PowBackward2", ("exponent", "result"),
-                   "`2 ** x` also saves x (as `exponent`): modifying x in place breaks backward"),
     "dot": ("DotBackward0", ("self", "tensor"), "same tensors; PyTorch calls the other `tensor`"),
     "einsum": ("(no einsum node)", (),
                "PyTorch decomposes einsum into permutes/views and a BmmBackward0 that saves "

@@ -239,7 +239,7 @@ def pow_(self, exponent) -> Tensor:
     return inplace_elementwise("pow", False, pow_kernel, self, exponent, exponent=exponent)
 
 
-@derivative("pow", "PowBackward0", saves={"self": None, "exponent": None})
+@derivative("pow", "PowBackward0", saves={"self": None})  # exponent: a number, an attr
 def _pow_bw(ctx, g):
     e = ctx.attr("exponent")
     return (g * e * ctx.saved("self").pow(e - 1) if e != 0 else g * 0,)
@@ -268,11 +268,11 @@ def rpow(self, base) -> Tensor:
                               lambda e, b, out, dtype: pow_kernel(
                                   np.asarray(b, dtype=dtype), e, out=out, dtype=dtype),
                               self, base, result_dtype=rd)
-    return record("pow_scalar", out, {"self": base, "exponent": self})
+    return record("pow_scalar", out, {"exponent": self}, self=base)
 
 
 @derivative("pow_scalar", "PowBackward2", inputs=("exponent",),
-            saves={"self": None, "exponent": None, "result": None})
+            saves={"exponent": None, "result": None})  # self: the base, a number
 def _pow_scalar_bw(ctx, g):
     return (g * ctx.saved("result") * float(np.log(ctx.attr("self"))),)
 

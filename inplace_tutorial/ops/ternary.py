@@ -161,7 +161,7 @@ def _addcdiv_bw(ctx, g):
             g.neg() * v * ctx.saved("tensor1") / (t2 * t2) if ctx.needs(2) else None)
 
 
-@derivative("lerp", "LerpBackward0", inputs=("self", "end"), saves={"weight": None})
+@derivative("lerp", "LerpBackward0", inputs=("self", "end"))  # weight: a number, an attr
 def _lerp_bw(ctx, g):
     w = ctx.attr("weight")
     return (g * (1 - w), g * w if ctx.needs(1) else None)

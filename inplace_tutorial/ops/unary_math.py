@@ -115,7 +115,7 @@ def _logit_kernel(eps):
     return kernel
 
 
-@register("logit", _logit_kernel(None), "LogitBackward0", saves={"self": None, "eps": None})
+@register("logit", _logit_kernel(None), "LogitBackward0", saves={"self": None})
 def _logit_bw(ctx, g):
     x, eps = ctx.saved("self"), ctx.attr("eps")
     a = x._array().astype(np.float64)

@@ -291,7 +291,37 @@ def _saved_programs(t):
         "lerp": lambda: x(3).lerp(x(3, seed=1), 0.5),
         "addcmul": lambda: x(3).addcmul(x(3, seed=1), x(3, seed=2)),
         "addcdiv": lambda: x(3).addcdiv(x(3, seed=1), x(3, seed=2)),
+        **_pointwise_saved_programs(t, x, nl),
     }
+
+
+def _pointwise_saved_programs(t, x, nl):
+    """The pointwise rows (trig, unary math, comparisons in place, binary math, overloads)."""
+    progs = {op: (lambda op=op: getattr(x(3), op)()) for op in (
+        "sin cos tan atan sinh cosh asinh deg2rad rad2deg sinc floor ceil trunc round frac "
+        "exp2 expm1 log2 log10 log1p rsqrt sgn nan_to_num").split()}
+    for op in ("asin", "acos", "atanh"):
+        progs[op] = lambda op=op: getattr(x(3) * 0.4, op)()
+    for op in ("asinh_", "acosh_", "atanh_"):
+        progs[op] = lambda op=op: getattr(nl(3) * 0.4 + 1 if op == "acosh_" else nl(3) * 0.4,
+                                          op)()
+    for op in ("eq", "ne", "lt", "le", "gt", "ge"):
+        progs[op + "_"] = lambda op=op: getattr(nl(3), op + "_")(1.0)
+        progs[op + "_tensor_"] = lambda op=op: getattr(nl(3), op + "_")(x(3, seed=1))
+    for op in ("atan2", "copysign", "fmod", "remainder", "floor_divide", "heaviside", "hypot",
+               "xlogy", "ldexp", "nextafter"):
+        progs[op] = lambda op=op: getattr(x(3), op)(x(3, seed=1))
+    for op in ("copysign", "fmod", "remainder", "floor_divide", "xlogy"):
+        progs[op + "_scalar"] = lambda op=op: getattr(x(3), op)(1.5)
+    progs.update({
+        "acosh": lambda: (x(3) + 1).acosh(), "round_decimals": lambda: x(3).round(decimals=1),
+        "logit": lambda: (x(3) * 0.4).logit(), "conj_physical_": lambda: nl(3).conj_physical_(),
+        "clamp_tensor": lambda: x(3).clamp(x(3, seed=1), x(3, seed=2) + 1),
+        "clamp_min_tensor": lambda: x(3).clamp_min(x(3, seed=1)),
+        "clamp_max_tensor": lambda: x(3).clamp_max(x(3, seed=1)),
+        "lerp_tensor": lambda: x(3).lerp(x(3, seed=1), x(3, seed=2)),
+    })
+    return progs
 
 
 def test_06_every_op_in_the_derivative_table_has_a_program(core):
