@@ -13,10 +13,17 @@ import numpy as np
 
 from ..autograd.derivatives import derivative
 from ..autograd.errors import INFERENCE_INPLACE
+from ..creation import empty_strided
 from ..modes import STATE
 from ..tensor import Tensor
 from . import dtype_rules
-from ._iter import arr, check_inplace_operands, inplace_elementwise, new_elementwise
+from ._iter import (
+    arr,
+    check_inplace_operands,
+    inplace_elementwise,
+    new_elementwise,
+    out_strides,
+)
 
 # name -> (kernel(x, out, dtype), integer inputs give a float result?)
 KERNELS: dict[str, tuple[Callable, bool]] = {}
@@ -96,3 +103,14 @@ def nondiff_inplace(op: str, self: Tensor, others: tuple, kernel: Callable,
     kernel(a, *[arr(o) for o in others], out=a, dtype=result_dtype.np)
     self._vc.bump(op)
     return self
+
+
+def new_output(op: str, shape: tuple, dtype, operands) -> Tensor:
+    """A fresh result laid out as TensorIterator lays it out (it follows the operands'
+    strides: a transposed input gives a transposed result)."""
+    strides = out_strides(shape, operands)
+    if strides is None:
+        return Tensor._empty(shape, dtype, op)
+    out = empty_strided(shape, strides, dtype)
+    out._storage.op = op
+    return out

@@ -120,7 +120,7 @@ def _copysign_self(ctx, g):
 
 
 @derivative("copysign", "CopysignBackward0", inputs=("self", "other"),
-            saves={"self": "self", "result": "self"})
+            saves={"self": None, "result": None})
 def _copysign_bw(ctx, g):
     return (_copysign_self(ctx, g) if ctx.needs(0) else None, g * 0 if ctx.needs(1) else None)
 
@@ -138,7 +138,7 @@ def _rounded_quotient(ctx, f) -> Tensor:
 
 
 @derivative("fmod", "FmodBackward1", inputs=("self", "other"),
-            saves={"self": "other", "other": "other"})
+            saves={"self": None, "other": None})
 def _fmod_bw(ctx, g):
     return (g, g.neg() * _rounded_quotient(ctx, np.trunc) if ctx.needs(1) else None)
 
@@ -149,7 +149,7 @@ def _fmod_scalar_bw(ctx, g):
 
 
 @derivative("remainder", "RemainderBackward1", inputs=("self", "other"),
-            saves={"self": "other", "other": "other"})
+            saves={"self": None, "other": None})
 def _remainder_bw(ctx, g):
     return (g, g.neg() * _rounded_quotient(ctx, np.floor) if ctx.needs(1) else None)
 
@@ -172,7 +172,7 @@ for _op, _inputs in (("floor_divide", ("self", "other")), ("floor_divide_scalar"
 
 
 @derivative("hypot", "HypotBackward0", inputs=("self", "other"),
-            saves={"self": "self", "other": "other", "result": None})
+            saves={"self": None, "other": None, "result": None})
 def _hypot_bw(ctx, g):
     r = ctx.saved("result")
     return (g * ctx.saved("self") / r if ctx.needs(0) else None,
@@ -197,7 +197,7 @@ def _xlogy_scalar_bw(ctx, g):
 
 
 @derivative("ldexp", "LdexpBackward0", inputs=("self", "other"),
-            saves={"other": "self", "result": "other"})
+            saves={"other": None, "result": None})
 def _ldexp_bw(ctx, g):
     return (g * ctx.saved("other").exp2() if ctx.needs(0) else None,
             g * ctx.saved("result") * math.log(2.0) if ctx.needs(1) else None)

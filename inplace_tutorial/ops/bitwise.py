@@ -15,7 +15,7 @@ from ..layout import broadcast_shapes
 from ..tensor import Tensor, tensor_method
 from ._args import check_overloads
 from ._iter import arr, shape_of
-from ._pointwise import nondiff_inplace
+from ._pointwise import new_output, nondiff_inplace
 
 # op -> (NumPy ufunc, PyTorch's kernel name, works on bool?)
 OPS = {
@@ -52,7 +52,7 @@ def bitwise(op: str, self: Tensor, *others) -> Tensor:
     shape = self._shape
     for o in others:
         shape = broadcast_shapes(shape, shape_of(o))
-    out = Tensor._empty(shape, rd, op)
+    out = new_output(op, shape, rd, (self, *others))
     _kernel(op, rd)(arr(self), *[arr(o) for o in others], out=out._array(), dtype=rd.np)
     return out
 

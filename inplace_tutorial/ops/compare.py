@@ -18,6 +18,7 @@ from ._args import check_overloads, check_tensor
 from ._iter import arr, check_inplace_operands, shape_of
 from ._iter import inplace_elementwise as _inplace
 from ._iter import new_elementwise as _new
+from ._pointwise import new_output
 
 
 def _clip(lo, hi):
@@ -229,7 +230,7 @@ def _minimum_bw(ctx, g):
 def _compare(name: str, ufunc, self, other) -> Tensor:
     """A bool result of the broadcast shape; comparisons record no graph node."""
     shape = broadcast_shapes(shape_of(self), shape_of(other))
-    out = Tensor._empty(shape, dtypes.bool_, name)
+    out = new_output(name, shape, dtypes.bool_, (self, other))
     ufunc(arr(self), arr(other), out=out._array())
     return out
 
@@ -273,7 +274,7 @@ def where(condition: Tensor, input, other) -> Tensor:
     rd = dtypes.result_type(input, other)
     shape = broadcast_shapes(broadcast_shapes(condition._shape, shape_of(input)),
                              shape_of(other))
-    out = Tensor._empty(shape, rd, "where")
+    out = new_output("where", shape, rd, (condition, input, other))
     o = out._array()
     np.copyto(o, arr(other), casting="unsafe")
     np.copyto(o, arr(input), casting="unsafe", where=arr(condition))

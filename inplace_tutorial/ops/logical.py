@@ -13,14 +13,14 @@ from ..layout import broadcast_shapes
 from ..tensor import Tensor, tensor_method
 from ._args import check_tensor
 from ._iter import arr, shape_of
-from ._pointwise import nondiff_inplace
+from ._pointwise import new_output, nondiff_inplace
 
 
 def _logical(name: str, ufunc, self: Tensor, *others) -> Tensor:
     shape = self._shape
     for o in others:
         shape = broadcast_shapes(shape, shape_of(o))
-    out = Tensor._empty(shape, dtypes.bool_, name)
+    out = new_output(name, shape, dtypes.bool_, (self, *others))
     ufunc(arr(self), *[arr(o) for o in others], out=out._array())
     return out
 

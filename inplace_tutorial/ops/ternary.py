@@ -168,7 +168,7 @@ def _lerp_bw(ctx, g):
 
 
 @derivative("lerp_tensor", "LerpBackward1", inputs=("self", "end", "weight"),
-            saves={"self": "weight", "end": "weight", "weight": None})
+            saves={"self": None, "end": None, "weight": None})
 def _lerp_tensor_bw(ctx, g):
     w = ctx.saved("weight")
     gw = None
