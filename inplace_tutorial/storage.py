@@ -16,24 +16,48 @@ from . import memory
 _labels = itertools.count()
 
 
+class _BufferRef(weakref.ref):
+    """A weak reference to a storage's NumPy buffer that gives its bytes back to the count when
+    the buffer itself is gone: the storage and every NumPy view of it (a kernel's local
+    ``a = t._array()``, a learner's ``t.numpy()``). Counting frees at the storage's death
+    instead would miss a buffer that a NumPy view keeps alive."""
+
+    __slots__ = ("nbytes", "label", "op")
+
+
+_held: dict[int, _BufferRef] = {}  # keeps the references (and so their callbacks) alive
+
+
+def _buffer_gone(ref: _BufferRef) -> None:
+    _held.pop(id(ref), None)
+    try:
+        memory._on_free(ref.nbytes, ref)
+    except Exception:  # interpreter shutdown
+        pass
+
+
 class UntypedStorage:
-    __slots__ = ("_array", "_nbytes", "_id", "op", "_ptr", "_saved", "__weakref__")
+    __slots__ = ("_array", "_nbytes", "_id", "_ref", "_ptr", "_saved", "__weakref__")
 
     def __init__(self, numel: int, np_dtype: np.dtype, op: str = "empty"):
         self._array = np.empty(numel, dtype=np_dtype)
         self._nbytes = self._array.nbytes
         self._ptr = 0  # looked up on first data_ptr() (ctypes is slow on the hot path)
         self._id = next(_labels)
-        self.op = memory.current_op(op)
+        ref = self._ref = _BufferRef(self._array, _buffer_gone)
+        ref.nbytes, ref.label, ref.op = self._nbytes, f"S{self._id}", memory.current_op(op)
+        _held[id(ref)] = ref
         self._saved: weakref.WeakSet | None = None  # SavedTensors that point here (explain())
         memory._on_alloc(self._nbytes, self)
 
-    def __del__(self) -> None:
-        # Runs when the last tensor, view or saved tensor lets go: the bytes leave the count.
-        try:
-            memory._on_free(self._nbytes, self)
-        except Exception:  # interpreter shutdown
-            pass
+    @property
+    def op(self) -> str:
+        """The op that created the storage (as traces and pictures name it)."""
+        return self._ref.op
+
+    @op.setter
+    def op(self, name: str) -> None:
+        self._ref.op = name
 
     @property
     def label(self) -> str:

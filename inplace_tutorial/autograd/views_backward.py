@@ -22,6 +22,12 @@ def scatter_strided(g, base_geom, view_geom):
     lo = min(boff, voff)
     hi = max(boff + storage_extent(bshape, bstride), voff + storage_extent(vshape, vstride))
     buf = zeros(max(hi - lo, 1), dtype=g.dtype)
+    if _no_cell_twice(vshape, vstride):  # add straight through a strided view: no index array
+        b = buf._array()
+        target = np.lib.stride_tricks.as_strided(
+            b[voff - lo:], tuple(vshape), tuple(st * b.itemsize for st in vstride))
+        np.add(target, g._array(), out=target)
+        return buf.as_strided(tuple(bshape), tuple(bstride), boff - lo)
     idx = np.full(tuple(vshape), voff - lo, dtype=np.int64)
     for d, st in enumerate(vstride):
         shape = [1] * len(vshape)
@@ -30,6 +36,16 @@ def scatter_strided(g, base_geom, view_geom):
     # add.at accumulates correctly even when the view hits a cell twice (stride 0)
     np.add.at(buf._array(), idx.reshape(-1), np.asarray(g._array()).reshape(-1))
     return buf.as_strided(tuple(bshape), tuple(bstride), boff - lo)
+
+
+def _no_cell_twice(shape, stride) -> bool:
+    """No two elements of the view share a cell (then ``+=`` through it can't lose a sum)."""
+    reach = 0
+    for st, n in sorted((abs(st), n) for n, st in zip(shape, stride) if n > 1):
+        if st <= reach:
+            return False
+        reach += (n - 1) * st
+    return True
 
 
 def _geometry(t) -> tuple:

@@ -7,6 +7,7 @@ layout.py; an op module (elementwise.py, unary.py, compare.py) only adds kernels
 """
 from __future__ import annotations
 
+import numbers
 import sys
 
 import numpy as np
@@ -37,6 +38,21 @@ def shape_of(x) -> tuple:
 def arr(x):
     """The NumPy view of a tensor, or the Python scalar itself."""
     return x._array() if isinstance(x, Tensor) else x
+
+
+def type_name(v) -> str:
+    """A type as PyTorch's argument errors name it: ``NoneType``, ``str``, ``numpy.ndarray``."""
+    t = type(v)
+    return t.__name__ if t.__module__ == "builtins" else f"{t.__module__}.{t.__name__}"
+
+
+def check_operands(method: str, others) -> None:
+    """Operands after self must be tensors or numbers, checked before anything is computed
+    or written (op modules with other overloads check their own arguments first)."""
+    for pos, o in enumerate(others, 1):
+        if not isinstance(o, (Tensor, numbers.Number, np.bool_)):
+            raise TypeError(f"{method}(): argument 'other' (position {pos}) must be Tensor, "
+                            f"not {type_name(o)}")
 
 
 def check_internal_overlap(self: Tensor) -> None:
@@ -206,6 +222,48 @@ def axpy_(out: np.ndarray, x, alpha, op: str, loop_dtype) -> None:
             np.add(o, tmp, out=o, dtype=loop_dtype, casting="unsafe")
 
 
+def var_into(a: np.ndarray, axis: tuple, correction, out: np.ndarray, op: str,
+             sqrt: bool = False) -> None:
+    """var (or std) of ``a`` over ``axis`` into ``out``, without an input-sized temporary.
+
+    NumPy's ``np.var`` builds ``a - mean`` in full. Here the means go into a counted buffer of
+    the output's size, and the squared deviations are summed chunk by chunk in the workspace
+    (half of it holds a chunk, the other half that chunk's partial sums) onto ``out``."""
+    keep = tuple(1 if i in axis else s for i, s in enumerate(a.shape))
+    acc = out.reshape(keep)  # a view: out is freshly allocated and contiguous
+    n = 1
+    for d in axis:
+        n *= a.shape[d]
+    if n == 0:  # the mean of nothing (NumPy would warn): PyTorch gives nan
+        acc.fill(np.nan)
+        return
+    means = UntypedStorage(max(acc.size, 1), out.dtype, op + " (means)")._array
+    m = means[: acc.size].reshape(keep)
+    with np.errstate(all="ignore"), Scratch(out.dtype, op, chunk_len(out.dtype)) as scratch:
+        np.mean(a, axis=axis, keepdims=True, out=m, dtype=out.dtype)
+        mean = np.broadcast_to(m, a.shape)
+        acc.fill(0)
+        half = scratch.capacity // 2
+        for idx in chunks(a.shape, half):
+            if idx == (Ellipsis,):
+                idx = ()
+            idx = tuple(slice(i, i + 1) if isinstance(i, int) else i for i in idx)
+            idx += (slice(None),) * (a.ndim - len(idx))
+            rows = tuple(slice(None) if i in axis else x for i, x in enumerate(idx)) + (...,)
+            idx += (...,)  # views even of a 0-dim array
+            part = a[idx]
+            tmp = scratch.view(part.shape)
+            np.subtract(part, mean[idx], out=tmp, dtype=out.dtype, casting="unsafe")
+            np.multiply(tmp, tmp, out=tmp)
+            target = acc[rows]
+            red = scratch._buf[half:half + target.size].reshape(target.shape)
+            np.add.reduce(tmp, axis=axis, keepdims=True, out=red)
+            np.add(target, red, out=target)
+        np.divide(acc, n - correction, out=acc)
+        if sqrt:
+            np.sqrt(acc, out=acc)
+
+
 def out_strides(shape: tuple, operands) -> tuple | None:
     """layout.out_strides for tensors and Python scalars (a scalar is a 0-dim operand)."""
     return layout_out_strides(shape, [(o._shape, o._stride) if isinstance(o, Tensor) else None
@@ -227,6 +285,7 @@ def promote(float_out: bool, *operands) -> dtypes.dtype:
 def new_elementwise(name: str, float_out: bool, kernel, *operands, result_dtype=None,
                     **attrs) -> Tensor:
     """Out-of-place: allocate the broadcast result, run the kernel into it, record."""
+    check_operands(name, operands[1:])
     if isinstance(operands[0], Tensor):
         dtype_rules.check(name, operands[0].dtype)
     rd = result_dtype or promote(float_out, *operands)
@@ -268,6 +327,7 @@ def inplace_elementwise(name: str, float_out: bool, kernel, self: Tensor, *other
         self._vc.write(lambda: kernel(a, *[arr(o) for o in others], out=a, dtype=self.dtype.np),
                        name + "_")
         return self
+    check_operands(name + "_", others)
     dtype_rules.check(name, self.dtype)
     rd = result_dtype or promote(float_out, self, *others)
     a = self._array()

@@ -16,6 +16,7 @@ from ._iter import (
     arr,
     broadcast_shapes,
     check_internal_overlap,
+    check_operands,
     check_partial_overlap,
     chunks,
     shape_of,
@@ -28,6 +29,7 @@ def _zeros_for(ctx, g):
 
 @tensor_method
 def copy_(self, src, non_blocking: bool = False) -> Tensor:
+    check_operands("copy_", (src,))  # a NumPy array is refused before any write, as PyTorch
     def check():
         check_internal_overlap(self)
 

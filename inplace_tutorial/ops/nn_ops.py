@@ -226,7 +226,12 @@ def avg_pool2d(input: Tensor, kernel_size, stride=None, padding=0) -> Tensor:
     n, c = input._shape[:2]
     xp = _padded(input, ph, pw, 0.0, "avg_pool2d (padded)")
     out = Tensor._empty((n, c, ho, wo), input.dtype, "avg_pool2d")
-    np.mean(_windows(xp, kh, kw, sh, sw, ho, wo), axis=(-2, -1), out=out._array())
+    o = out._array()  # window sums one kernel offset at a time (a mean over the 6-D window
+    o.fill(0)  # view would take two of NumPy's loop buffers), then / k as PyTorch divides
+    for i in range(kh):
+        for j in range(kw):
+            o += xp[:, :, i:i + sh * ho:sh, j:j + sw * wo:sw]
+    o /= kh * kw
     return record("avg_pool2d", out, {"self": input}, kernel_size=(kh, kw), stride=(sh, sw),
                   padding=(ph, pw), self_sizes=input._shape,
                   ceil_mode=False, count_include_pad=True, divisor_override=None)
@@ -243,7 +248,8 @@ def _avg_pool_bw(ctx, g):
     gp = Tensor._empty((n, c, h + 2 * ph, w + 2 * pw), g.dtype, "avg_pool2d backward")
     a = gp._array()
     a.fill(0)
-    share = g._array() / (kh * kw)
+    share_t = Tensor._empty(g._shape, g.dtype, "avg_pool2d backward")  # counted, g-sized
+    share = np.divide(g._array(), kh * kw, out=share_t._array())
     for i in range(kh):
         for j in range(kw):
             a[:, :, i:i + sh * ho:sh, j:j + sw * wo:sw] += share

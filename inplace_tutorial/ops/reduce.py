@@ -14,6 +14,7 @@ from ..creation import zeros
 from ..layout import wrap_dim
 from ..tensor import Tensor, tensor_method
 from . import dtype_rules
+from ._iter import var_into
 
 
 def _dims(self, dim) -> tuple:
@@ -91,25 +92,21 @@ def _mean_bw(ctx, g):
 derivative("mean_dim", "MeanBackward1")(_mean_bw)
 
 
-def _quiet(fn, *args, **kwargs):
-    """NumPy warns on a correction >= N; PyTorch returns nan/inf (and warns once in C++)."""
-    import warnings
-
-    with np.errstate(all="ignore"), warnings.catch_warnings():
-        warnings.simplefilter("ignore", RuntimeWarning)
-        return fn(*args, **kwargs)
-
-
 def _correction(unbiased, correction) -> float:
     if correction is not None:
         return correction
     return 1 if unbiased in (None, True) else 0
 
 
+def _var_kernel(c, op: str, sqrt: bool = False):
+    """var/std through the workspace (_iter.var_into): no input-sized ``a - mean``."""
+    return lambda a, axis, keepdims, out: var_into(a, axis, c, out, op, sqrt)
+
+
 @tensor_method
 def var(self, dim=None, unbiased=None, keepdim: bool = False, *, correction=None) -> Tensor:
     c = _correction(unbiased, correction)
-    out, dims = _reduce(self, "var", lambda a, **k: _quiet(np.var, a, ddof=c, **k), dim, keepdim,
+    out, dims = _reduce(self, "var", _var_kernel(c, "var"), dim, keepdim,
                         dtypes.float_result(self.dtype))
     return record("var", out, {"self": self}, dims=dims, keepdim=keepdim, correction=c)
 
@@ -117,7 +114,7 @@ def var(self, dim=None, unbiased=None, keepdim: bool = False, *, correction=None
 @tensor_method
 def std(self, dim=None, unbiased=None, keepdim: bool = False, *, correction=None) -> Tensor:
     c = _correction(unbiased, correction)
-    out, dims = _reduce(self, "std", lambda a, **k: _quiet(np.std, a, ddof=c, **k), dim, keepdim,
+    out, dims = _reduce(self, "std", _var_kernel(c, "std", sqrt=True), dim, keepdim,
                         dtypes.float_result(self.dtype))
     return record("std", out, {"self": self}, dims=dims, keepdim=keepdim, correction=c)
 
