@@ -233,7 +233,8 @@ PROBES: dict[str, list[str]] = {
         "F.batch_norm(img, None, None, training=False)",
         "F.batch_norm(img, t.zeros(3), t.ones(3), training=True)", "F.flatten(s)"],
     "modes and misc": [
-        "t.set_grad_enabled('a')", "t.no_grad(1)", "t.manual_seed('a')", "t.manual_seed(-1)",
+        "t.set_grad_enabled('a')", "callable(t.no_grad(1))", "t.manual_seed('a')",
+        "t.manual_seed(-1) is None",
         "t.where(b, 1.0, 0.0)", "t.where(b, x, 0.0)", "t.where(x, x, x)", "t.where(b, x, v[:2])",
         "t.maximum(x, 1)", "t.maximum(x, i)", "x.max(v)", "t.is_tensor(1)", "t.is_grad_enabled()",
         "t.is_tensor(x)"],
