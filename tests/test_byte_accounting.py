@@ -43,7 +43,7 @@ OVERRIDES = {
     "expand": (lambda a: a.unsqueeze(0).expand(3, *a.shape), [(2, 3)], None),
     "split": (lambda a: a.split(max(1, a.shape[1] // 3), 1)[1] * 2, [(2, 3)], None),
     "split_with_sizes": (lambda a: a.split([1, a.shape[1] - 1], 1)[0] * 2, [(2, 3)], None),
-    "unbind": (lambda a: a.reshape(2, -1).unbind(0)[1] * 2, [(2, 3)], None),
+    "unbind": (lambda a: a.reshape(2, -1).unbind(0)[1] * 2, [(2, 3)], [(512, 1024)]),
     "as_strided": (lambda a: a.as_strided((a.shape[0], a.shape[1] // 2), (a.shape[1], 2), 1),
                    [(2, 4)], None),
     "as_strided_": (lambda a: (a * 1).as_strided_((a.numel() // 2,), (2,), 0), [(2, 3)], None),
