@@ -25,6 +25,7 @@ from .creation import (
     empty,
     empty_like,
     empty_strided,
+    from_numpy,
     full,
     full_like,
     manual_seed,
@@ -36,8 +37,30 @@ from .creation import (
     zeros,
     zeros_like,
 )
+from .dtypes import (  # noqa: A001  (torch.float, torch.int ... are dtypes)
+    bfloat16,
+    can_cast,
+    double,
+    dtype,
+    finfo,
+    float,
+    float16,
+    float32,
+    float64,
+    half,
+    iinfo,
+    int,
+    int8,
+    int16,
+    int32,
+    int64,
+    long,
+    promote_types,
+    result_type,
+    short,
+    uint8,
+)
 from .dtypes import bool_ as bool  # noqa: A001
-from .dtypes import double, dtype, float, float32, float64, int64, long  # noqa: A001
 from .functional import *  # noqa: F403
 from .functional import einsum, where
 from .storage import UntypedStorage
@@ -48,17 +71,26 @@ __version__ = "0.1.0"
 # PyTorch computes log(0) = -inf or 0/0 = nan silently; so do we (NumPy would warn).
 warnings.filterwarnings("ignore", category=RuntimeWarning, module=r"inplace_tutorial(\.|$)")
 
-__all__ = ["Size", "Tensor", "UntypedStorage", "arange", "bool", "detect_anomaly", "double",
-           "dtype", "einsum", "empty", "empty_like", "empty_strided", "enable_grad", "float",
-           "float32", "float64", "full", "full_like", "inference_mode", "int64",
-           "is_anomaly_check_nan_enabled", "is_anomaly_enabled", "is_grad_enabled",
-           "is_inference_mode_enabled", "long", "manual_seed", "memory", "no_grad", "ones",
-           "ones_like", "rand", "randn", "set_grad_enabled", "tensor", "where", "zeros",
-           "zeros_like"]
+__all__ = ["Size", "Tensor", "UntypedStorage", "arange", "bfloat16", "bool", "can_cast",
+           "detect_anomaly", "double", "dtype", "einsum", "empty", "empty_like",
+           "empty_strided", "enable_grad", "finfo", "float", "float16", "float32", "float64",
+           "from_numpy", "full", "full_like", "half", "iinfo", "inference_mode", "int", "int8",
+           "int16", "int32", "int64", "is_anomaly_check_nan_enabled", "is_anomaly_enabled",
+           "is_grad_enabled", "is_inference_mode_enabled", "long", "manual_seed", "memory",
+           "no_grad", "ones", "ones_like", "promote_types", "rand", "randn", "result_type",
+           "set_grad_enabled", "short", "tensor", "uint8", "where", "zeros", "zeros_like"]
 
 
 def is_tensor(obj) -> bool:
     return isinstance(obj, Tensor)
+
+
+def is_floating_point(input: Tensor) -> bool:  # noqa: A002  (PyTorch's name)
+    return input.is_floating_point()
+
+
+def get_default_dtype() -> dtype:
+    return float32
 
 
 def __getattr__(name: str):

@@ -114,4 +114,18 @@ def tensor_repr(t) -> str:
         suffix.append(f"grad_fn=<{fn.name()}>")
     elif t._requires_grad:
         suffix.append("requires_grad=True")
-    return prefix + ", ".join([body] + suffix) + ")"
+    return _add_suffixes(prefix + body, suffix, len(prefix))
+
+
+def _add_suffixes(text: str, suffixes: list, indent: int) -> str:
+    """A suffix that would pass the line width goes on a line of its own, indented."""
+    parts = [text]
+    last = len(text) - text.rfind("\n") + 1
+    for s in suffixes:
+        if last + len(s) + 2 > _LINEWIDTH:
+            parts.append(",\n" + " " * indent + s)
+            last = indent + len(s)
+        else:
+            parts.append(", " + s)
+            last += len(s) + 2
+    return "".join(parts) + ")"

@@ -9,7 +9,7 @@ import math
 
 import numpy as np
 
-from . import dtypes
+from . import dtypes, storage
 from .layout import contiguous_strides, dense_strides, non_overlapping_and_dense, storage_extent
 from .storage import UntypedStorage
 from .tensor import Tensor
@@ -43,30 +43,167 @@ def _finish(t: Tensor, requires_grad: bool) -> Tensor:
     return t
 
 
-def _infer_dtype(data) -> dtypes.dtype:
-    if isinstance(data, np.ndarray):
-        return dtypes.from_numpy_dtype(data.dtype)
-    if isinstance(data, Tensor):
-        return data.dtype
-    flat = np.asarray(data)
-    if flat.dtype.kind == "b":
+_PLAIN = (bool, int, float)
+_REDUCED = (dtypes.float16, dtypes.bfloat16)
+_CAST_CHUNK = 64 * 1024  # elements per step when a cast goes through float32
+
+
+def cast_into(dst: np.ndarray, src, dst_dtype: dtypes.dtype, op: str = "to") -> None:
+    """Write ``src`` (an array or a scalar) into ``dst`` converted as PyTorch converts:
+    floats truncate toward zero into integers, integers wrap into narrower integers, and
+    float64 or wide integers reach float16/bfloat16 through float32 (PyTorch builds Half and
+    BFloat16 from a float), one counted chunk at a time."""
+    src_np = getattr(src, "dtype", None)
+    if (dst_dtype not in _REDUCED or src_np is None or src_np == np.float32
+            or src_np == dst.dtype or (src_np.itemsize <= 2 and src_np.kind != "f")):
+        np.copyto(dst, src, casting="unsafe")
+        return
+    src = np.broadcast_to(src, dst.shape)
+    flat_dst, flat_src = dst.reshape(-1), src.reshape(-1)  # dst is fresh and contiguous here
+    if flat_dst.base is None or not np.shares_memory(flat_dst, dst):
+        flat_dst = None
+    scratch = UntypedStorage(min(_CAST_CHUNK, max(dst.size, 1)), np.float32, op + " (scratch)")
+    buf = scratch._array
+    if flat_dst is None:  # a strided destination: go row by row of the first axis
+        for i in range(dst.shape[0]):
+            cast_into(dst[i], src[i], dst_dtype, op)
+        return
+    for s in range(0, dst.size, buf.size):
+        e = min(s + buf.size, dst.size)
+        np.copyto(buf[: e - s], flat_src[s:e], casting="unsafe")
+        np.copyto(flat_dst[s:e], buf[: e - s], casting="unsafe")
+
+
+def _leaf_dtype(v) -> dtypes.dtype:
+    """torch.tensor's infer_scalar_type for one element."""
+    if isinstance(v, (np.ndarray, np.generic)):  # before float: np.float64 is a float
+        return dtypes.from_numpy_dtype(v.dtype)
+    if isinstance(v, bool):
         return dtypes.bool_
-    if flat.dtype.kind in "iu":
+    if isinstance(v, int):
         return dtypes.int64
-    return dtypes.float32
+    if isinstance(v, float):
+        return dtypes.float32
+    if isinstance(v, Tensor):
+        return v.dtype
+    if isinstance(v, complex):
+        raise TypeError("inplace_tutorial has no complex dtypes (PyTorch would make a "
+                        "complex64 tensor here)")
+    if isinstance(v, str):
+        raise TypeError("new(): invalid data type 'str'")
+    raise RuntimeError(f"Could not infer dtype of {type(v).__name__}")
 
 
-def tensor(data, dtype: dtypes.dtype | None = None, requires_grad: bool = False) -> Tensor:
+def _walk(data, leaves: list) -> None:
+    """Collect the leaves of nested lists/tuples, in order."""
+    for item in data:
+        if isinstance(item, (list, tuple)):
+            _walk(item, leaves)
+        else:
+            leaves.append(item)
+
+
+def _infer_dtype(leaves: list) -> dtypes.dtype:
+    """The promoted dtype of all elements (promote_types, not categories: a list of an int8
+    and a uint8 NumPy scalar makes an int16 tensor)."""
+    if not leaves:
+        return dtypes.float32
+    kinds = {type(v) for v in leaves}
+    if kinds <= {bool}:
+        return dtypes.bool_
+    if kinds <= {bool, int}:
+        return dtypes.int64
+    if kinds <= set(_PLAIN):
+        return dtypes.float32
+    d = _leaf_dtype(leaves[0])
+    for v in leaves[1:]:
+        d = dtypes.promote_types(d, _leaf_dtype(v))
+    return d
+
+
+def _from_sequence(data, dtype: dtypes.dtype | None) -> tuple:
+    """(NumPy array of the values, dtype) for a Python scalar or nested sequence, each
+    element converted and checked as torch.tensor does (in PyTorch's words)."""
+    leaves: list = []
+    if isinstance(data, (list, tuple)):
+        _walk(data, leaves)
+    else:
+        leaves.append(data)
+    inferred = _infer_dtype(leaves)  # raises for None, str, complex ... as PyTorch does
+    dtype = dtype or inferred
+    shape = _check_nested(data, 0) if isinstance(data, (list, tuple)) else ()
+    values = []
+    for v in leaves:
+        if isinstance(v, (Tensor, np.ndarray)):
+            if v.ndim:
+                raise ValueError("only one element tensors can be converted to Python scalars")
+            v = v.item()
+        values.append(dtypes.checked_scalar(v, dtype, "tensor"))
+    if dtype.category == dtypes.FLOATING:
+        src = np.array(values, dtype=np.float64)
+    elif dtype is dtypes.bool_:
+        src = np.array(values, dtype=np.bool_)
+    else:
+        src = np.array(values, dtype=dtype.np)  # already wrapped into range
+    return src.reshape(shape), dtype
+
+
+def tensor(data, dtype: dtypes.dtype | None = None, device=None,
+           requires_grad: bool = False) -> Tensor:
     """A new tensor holding a copy of ``data`` (nested lists, scalars, NumPy arrays)."""
     if isinstance(data, Tensor):
-        data = data.detach()._array()
-    elif isinstance(data, (list, tuple)):
-        _check_nested(data, 0)
-    dtype = dtype or _infer_dtype(data)
-    arr = np.asarray(data)
-    t = _empty_preserving(arr.shape, _dense_layout(arr), dtype, "tensor")
-    t._array()[...] = arr
+        src, inferred = data.detach()._array(), data.dtype
+    elif isinstance(data, np.ndarray):
+        src, inferred = data, dtypes.from_numpy_dtype(data.dtype)
+    else:
+        src, inferred = _from_sequence(data, dtype)
+    dtype = dtype or inferred
+    t = _empty_preserving(src.shape, _dense_layout(data), dtype, "tensor")
+    cast_into(t._array(), src, dtype, "tensor")
     return _finish(t, requires_grad)
+
+
+def from_numpy(ndarray: np.ndarray) -> Tensor:
+    """A tensor sharing ``ndarray``'s memory (no copy), keeping its dtype and strides.
+    Writes through either one show in the other, as in PyTorch."""
+    if not isinstance(ndarray, np.ndarray):
+        raise TypeError(f"expected np.ndarray (got {_np_type_name(ndarray)})")
+    if not ndarray.dtype.isnative:
+        raise ValueError("given numpy array has byte order different from the native byte "
+                         "order. Conversion between byte orders is currently not supported.")
+    dtype = dtypes.from_numpy_dtype(ndarray.dtype)
+    if any(st < 0 for st in ndarray.strides):
+        raise ValueError("At least one stride in the given numpy array is negative, and "
+                         "tensors with negative strides are not currently supported. (You can "
+                         "probably work around this by making a copy of your array  with "
+                         "array.copy().) ")
+    isz = ndarray.itemsize
+    if any(st % isz for st in ndarray.strides):
+        raise ValueError("given numpy array strides not a multiple of the element byte size. "
+                         "Copy the numpy array to reallocate the memory.")
+    strides = tuple(st // isz for st in ndarray.strides)
+    extent = storage_extent(tuple(ndarray.shape), strides)
+    flat = np.lib.stride_tricks.as_strided(ndarray, (extent,), (isz,), writeable=True)
+    return Tensor._make(_NumPyStorage(flat), tuple(ndarray.shape), strides, 0, dtype)
+
+
+class _NumPyStorage(UntypedStorage):
+    """from_numpy's storage: NumPy's own buffer, shared. The core did not allocate it, so
+    memory_allocated() never counts it (PyTorch's allocator does not see it either)."""
+
+    __slots__ = ()
+
+    def __init__(self, flat: np.ndarray):  # deliberately not UntypedStorage.__init__
+        self._array, self._nbytes, self._ptr = flat, flat.nbytes, 0
+        self._id, self.op, self._saved = next(storage._labels), "from_numpy", None
+
+    def __del__(self) -> None:
+        pass  # nothing was counted, so nothing leaves the count
+
+
+def _np_type_name(v) -> str:
+    t = type(v)
+    return t.__name__ if t.__module__ == "builtins" else f"{t.__module__}.{t.__name__}"
 
 
 def _check_nested(data, dim: int) -> tuple:
@@ -122,8 +259,10 @@ def empty_strided(size, stride, dtype: dtypes.dtype | None = None) -> Tensor:
 def full(size, fill_value, dtype: dtypes.dtype | None = None,
          requires_grad: bool = False) -> Tensor:
     dtype = dtype or dtypes.scalar_dtype(fill_value)
-    t = Tensor._empty(_shape((size,)), dtype, "full")
-    t._array().fill(fill_value)
+    shape = _shape((size,))
+    value = dtypes.checked_scalar(fill_value, dtype, "fill", math.prod(shape))
+    t = Tensor._empty(shape, dtype, "full")
+    t._array().fill(value)
     return _finish(t, requires_grad)
 
 

@@ -337,6 +337,8 @@ class Tensor:
             raise RuntimeError(
                 "Can't call numpy() on Tensor that requires grad. Use tensor.detach().numpy() "
                 "instead.")
+        if self.dtype.short == "BFloat16":  # NumPy has no bfloat16 of its own
+            raise TypeError("Got unsupported ScalarType BFloat16")
         return self._array()
 
     def __array__(self, dtype=None, copy=None):

@@ -20,7 +20,7 @@ from ..layout import out_strides as layout_out_strides
 from ..modes import STATE
 from ..storage import UntypedStorage
 from ..tensor import Tensor
-from . import dtype_rules
+from . import dtype_rules, reduced
 
 WORKSPACE_BYTES = 256 * 1024  # the one scratch buffer every chunked kernel shares
 CHUNK = WORKSPACE_BYTES // 8  # elements per chunk for float64 (twice as many for float32)
@@ -35,9 +35,11 @@ def shape_of(x) -> tuple:
     return x._shape if isinstance(x, Tensor) else ()
 
 
-def arr(x):
-    """The NumPy view of a tensor, or the Python scalar itself."""
-    return x._array() if isinstance(x, Tensor) else x
+def arr(x, np_dtype=None):
+    """The NumPy view of a tensor, or the Python scalar (wrapped into ``np_dtype`` if given)."""
+    if isinstance(x, Tensor):
+        return x._array()
+    return x if np_dtype is None else dtypes.kernel_scalar(x, np_dtype)
 
 
 def type_name(v) -> str:
@@ -273,7 +275,11 @@ def out_strides(shape: tuple, operands) -> tuple | None:
 # --------------------------------------------------------------------------- the two drivers
 def ufunc_kernel(f):
     """A NumPy ufunc as a kernel ``(*arrays, out, dtype)`` that casts like PyTorch."""
-    return lambda *xs, out, dtype: f(*xs, out=out, dtype=dtype, casting="unsafe")
+    def kernel(*xs, out, dtype):
+        if reduced.is_reduced(out.dtype):  # float16/bfloat16: float32 compute, chunked
+            return reduced.run(f, xs, out)
+        f(*xs, out=out, dtype=dtype, casting="unsafe")
+    return kernel
 
 
 def promote(float_out: bool, *operands) -> dtypes.dtype:
@@ -298,7 +304,8 @@ def new_elementwise(name: str, float_out: bool, kernel, *operands, result_dtype=
     else:
         out = empty_strided(shape, strides, rd)
         out._storage.op = name
-    kernel(*[arr(o) for o in operands], out=out._array(), dtype=rd.np)
+    cd = dtypes.compute_np(rd)  # float16/bfloat16 compute in float32, as PyTorch's CPU kernels
+    kernel(*[arr(o, cd) for o in operands], out=out._array(), dtype=cd)
     return record(name, out, dict(zip(("self", "other"), operands)), **attrs)
 
 
@@ -324,7 +331,8 @@ def inplace_elementwise(name: str, float_out: bool, kernel, self: Tensor, *other
             and not self._inference and 0 not in self._stride
             and (not others or type(others[0]) in _SCALARS or _plain_same(self, others[0]))):
         a = self._array()
-        self._vc.write(lambda: kernel(a, *[arr(o) for o in others], out=a, dtype=self.dtype.np),
+        cd = dtypes.compute_np(self.dtype)
+        self._vc.write(lambda: kernel(a, *[arr(o, cd) for o in others], out=a, dtype=cd),
                        name + "_")
         return self
     check_operands(name + "_", others)
@@ -334,5 +342,6 @@ def inplace_elementwise(name: str, float_out: bool, kernel, self: Tensor, *other
     inputs = dict(zip(("self", "other"), (self, *others)))
     return record_inplace(
         name, self, inputs,
-        compute=lambda: kernel(a, *[arr(o) for o in others], out=a, dtype=rd.np),
+        compute=lambda: kernel(a, *[arr(o, dtypes.compute_np(rd)) for o in others], out=a,
+                               dtype=dtypes.compute_np(rd)),
         check=lambda: check_inplace_operands(self, others, rd), **attrs)

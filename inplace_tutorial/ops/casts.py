@@ -1,10 +1,17 @@
-"""dtype casts: ``to(dtype)`` and its shorthands float(), double(), long(), bool(), type_as().
+"""dtype casts: ``to(dtype)``, ``type()`` and the shorthands half(), bfloat16(), float(),
+double(), char(), byte(), short(), int(), long(), bool(), type_as().
 
 A cast makes a new tensor (ToCopyBackward0) unless the dtype already matches, in which case
-``to`` returns self, as PyTorch does. (This module defines methods named float and bool, so
-it uses neither builtin.)
+it returns self, as PyTorch does (``to(..., copy=True)`` always copies). Values convert as
+PyTorch's CPU kernels convert them: floats truncate toward zero into integers, integers wrap
+into narrower integers, and anything reaches float16/bfloat16 through float32 (PyTorch's
+Half and BFloat16 are built from a float), chunk by chunk through the workspace.
+(This module defines methods named float, int, bool and type: it reaches those builtins
+through ``builtins``.)
 """
 from __future__ import annotations
+
+import builtins
 
 import numpy as np
 
@@ -12,21 +19,76 @@ from .. import dtypes
 from ..autograd.derivatives import derivative
 from ..autograd.record import record
 from ..tensor import Tensor, tensor_method
+from ._iter import Scratch, chunks
+
+_REDUCED = (dtypes.float16, dtypes.bfloat16)
+
+
+def cast_into(dst: np.ndarray, src, dst_dtype: dtypes.dtype) -> None:
+    """Write ``src`` (an array or a scalar) into ``dst`` converted as PyTorch converts."""
+    src_np = getattr(src, "dtype", None)
+    if (dst_dtype not in _REDUCED or src_np is None or src_np == np.float32
+            or src_np == dst.dtype or src_np.itemsize <= 2 and src_np.kind != "f"):
+        np.copyto(dst, src, casting="unsafe")  # one rounding, as in PyTorch
+        return
+    # float64 or wide integers -> float32 first, then round once more into 16 bits
+    src = np.broadcast_to(src, dst.shape)
+    with Scratch(np.float32, "to", dst.size) as scratch:
+        for idx in chunks(dst.shape, scratch.capacity):
+            d = dst[idx]
+            tmp = scratch.view(d.shape)
+            np.copyto(tmp, src[idx], casting="unsafe")
+            np.copyto(d, tmp, casting="unsafe")
+
+
+def _parse_to(args, kwargs):
+    """to(dtype), to(device, dtype), to(other), to(dtype=..., copy=...): the target dtype."""
+    dtype = kwargs.get("dtype")
+    for a in args:
+        if isinstance(a, dtypes.dtype):
+            dtype = a
+        elif isinstance(a, Tensor):
+            dtype = a.dtype
+        elif isinstance(a, str):
+            if a != "cpu" and not a.startswith("cpu:"):
+                raise RuntimeError(f"Invalid device string: '{a}'")
+        elif a is None or isinstance(a, builtins.bool):
+            continue  # non_blocking / copy given positionally
+        else:
+            raise TypeError(f"to() received an invalid combination of arguments - got "
+                            f"({builtins.type(a).__name__})")
+    device = kwargs.get("device")
+    if device is not None and str(device) != "cpu":
+        raise RuntimeError(f"Invalid device string: '{device}'")
+    return dtype
 
 
 @tensor_method
-def to(self, dtype=None, *args, **kwargs) -> Tensor:
-    dtype = kwargs.get("dtype", dtype)
-    if not isinstance(dtype, dtypes.dtype) or dtype is self.dtype:
+def to(self, *args, **kwargs) -> Tensor:
+    dtype = _parse_to(args, kwargs)
+    copy = kwargs.get("copy", False) is True
+    if dtype is None:
+        dtype = self.dtype
+    if dtype is self.dtype and not copy:
         return self
     out = Tensor._empty(self._shape, dtype, "to")
-    np.copyto(out._array(), self._array(), casting="unsafe")
+    cast_into(out._array(), self._array(), dtype)
     return record("to", out, {"self": self})
 
 
 @derivative("to", "ToCopyBackward0")
 def _to_bw(ctx, g):
-    return (g,)
+    return (g,)  # the engine casts the gradient back to the input's dtype
+
+
+@tensor_method
+def half(self) -> Tensor:
+    return self.to(dtypes.float16)
+
+
+@tensor_method
+def bfloat16(self) -> Tensor:
+    return self.to(dtypes.bfloat16)
 
 
 @tensor_method
@@ -37,6 +99,26 @@ def float(self) -> Tensor:  # noqa: A001
 @tensor_method
 def double(self) -> Tensor:
     return self.to(dtypes.float64)
+
+
+@tensor_method
+def char(self) -> Tensor:
+    return self.to(dtypes.int8)
+
+
+@tensor_method
+def byte(self) -> Tensor:
+    return self.to(dtypes.uint8)
+
+
+@tensor_method
+def short(self) -> Tensor:
+    return self.to(dtypes.int16)
+
+
+@tensor_method
+def int(self) -> Tensor:  # noqa: A001
+    return self.to(dtypes.int32)
 
 
 @tensor_method
@@ -52,3 +134,20 @@ def bool(self) -> Tensor:  # noqa: A001
 @tensor_method
 def type_as(self, other: Tensor) -> Tensor:
     return self.to(other.dtype)
+
+
+_BY_TENSOR_TYPE = {f"torch.{d.tensor_type}": d for d in dtypes.all_dtypes()}
+
+
+@tensor_method
+def type(self, dtype=None, non_blocking=False, **kwargs):  # noqa: A001
+    """type() names the tensor type ('torch.FloatTensor'); type(dtype or name) casts."""
+    dtype = kwargs.get("dtype", dtype)
+    if dtype is None:
+        return f"torch.{self.dtype.tensor_type}"
+    if isinstance(dtype, str):
+        d = _BY_TENSOR_TYPE.get(dtype)
+        if d is None:
+            raise ValueError(f"invalid type: '{dtype}'")
+        dtype = d
+    return self.to(dtype)

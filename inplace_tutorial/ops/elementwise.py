@@ -203,8 +203,9 @@ def pow_kernel(x, e, out, dtype):
             raise NotImplementedError("\"pow\" not implemented for 'Bool'")
         np.copyto(out, x if e else True)  # x ** True is x, x ** False is True
         return
-    if np.dtype(dtype).kind in "iu" and np.any(np.asarray(e) < 0):
-        raise RuntimeError("Integers to negative integer powers are not allowed.")
+    if np.dtype(dtype).kind in "iu":
+        int_power(x, e, out, dtype)
+        return
     np.power(x, e, out=out, dtype=dtype, casting="unsafe")
 
 
@@ -221,11 +222,32 @@ def _pow_tensor_(op: str, self: Tensor, exponent: Tensor, rd) -> Tensor:
         "pow_tensor", self, {"self": self, "exponent": exponent},
         compute=lambda: pow_kernel(a, exponent._array(), out=a, dtype=rd.np),
         check=lambda: check_inplace_operands(self, (exponent,), rd))
+def int_power(x, e, out, dtype) -> None:
+    """C integer power, as PyTorch computes it: a negative exponent gives 0, except for a
+    base of 1 (1) or -1 (+-1). (NumPy refuses negative integer exponents.)"""
+    e_arr = np.asarray(e)
+    if not np.any(e_arr < 0):
+        np.power(x, e, out=out, dtype=dtype, casting="unsafe")
+        return
+    neg = np.broadcast_to(e_arr < 0, out.shape)
+    np.power(x, np.maximum(e_arr, 0), out=out, dtype=dtype, casting="unsafe")
+    x_b = np.broadcast_to(np.asarray(x), out.shape)
+    odd = np.broadcast_to(e_arr % 2 != 0, out.shape)
+    np.copyto(out, np.where(x_b == 1, 1, np.where(x_b == -1, np.where(odd, -1, 1), 0))
+              .astype(out.dtype), where=neg)
+
+
+def _check_int_exponent(self, exponent) -> None:
+    """A negative Python int exponent of an integer result is refused before any write."""
+    if (isinstance(exponent, int) and not isinstance(exponent, bool) and exponent < 0
+            and dtypes.result_type(self, exponent).category == dtypes.INTEGER):
+        raise RuntimeError("Integers to negative integer powers are not allowed.")
 
 
 @tensor_method
 def pow(self, exponent) -> Tensor:
     check_overloads("pow", ["exponent"], (exponent,))
+    _check_int_exponent(self, exponent)
     if isinstance(exponent, Tensor):
         return _pow_tensor("pow", self, exponent)
     return new_elementwise("pow", False, pow_kernel, self, exponent, exponent=exponent)
@@ -234,6 +256,7 @@ def pow(self, exponent) -> Tensor:
 @tensor_method
 def pow_(self, exponent) -> Tensor:
     check_overloads("pow_", ["exponent"], (exponent,))
+    _check_int_exponent(self, exponent)
     if isinstance(exponent, Tensor):
         return _pow_tensor_("pow_", self, exponent, dtypes.result_type(self, exponent))
     return inplace_elementwise("pow", False, pow_kernel, self, exponent, exponent=exponent)
@@ -258,6 +281,13 @@ def _pow_tensor_bw(ctx, g):
     return (ga, gb)
 
 
+def _rpow_kernel(e, b, out, dtype):
+    if np.dtype(dtype).kind in "iu":
+        int_power(b, e, out, dtype)
+    else:
+        np.power(b, e, out=out, dtype=dtype, casting="unsafe")
+
+
 def rpow(self, base) -> Tensor:
     """base ** self for a Python number base (PowBackward2: saves the base as self, the
     tensor as exponent, and the result). An integer base and tensor stay integer."""
@@ -269,6 +299,9 @@ def rpow(self, base) -> Tensor:
                                   np.asarray(b, dtype=dtype), e, out=out, dtype=dtype),
                               self, base, result_dtype=rd)
     return record("pow_scalar", out, {"exponent": self}, self=base)
+    """base ** self for a Python scalar base (PowBackward2); 2 ** int_tensor stays an
+    integer tensor, as in PyTorch."""
+    return new_elementwise("pow_scalar", False, _rpow_kernel, self, base, base=base)
 
 
 @derivative("pow_scalar", "PowBackward2", inputs=("exponent",),

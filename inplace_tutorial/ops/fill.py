@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .. import dtypes
 from ..autograd.derivatives import derivative
 from ..autograd.record import record_inplace
 from ..creation import default_generator
@@ -71,6 +72,8 @@ def zero_(self) -> Tensor:
 def fill_(self, value) -> Tensor:
     if isinstance(value, Tensor):
         value = value.item()
+    if dtypes.is_number(value):  # PyTorch's checked conversion (int8 refuses 300, NaN ...)
+        value = dtypes.checked_scalar(value, self.dtype, "fill", self.numel())
     return _simple_inplace("fill_", self, lambda a: a.fill(value))
 
 

@@ -6,6 +6,7 @@ modifying them in place, so they carry that mark (checked by check_inplace in au
 """
 from __future__ import annotations
 
+from .. import dtypes
 from ..autograd.derivatives import derivative
 from ..autograd.record import record, record_inplace
 from ..autograd.views_backward import scatter_strided
@@ -129,6 +130,8 @@ def __setitem__(self, index, value) -> None:
         return
     target = self[index]
     if not isinstance(value, Tensor):
+        if dtypes.is_number(value):  # checked as PyTorch does (int64 refuses NaN, 1e30)
+            value = dtypes.checked_scalar(value, self.dtype, "setitem", target.numel())
         value = tensor(value, dtype=self.dtype)  # PyTorch copies from a wrapped 0-dim tensor
     if value._shape != target._shape:
         value = value.expand(*target._shape)  # setitem expands first: expand's error text

@@ -153,7 +153,9 @@ def observe(t, v):
             "shape": tuple(int(s) for s in d.shape),
             "dtype": str(d.dtype),
             "requires_grad": bool(v.requires_grad),
-            "values": np.array(d.numpy(), copy=True),
+            # torch has no NumPy bfloat16: both sides compare bfloat16 values as float32
+            "values": np.array((d.float() if "bfloat16" in str(d.dtype) else d).numpy(),
+                               copy=True),
         }
     if isinstance(v, dict):
         return {k: observe(t, x) for k, x in v.items()}
