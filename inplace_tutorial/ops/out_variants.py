@@ -75,12 +75,12 @@ def with_out(name: str, operands: tuple, out: Tensor, alpha=1) -> Tensor:
     check_internal_overlap(out)
     for o in operands:
         check_partial_overlap(out, o)
-    xs = [arr(o) for o in operands]
+    xs = [arr(o, dtypes.compute_np(rd)) for o in operands]  # (narrow ints wrap scalars)
     if name in ("add", "sub") and (alpha != 1 or name == "sub"):
         out._vc.write(lambda: _axpy_into(out, operands[0], operands[1],
                                          alpha if name == "add" else -alpha, rd), name)
         return out
-    out._vc.write(lambda: kernel(*xs, out=out._array(), dtype=rd.np), name)
+    out._vc.write(lambda: kernel(*xs, out=out._array(), dtype=dtypes.compute_np(rd)), name)
     return out
 
 
