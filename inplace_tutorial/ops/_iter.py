@@ -275,11 +275,16 @@ def out_strides(shape: tuple, operands) -> tuple | None:
 # --------------------------------------------------------------------------- the two drivers
 def ufunc_kernel(f):
     """A NumPy ufunc as a kernel ``(*arrays, out, dtype)`` that casts like PyTorch."""
-    def kernel(*xs, out, dtype):
-        if reduced.is_reduced(out.dtype):  # float16/bfloat16: float32 compute, chunked
-            return reduced.run(f, xs, out)
-        f(*xs, out=out, dtype=dtype, casting="unsafe")
-    return kernel
+    return lambda *xs, out, dtype: f(*xs, out=out, dtype=dtype, casting="unsafe")
+
+
+def call_kernel(kernel, xs: list, out: np.ndarray, dtype) -> None:
+    """Run an element-wise kernel; float16/bfloat16 results compute in float32 chunk by
+    chunk and round once (reduced.py), as PyTorch's CPU kernels do."""
+    if reduced.is_reduced(out.dtype):
+        reduced.run(kernel, xs, out)
+    else:
+        kernel(*xs, out=out, dtype=dtype)
 
 
 def promote(float_out: bool, *operands) -> dtypes.dtype:
@@ -305,7 +310,7 @@ def new_elementwise(name: str, float_out: bool, kernel, *operands, result_dtype=
         out = empty_strided(shape, strides, rd)
         out._storage.op = name
     cd = dtypes.compute_np(rd)  # float16/bfloat16 compute in float32, as PyTorch's CPU kernels
-    kernel(*[arr(o, cd) for o in operands], out=out._array(), dtype=cd)
+    call_kernel(kernel, [arr(o, cd) for o in operands], out._array(), cd)
     return record(name, out, dict(zip(("self", "other"), operands)), **attrs)
 
 
@@ -332,7 +337,7 @@ def inplace_elementwise(name: str, float_out: bool, kernel, self: Tensor, *other
             and (not others or type(others[0]) in _SCALARS or _plain_same(self, others[0]))):
         a = self._array()
         cd = dtypes.compute_np(self.dtype)
-        self._vc.write(lambda: kernel(a, *[arr(o, cd) for o in others], out=a, dtype=cd),
+        self._vc.write(lambda: call_kernel(kernel, [a, *[arr(o, cd) for o in others]], a, cd),
                        name + "_")
         return self
     check_operands(name + "_", others)
@@ -342,6 +347,6 @@ def inplace_elementwise(name: str, float_out: bool, kernel, self: Tensor, *other
     inputs = dict(zip(("self", "other"), (self, *others)))
     return record_inplace(
         name, self, inputs,
-        compute=lambda: kernel(a, *[arr(o, dtypes.compute_np(rd)) for o in others], out=a,
-                               dtype=dtypes.compute_np(rd)),
+        compute=lambda: call_kernel(kernel, [a, *[arr(o, dtypes.compute_np(rd)) for o in others]],
+                                    a, dtypes.compute_np(rd)),
         check=lambda: check_inplace_operands(self, others, rd), **attrs)

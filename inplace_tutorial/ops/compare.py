@@ -83,7 +83,7 @@ def clamp_(self, min=None, max=None) -> Tensor:
     _clamp_args("clamp_", min, max)
     if _tensor_bounds(min, max):
         return _clamp_tensor_("clamp_tensor", self, min, max)
-    rd = dtype_rules.clamp_result("clamp", self, min, max)
+    rd = dtype_rules.clamp_result("clamp", self, min, max, inplace=True)
     return _inplace("clamp", False, _clip(min, max), self, result_dtype=rd, min=min, max=max)
 
 
@@ -101,7 +101,7 @@ def clamp_min_(self, min) -> Tensor:
     check_overloads("clamp_min_", ["min"], (min,))
     if isinstance(min, Tensor):
         return _clamp_tensor_("clamp_min_tensor", self, min, None)
-    rd = dtype_rules.clamp_result("clamp_min", self, min)
+    rd = dtype_rules.clamp_result("clamp_min", self, min, inplace=True)
     return _inplace("clamp_min", False, _clip(min, None), self, result_dtype=rd, min=min)
 
 
@@ -119,7 +119,7 @@ def clamp_max_(self, max) -> Tensor:
     check_overloads("clamp_max_", ["max"], (max,))
     if isinstance(max, Tensor):
         return _clamp_tensor_("clamp_max_tensor", self, None, max)
-    rd = dtype_rules.clamp_result("clamp_max", self, max)
+    rd = dtype_rules.clamp_result("clamp_max", self, max, inplace=True)
     return _inplace("clamp_max", False, _clip(None, max), self, result_dtype=rd, max=max)
 
 

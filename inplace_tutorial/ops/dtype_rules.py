@@ -4,6 +4,8 @@ Checked before any allocation. Keys are (op, dtype short name); values are the e
 """
 from __future__ import annotations
 
+from .. import dtypes
+
 _MASK_HINT = "If you are trying to invert a mask, use the `~` or `logical_not()` operator instead."
 
 
@@ -18,19 +20,32 @@ UNSUPPORTED = {
     ("relu", "Bool"): lambda: RuntimeError("Boolean inputs not supported for relu"),
     ("argmax", "Bool"): lambda: RuntimeError("argmax(): does not support bool input"),
     ("softmax", "Bool"): lambda: _not_impl("softmax_lastdim_kernel_impl", "Bool"),
-    ("softmax", "Long"): lambda: _not_impl("softmax_lastdim_kernel_impl", "Long"),
     ("log_softmax", "Bool"): lambda: _not_impl("log_softmax_lastdim_kernel_impl", "Bool"),
-    ("log_softmax", "Long"): lambda: _not_impl("log_softmax_lastdim_kernel_impl", "Long"),
 }
+_INTEGERS = ("Byte", "Char", "Short", "Int", "Long")
+for _s in _INTEGERS:  # softmax has no integer kernels (the result would be float)
+    UNSUPPORTED["softmax", _s] = lambda s=_s: _not_impl("softmax_lastdim_kernel_impl", s)
+    UNSUPPORTED["log_softmax", _s] = lambda s=_s: _not_impl("log_softmax_lastdim_kernel_impl", s)
+for _s in ("Bool", *_INTEGERS):
+    for _op in ("var", "std"):
+        UNSUPPORTED[_op, _s] = lambda: RuntimeError(
+            "std and var only support floating point and complex dtypes")
 
 
-def clamp_result(op: str, self, *bounds):
-    """clamp's result type includes its scalar bounds (int tensor, float bound -> float)."""
-    from .. import dtypes
+def clamp_result(op: str, self, *bounds, inplace: bool = False):
+    """clamp's result type includes its scalar bounds (int tensor, float bound -> float).
 
-    rd = dtypes.result_type(self, *[b for b in bounds if b is not None])
+    In place with Python-number bounds, PyTorch's clamp kernel words the cast error with
+    the C++ type of self ("... desired output type long int"); with tensor bounds the
+    shared TensorIterator check words it with the dtype's name ("... type Long")."""
+    given = [b for b in bounds if b is not None]
+    rd = dtypes.result_type(self, *given)
     if rd is dtypes.bool_:
         raise _not_impl(f"{op}_scalar_cpu", "Bool")
+    if inplace and not any(hasattr(b, "dtype") for b in given) and \
+            not dtypes.can_cast(rd, self.dtype):
+        raise RuntimeError(f"result type {rd.short} can't be cast to the desired output type "
+                           f"{self.dtype.c_name}")
     return rd
 
 

@@ -15,11 +15,9 @@ from ..layout import broadcast_shapes, contiguous_strides
 from ..tensor import Tensor, tensor_method
 from ._iter import axpy_
 
-_C_NAMES = {"Float": "float", "Double": "double", "Long": "long int", "Bool": "bool"}
-
 
 def _c(t: Tensor) -> str:
-    return _C_NAMES[t.dtype.short]
+    return t.dtype.c_name  # the C++ type PyTorch's kernels print ("long int", "c10::Half")
 
 
 def check_same_dtype(kind: str, *ts: Tensor) -> None:

@@ -17,7 +17,15 @@ from ..modes import STATE
 from ..tensor import Tensor
 from . import elementwise as ew
 from . import unary
-from ._iter import arr, axpy_, check_internal_overlap, check_partial_overlap, shape_of, ufunc_kernel
+from ._iter import (
+    arr,
+    axpy_,
+    call_kernel,
+    check_internal_overlap,
+    check_partial_overlap,
+    shape_of,
+    ufunc_kernel,
+)
 from .linalg import _bmm_check, _mm_check, check_same_dtype
 
 # name -> (kernel(*arrays, out, dtype), result is always floating?): the ops' own kernels
@@ -80,7 +88,7 @@ def with_out(name: str, operands: tuple, out: Tensor, alpha=1) -> Tensor:
         out._vc.write(lambda: _axpy_into(out, operands[0], operands[1],
                                          alpha if name == "add" else -alpha, rd), name)
         return out
-    out._vc.write(lambda: kernel(*xs, out=out._array(), dtype=dtypes.compute_np(rd)), name)
+    out._vc.write(lambda: call_kernel(kernel, xs, out._array(), dtypes.compute_np(rd)), name)
     return out
 
 

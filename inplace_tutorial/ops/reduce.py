@@ -105,6 +105,7 @@ def _var_kernel(c, op: str, sqrt: bool = False):
 
 @tensor_method
 def var(self, dim=None, unbiased=None, keepdim: bool = False, *, correction=None) -> Tensor:
+    dtype_rules.check("var", self.dtype)
     c = _correction(unbiased, correction)
     out, dims = _reduce(self, "var", _var_kernel(c, "var"), dim, keepdim,
                         dtypes.float_result(self.dtype))
@@ -113,6 +114,7 @@ def var(self, dim=None, unbiased=None, keepdim: bool = False, *, correction=None
 
 @tensor_method
 def std(self, dim=None, unbiased=None, keepdim: bool = False, *, correction=None) -> Tensor:
+    dtype_rules.check("std", self.dtype)
     c = _correction(unbiased, correction)
     out, dims = _reduce(self, "std", _var_kernel(c, "std", sqrt=True), dim, keepdim,
                         dtypes.float_result(self.dtype))

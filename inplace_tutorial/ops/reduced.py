@@ -28,35 +28,68 @@ def _widen(src: np.ndarray, dst: np.ndarray) -> None:
         if not _F16_TABLE:
             _F16_TABLE.append(np.arange(65536, dtype=np.uint32).astype(np.uint16)
                               .view(np.float16).astype(np.float32))
-        np.take(_F16_TABLE[0], src.view(np.uint16), out=dst)
+        np.take(_F16_TABLE[0], src.view(np.uint16), out=dst, mode="clip")  # (unbuffered)
     else:
         np.copyto(dst, src, casting="unsafe")
 
 
-def run(f, xs: tuple, out: np.ndarray) -> None:
-    """out[...] = f(*xs), computed in float32 and rounded once into out's 16-bit type."""
-    arrays = [x for x in xs if isinstance(x, np.ndarray)]
-    flat = out.flags.c_contiguous and all(
-        a.shape == out.shape and a.flags.c_contiguous for a in arrays)
-    if not flat or out.size <= 1:
-        f(*xs, out=out, dtype=np.float32, casting="unsafe")
+def _blocks(shape: tuple, limit: int):
+    """Index tuples covering ``shape`` in pieces of at most ``limit`` elements (whole
+    trailing dimensions first, as the workspace's chunking does)."""
+    inner, k = 1, len(shape)
+    while k > 0 and inner * shape[k - 1] <= limit:
+        inner *= shape[k - 1]
+        k -= 1
+    if k == 0:
+        yield (Ellipsis,)
         return
-    n = min(CHUNK, out.size)
-    label = f"{getattr(f, '__name__', 'kernel')} (float32 scratch)"
-    scratch = [UntypedStorage(n, np.float32, label) for _ in range(max(1, len(arrays)))]
-    bufs = [s._array for s in scratch]
-    out_flat = out.reshape(-1)
-    flats = [x.reshape(-1) if isinstance(x, np.ndarray) else x for x in xs]
-    for s in range(0, out.size, n):
-        e = min(s + n, out.size)
-        k = e - s
+    step = max(1, limit // inner)
+    for idx in np.ndindex(*shape[: k - 1]):
+        for s in range(0, shape[k - 1], step):
+            yield idx + (slice(s, min(s + step, shape[k - 1])),)
+
+
+def run(kernel, xs: tuple, out: np.ndarray) -> None:
+    """``kernel(*xs, out=out, dtype=...)`` computed in float32 and rounded once into out's
+    16-bit type: 16-bit operands are widened chunk by chunk into counted float32 scratch
+    (other operands are read as they are), the kernel runs there (however many steps it
+    takes), and only its result is rounded."""
+    shape = out.shape
+    n = max(1, min(CHUNK, out.size))
+    if getattr(kernel, "whole_arrays", False):
+        n = max(1, out.size)  # the kernel also reads arrays it closed over: one piece
+    n_arrays = sum(isinstance(x, np.ndarray) and is_reduced(x.dtype) for x in xs)
+    label = f"{getattr(kernel, '__name__', 'kernel')} (float32 scratch)"
+    bufs = [UntypedStorage(n, np.float32, label)._array for _ in range(n_arrays + 1)]
+    whole = getattr(kernel, "whole_arrays", False)
+    flat = not whole and out.flags.c_contiguous and all(
+        x.shape == shape and x.flags.c_contiguous for x in xs if isinstance(x, np.ndarray))
+    if flat:  # the common case: contiguous, same shape, so plain 1-D ranges
+        views = [x.reshape(-1) if isinstance(x, np.ndarray) else x for x in xs]
+        target = out.reshape(-1)
+        pieces = ((slice(s, min(s + n, out.size)),) for s in range(0, out.size, n))
+    else:  # broadcast or strided operands: blocks of whole trailing dimensions
+        views = [np.broadcast_to(x, shape) if isinstance(x, np.ndarray) else x for x in xs]
+        target = out
+        pieces = _blocks(shape, n)
+    result = bufs[-1]
+    for idx in pieces:
+        o = target[idx]
         args, b = [], 0
-        for x in flats:
-            if isinstance(x, np.ndarray):
-                _widen(x[s:e], bufs[b][:k])
-                args.append(bufs[b][:k])
+        for v in views:
+            if isinstance(v, np.ndarray) and not is_reduced(v.dtype):
+                args.append(v[idx])  # masks, integers, float32 ...: the kernel reads them as is
+            elif isinstance(v, np.ndarray):
+                part = v[idx]
+                buf = bufs[b][: part.size].reshape(part.shape)
+                if flat:
+                    _widen(part, buf)
+                else:
+                    np.copyto(buf, part, casting="unsafe")
+                args.append(buf)
                 b += 1
             else:
-                args.append(x)
-        f(*args, out=bufs[0][:k])
-        np.copyto(out_flat[s:e], bufs[0][:k], casting="unsafe")
+                args.append(v)
+        res = result[: o.size].reshape(o.shape)
+        kernel(*args, out=res, dtype=np.float32)
+        np.copyto(o, res, casting="unsafe")

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .. import dtypes
 from ..autograd.derivatives import derivative
 from ..tensor import Tensor, tensor_method
 from ._iter import Scratch, inplace_elementwise, new_elementwise, ufunc_kernel
@@ -18,7 +19,9 @@ from ._iter import Scratch, inplace_elementwise, new_elementwise, ufunc_kernel
 def neg_kernel(x, out, dtype):
     # NumPy 2.4's in-place np.negative is wrong on some strided views (e.g. a float32 column
     # with a 16-byte stride); multiplying by -1 is exact (it flips the sign bit, -0.0 included).
-    np.multiply(x, -1, out=out, dtype=dtype, casting="unsafe")
+    # (for uint8, -1 wraps to 255: x * 255 is -x modulo 256, as PyTorch computes it)
+    np.multiply(x, dtypes.kernel_scalar(-1, np.dtype(dtype)), out=out, dtype=dtype,
+                casting="unsafe")
 
 
 @tensor_method
@@ -164,7 +167,9 @@ def _relu_bw(ctx, g):
 
 # --------------------------------------------------------------------------- sigmoid
 def sigmoid_kernel(x, out, dtype):
-    np.multiply(x, -1, out=out, dtype=dtype, casting="unsafe")  # see neg_kernel
+    # (for uint8, -1 wraps to 255: x * 255 is -x modulo 256, as PyTorch computes it)
+    np.multiply(x, dtypes.kernel_scalar(-1, np.dtype(dtype)), out=out, dtype=dtype,
+                casting="unsafe")  # see neg_kernel
     np.exp(out, out=out)
     np.add(out, 1, out=out)
     np.reciprocal(out, out=out)
