@@ -352,4 +352,6 @@ def kernel_scalar(value, np_dtype: np.dtype):
         if np_dtype.kind == "i" and value >> (bits - 1):
             value -= 1 << bits
         return np_dtype.type(value)
+    if np_dtype == np.float32 and type(value) is builtins.float:
+        return np.float32(value)  # PyTorch's float kernels take a double scalar as a float
     return value

@@ -22,6 +22,10 @@ UNSUPPORTED = {
     ("softmax", "Bool"): lambda: _not_impl("softmax_lastdim_kernel_impl", "Bool"),
     ("log_softmax", "Bool"): lambda: _not_impl("log_softmax_lastdim_kernel_impl", "Bool"),
 }
+# matrix products have no bool kernels (the name is the kernel PyTorch reports)
+for _op, _kernel in (("mm", "addmm_impl_cpu_"), ("addmm", "addmm_impl_cpu_"), ("dot", "dot"),
+                     ("mv", "addmv_impl_cpu"), ("bmm", "bmm")):
+    UNSUPPORTED[_op, "Bool"] = lambda k=_kernel: _not_impl(k, "Bool")
 _INTEGERS = ("Byte", "Char", "Short", "Int", "Long")
 for _s in _INTEGERS:  # softmax has no integer kernels (the result would be float)
     UNSUPPORTED["softmax", _s] = lambda s=_s: _not_impl("softmax_lastdim_kernel_impl", s)

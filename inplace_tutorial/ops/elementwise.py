@@ -54,6 +54,7 @@ def axpy_kernel(alpha, op: str = "add"):
         if out is not x:
             np.copyto(out, x, casting="unsafe")
         axpy_(out, y, alpha, op, dtype)
+    kernel.alpha = alpha  # float16/bfloat16 run it as one fused multiply-add (reduced.py)
     return kernel
 
 
@@ -132,6 +133,7 @@ def _rsub_bw(ctx, g):
 
 # --------------------------------------------------------------------------- mul
 mul_kernel = ufunc_kernel(np.multiply)
+mul_kernel.opmath_scalar = True  # float16 * 1.0004 reads the scalar in float32 (reduced.py)
 
 
 @tensor_method
@@ -161,6 +163,7 @@ def _mul_bw(ctx, g):
 
 # --------------------------------------------------------------------------- div
 div_kernel = ufunc_kernel(np.true_divide)
+div_kernel.opmath_scalar = True
 
 
 @tensor_method

@@ -13,6 +13,7 @@ from ..autograd.derivatives import derivative
 from ..autograd.record import record, record_inplace
 from ..layout import broadcast_shapes, contiguous_strides
 from ..tensor import Tensor, tensor_method
+from . import dtype_rules
 from ._iter import axpy_
 
 
@@ -23,6 +24,7 @@ def _c(t: Tensor) -> str:
 def check_same_dtype(kind: str, *ts: Tensor) -> None:
     """Matrix products don't promote dtypes; PyTorch's wording differs per kernel."""
     if all(t.dtype is ts[0].dtype for t in ts):
+        dtype_rules.check(kind, ts[0].dtype)  # then the kernel's own dtype support (no bool)
         return
     a, b = ts[0], ts[-1]
     if kind == "mm":

@@ -1,12 +1,14 @@
-"""float16 and bfloat16 element-wise kernels: compute in float32, round once.
+"""float16 and bfloat16 element-wise kernels: compute wide, round once.
 
-PyTorch's CPU kernels load 16-bit floats into float32 registers, compute there and round
-once on the way back (Python scalars join in float32 without being rounded to 16 bits
-first). Asking a NumPy ufunc for ``dtype=float32`` gives the same numbers, but NumPy then
-converts through small internal buffers, slowly. Here the operands go through float32
-scratch one chunk at a time instead: float16 is widened with a 65,536-entry table (every
-float16 bit pattern), and the scratch is counted like any other buffer. Layouts this fast
-path does not cover fall back to the ufunc's own float32 loop (same values, slower).
+PyTorch's CPU kernels load 16-bit floats into float32 registers, compute there (``a +
+alpha * b`` as one fused multiply-add) and round once on the way back; Python scalars join
+in float32 without being rounded to 16 bits first (except add's alpha, read as the tensor's
+own type). Here the operands are widened chunk by
+chunk into counted float64 scratch (float16 through a 65,536-entry table of every bit
+pattern), the kernel runs there, and the result is rounded to float32 and then to 16 bits:
+for +, -, *, /, sqrt and fused multiply-adds that gives exactly PyTorch's float32 result,
+and for exp, tanh ... the correctly rounded one, which PyTorch's float32 result matches
+after the rounding to 16 bits except in rare near-ties.
 """
 from __future__ import annotations
 
@@ -14,7 +16,7 @@ import numpy as np
 
 from ..storage import UntypedStorage
 
-CHUNK = 32 * 1024  # float32 elements per scratch buffer (128 KiB)
+CHUNK = 16 * 1024  # elements per scratch buffer (128 KiB of float64)
 _F16_TABLE: list = []  # [float32 value of every float16 bit pattern], built on first use
 
 
@@ -27,10 +29,17 @@ def _widen(src: np.ndarray, dst: np.ndarray) -> None:
     if src.dtype == np.float16:
         if not _F16_TABLE:
             _F16_TABLE.append(np.arange(65536, dtype=np.uint32).astype(np.uint16)
-                              .view(np.float16).astype(np.float32))
+                              .view(np.float16).astype(np.float64))
         np.take(_F16_TABLE[0], src.view(np.uint16), out=dst, mode="clip")  # (unbuffered)
     else:
         np.copyto(dst, src, casting="unsafe")
+
+
+def _scalar(x, np_dtype: np.dtype, keep32: bool):
+    if isinstance(x, np.ndarray) or not isinstance(x, (int, float, np.number)):
+        return x
+    x32 = np.array(x, dtype=np.float32)
+    return np.float64(x32 if keep32 else x32.astype(np_dtype))
 
 
 def _blocks(shape: tuple, limit: int):
@@ -50,17 +59,23 @@ def _blocks(shape: tuple, limit: int):
 
 
 def run(kernel, xs: tuple, out: np.ndarray) -> None:
-    """``kernel(*xs, out=out, dtype=...)`` computed in float32 and rounded once into out's
-    16-bit type: 16-bit operands are widened chunk by chunk into counted float32 scratch
-    (other operands are read as they are), the kernel runs there (however many steps it
-    takes), and only its result is rounded."""
+    """``kernel(*xs, out=out, dtype=...)`` computed wide and rounded into out's 16-bit type
+    through float32: 16-bit operands are widened chunk by chunk into counted scratch (other
+    operands are read as they are), the kernel runs there (however many steps it takes),
+    and only its result is rounded."""
+    # A Python scalar operand is cast to the tensor's 16-bit type, as TensorIterator casts
+    # every operand to the common dtype; mul and div instead read it in float32 (their CPU
+    # kernels special-case a scalar operand).
+    keep32 = getattr(kernel, "opmath_scalar", False)
+    xs = tuple(_scalar(x, out.dtype, keep32) for x in xs)
     shape = out.shape
     n = max(1, min(CHUNK, out.size))
     if getattr(kernel, "whole_arrays", False):
         n = max(1, out.size)  # the kernel also reads arrays it closed over: one piece
     n_arrays = sum(isinstance(x, np.ndarray) and is_reduced(x.dtype) for x in xs)
-    label = f"{getattr(kernel, '__name__', 'kernel')} (float32 scratch)"
-    bufs = [UntypedStorage(n, np.float32, label)._array for _ in range(n_arrays + 1)]
+    label = f"{getattr(kernel, '__name__', 'kernel')} (float64 scratch)"
+    bufs = [UntypedStorage(n, np.float64, label)._array for _ in range(n_arrays + 1)]
+    single = UntypedStorage(n, np.float32, label)._array
     whole = getattr(kernel, "whole_arrays", False)
     flat = not whole and out.flags.c_contiguous and all(
         x.shape == shape and x.flags.c_contiguous for x in xs if isinstance(x, np.ndarray))
@@ -73,6 +88,9 @@ def run(kernel, xs: tuple, out: np.ndarray) -> None:
         target = out
         pieces = _blocks(shape, n)
     result = bufs[-1]
+    alpha = getattr(kernel, "alpha", None)
+    if alpha is not None:  # PyTorch's add kernel reads alpha as the tensor's own type
+        alpha = np.float64(np.array(alpha, dtype=np.float32).astype(out.dtype))
     for idx in pieces:
         o = target[idx]
         args, b = [], 0
@@ -91,5 +109,11 @@ def run(kernel, xs: tuple, out: np.ndarray) -> None:
             else:
                 args.append(v)
         res = result[: o.size].reshape(o.shape)
-        kernel(*args, out=res, dtype=np.float32)
-        np.copyto(o, res, casting="unsafe")
+        if alpha is None:
+            kernel(*args, out=res, dtype=np.float64)
+        else:  # x + alpha * y with one rounding (PyTorch's fused multiply-add)
+            np.multiply(args[1], alpha, out=res)
+            np.add(res, args[0], out=res)
+        res32 = single[: o.size].reshape(o.shape)
+        np.copyto(res32, res, casting="unsafe")  # float32 first, as PyTorch's registers
+        np.copyto(o, res32, casting="unsafe")

@@ -428,6 +428,90 @@ def numpy_of_small_dtypes(t):
     return out
 
 
+
+# ======================================================================================
+# ops on every dtype: results, dtypes, and "not implemented for 'Bool'"-style refusals
+
+_UNARY = ["neg", "abs", "exp", "log", "sqrt", "relu", "sigmoid", "tanh", "reciprocal", "sum",
+          "mean", "var", "std", "amax", "argmax", "exp_", "relu_", "sigmoid_", "tanh_", "neg_",
+          "abs_", "sqrt_", "zero_"]
+
+
+def _op_grid(t, ops):
+    out = {}
+    for d in _dts(t):
+        base = t.tensor([[1, 0, 3], [2, 5, 1]]).to(d)
+        for op in ops:
+            x = base.clone()
+            r = catch(lambda: ops[op](t, x, base) if isinstance(ops, dict)  # noqa: B023
+                      else getattr(x, op)())  # noqa: B023
+            out[f"{d}.{op}"] = _obs(t, r)
+            out[f"{d}.{op} self"] = {"x": x, "version": x._version}
+    return out
+
+
+@prog
+def unary_methods_on_every_dtype(t):
+    return _op_grid(t, _UNARY)
+
+
+_BINARY = {
+    "mul_": lambda t, x, b: x.mul_(b),
+    "div_": lambda t, x, b: x.div_(b),
+    "add_": lambda t, x, b: x.add_(b, alpha=2),
+    "sub": lambda t, x, b: x.sub(b),
+    "pow2": lambda t, x, b: x ** 2,
+    "pow_": lambda t, x, b: x.pow_(2),
+    "maximum": lambda t, x, b: t.maximum(x, b),
+    "eq": lambda t, x, b: x == b,
+    "lt": lambda t, x, b: x < 2,
+    "where": lambda t, x, b: t.where(x > 1, x, b),
+    "clamp": lambda t, x, b: x.clamp(0, 2),
+    "clamp_": lambda t, x, b: x.clamp_(0, 2),
+    "clamp_min_": lambda t, x, b: x.clamp_min_(0.5),
+    "clamp_max_": lambda t, x, b: x.clamp_max_(1),
+    "fill_": lambda t, x, b: x.fill_(7),
+    "copy_": lambda t, x, b: x.copy_(t.tensor([[0.5, 2.5, 3.0], [9.0, 1.5, 2.0]])),
+    "mm": lambda t, x, b: x.mm(b.t()),
+    "matmul": lambda t, x, b: x @ b.t(),
+    "dot": lambda t, x, b: x[0].dot(b[1]),
+    "mv": lambda t, x, b: x.mv(b[0]),
+    "bmm": lambda t, x, b: x[None].bmm(b.t()[None]),
+}
+
+
+@prog
+def binary_ops_on_every_dtype(t):
+    return _op_grid(t, _BINARY)
+
+
+@prog
+def float16_values_round_once(t):
+    """float16/bfloat16 ops compute in float32 and round once (sigmoid: 1/(1+exp(-x)) in
+    float32, then one rounding; a float32 scalar operand is not rounded to 16 bits first).
+
+    64 contiguous elements: PyTorch's vectorised loop covers them all. Its scalar loop (a
+    tail of n mod 32 elements, or a strided innermost dimension) rounds a Python scalar, and
+    ``alpha * y`` of add/sub, to 16 bits before adding, so there an element can differ by
+    one unit in the last place; the core follows the vectorised loop everywhere."""
+    a = np.linspace(-4, 4, 64).astype(np.float32)
+    out = {}
+    for d in (t.float16, t.bfloat16):
+        x = t.tensor(a).to(d)
+        out[str(d)] = {
+            "sigmoid": x.sigmoid(), "tanh": x.tanh(), "exp": x.exp(), "sqrt": x.abs().sqrt(),
+            "reciprocal": (x + 5).reciprocal(), "mul_scalar": x * 1.0004,
+            "div_scalar": x / 3.0, "add_alpha": x.add(x, alpha=0.3),
+            "sub_alpha": x.sub(x * 0.7, alpha=1.7),
+            "add_alpha_": x.clone().add_(x * 3, alpha=-0.1),
+            "sigmoid_": x.clone().sigmoid_(), "mul_tensor": x * (x + 1),
+            "pow": x.abs().pow(1.5), "relu": x.relu(), "neg": -x,
+            "broadcast_add": x.reshape(64, 1) + x[:5],
+            "add_": x.clone().add_(0.1),
+        }
+    return out
+
+
 @pytest.mark.parametrize("program", prog.params())
 def test_small_dtypes_parity(program, torch_mod, core):
     check_parity(program, torch_mod, core)
