@@ -52,26 +52,36 @@ def cast_into(dst: np.ndarray, src, dst_dtype: dtypes.dtype, op: str = "to") -> 
     """Write ``src`` (an array or a scalar) into ``dst`` converted as PyTorch converts:
     floats truncate toward zero into integers, integers wrap into narrower integers, and
     float64 or wide integers reach float16/bfloat16 through float32 (PyTorch builds Half and
-    BFloat16 from a float), one counted chunk at a time."""
+    BFloat16 from a float), one counted float32 chunk at a time."""
     src_np = getattr(src, "dtype", None)
     if (dst_dtype not in _REDUCED or src_np is None or src_np == np.float32
             or src_np == dst.dtype or (src_np.itemsize <= 2 and src_np.kind != "f")):
         np.copyto(dst, src, casting="unsafe")
         return
     src = np.broadcast_to(src, dst.shape)
-    flat_dst, flat_src = dst.reshape(-1), src.reshape(-1)  # dst is fresh and contiguous here
-    if flat_dst.base is None or not np.shares_memory(flat_dst, dst):
-        flat_dst = None
     scratch = UntypedStorage(min(_CAST_CHUNK, max(dst.size, 1)), np.float32, op + " (scratch)")
     buf = scratch._array
-    if flat_dst is None:  # a strided destination: go row by row of the first axis
-        for i in range(dst.shape[0]):
-            cast_into(dst[i], src[i], dst_dtype, op)
+    for idx in blocks(dst.shape, buf.size):
+        d = dst[idx]
+        tmp = buf[: d.size].reshape(d.shape)
+        np.copyto(tmp, src[idx], casting="unsafe")
+        np.copyto(d, tmp, casting="unsafe")
+
+
+def blocks(shape: tuple, limit: int):
+    """Index tuples covering ``shape`` in pieces of at most ``limit`` elements, whole
+    trailing dimensions first (the chunking every chunked kernel uses)."""
+    inner, k = 1, len(shape)
+    while k > 0 and inner * shape[k - 1] <= limit:
+        inner *= shape[k - 1]
+        k -= 1
+    if k == 0:
+        yield (Ellipsis,)
         return
-    for s in range(0, dst.size, buf.size):
-        e = min(s + buf.size, dst.size)
-        np.copyto(buf[: e - s], flat_src[s:e], casting="unsafe")
-        np.copyto(flat_dst[s:e], buf[: e - s], casting="unsafe")
+    step = max(1, limit // inner)
+    for idx in np.ndindex(*shape[: k - 1]):
+        for s in range(0, shape[k - 1], step):
+            yield idx + (slice(s, min(s + step, shape[k - 1])),)
 
 
 def _leaf_dtype(v) -> dtypes.dtype:

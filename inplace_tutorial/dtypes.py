@@ -301,7 +301,7 @@ def _overflow(value, d: dtype) -> bool:
     if value != value or value in (_INF, -_INF):
         return True
     lo, hi = _INT_RANGE[d]
-    if lo == 0:
+    if lo == 0 and isinstance(value, builtins.int):  # an int may wrap: -1 is 255 in uint8
         return value > hi or (value < 0 and -value > hi)
     return value < lo or value > hi
 

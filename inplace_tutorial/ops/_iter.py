@@ -15,7 +15,12 @@ import numpy as np
 from .. import dtypes
 from ..autograd.record import record, record_inplace
 from ..creation import empty_strided
-from ..layout import broadcast_shapes, non_overlapping_and_dense
+from ..layout import (
+    broadcast_shapes,
+    contiguous_strides,
+    dense_strides,
+    non_overlapping_and_dense,
+)
 from ..layout import out_strides as layout_out_strides
 from ..modes import STATE
 from ..storage import UntypedStorage
@@ -275,7 +280,10 @@ def out_strides(shape: tuple, operands) -> tuple | None:
 # --------------------------------------------------------------------------- the two drivers
 def ufunc_kernel(f):
     """A NumPy ufunc as a kernel ``(*arrays, out, dtype)`` that casts like PyTorch."""
-    return lambda *xs, out, dtype: f(*xs, out=out, dtype=dtype, casting="unsafe")
+    def kernel(*xs, out, dtype):
+        f(*xs, out=out, dtype=dtype, casting="unsafe")
+    kernel.chunkable = True  # it reads only its arguments (reduced.py may split them)
+    return kernel
 
 
 def call_kernel(kernel, xs: list, out: np.ndarray, dtype) -> None:
@@ -303,7 +311,14 @@ def new_elementwise(name: str, float_out: bool, kernel, *operands, result_dtype=
     shape = shape_of(operands[0])
     for o in operands[1:]:
         shape = broadcast_shapes(shape, shape_of(o))
-    strides = out_strides(shape, operands)
+    if float_out and len(operands) == 1 and operands[0].dtype.category < dtypes.FLOATING:
+        # exp(int tensor): PyTorch first casts the input (empty_like's dense layout), and the
+        # result's layout follows that copy
+        o = operands[0]
+        copy = dense_strides(o._shape, o._stride) or contiguous_strides(o._shape)
+        strides = layout_out_strides(shape, [(o._shape, copy)])
+    else:
+        strides = out_strides(shape, operands)
     if strides is None:
         out = Tensor._empty(shape, rd, name)
     else:

@@ -5,7 +5,8 @@ A cast makes a new tensor (ToCopyBackward0) unless the dtype already matches, in
 it returns self, as PyTorch does (``to(..., copy=True)`` always copies). Values convert as
 PyTorch's CPU kernels convert them: floats truncate toward zero into integers, integers wrap
 into narrower integers, and anything reaches float16/bfloat16 through float32 (PyTorch's
-Half and BFloat16 are built from a float), chunk by chunk through the workspace.
+Half and BFloat16 are built from a float), chunk by chunk (creation.cast_into). The result
+keeps a dense layout (preserve_format), as PyTorch's ``to`` does.
 (This module defines methods named float, int, bool and type: it reaches those builtins
 through ``builtins``.)
 """
@@ -13,32 +14,11 @@ from __future__ import annotations
 
 import builtins
 
-import numpy as np
-
 from .. import dtypes
 from ..autograd.derivatives import derivative
 from ..autograd.record import record
+from ..creation import cast_into, empty_like
 from ..tensor import Tensor, tensor_method
-from ._iter import Scratch, chunks
-
-_REDUCED = (dtypes.float16, dtypes.bfloat16)
-
-
-def cast_into(dst: np.ndarray, src, dst_dtype: dtypes.dtype) -> None:
-    """Write ``src`` (an array or a scalar) into ``dst`` converted as PyTorch converts."""
-    src_np = getattr(src, "dtype", None)
-    if (dst_dtype not in _REDUCED or src_np is None or src_np == np.float32
-            or src_np == dst.dtype or src_np.itemsize <= 2 and src_np.kind != "f"):
-        np.copyto(dst, src, casting="unsafe")  # one rounding, as in PyTorch
-        return
-    # float64 or wide integers -> float32 first, then round once more into 16 bits
-    src = np.broadcast_to(src, dst.shape)
-    with Scratch(np.float32, "to", dst.size) as scratch:
-        for idx in chunks(dst.shape, scratch.capacity):
-            d = dst[idx]
-            tmp = scratch.view(d.shape)
-            np.copyto(tmp, src[idx], casting="unsafe")
-            np.copyto(d, tmp, casting="unsafe")
 
 
 def _parse_to(args, kwargs):
@@ -71,7 +51,8 @@ def to(self, *args, **kwargs) -> Tensor:
         dtype = self.dtype
     if dtype is self.dtype and not copy:
         return self
-    out = Tensor._empty(self._shape, dtype, "to")
+    out = empty_like(self, dtype=dtype)  # preserve_format: a dense layout is kept
+    out._storage.op = "to"
     cast_into(out._array(), self._array(), dtype)
     return record("to", out, {"self": self})
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..creation import blocks
 from ..storage import UntypedStorage
 
 CHUNK = 16 * 1024  # elements per scratch buffer (128 KiB of float64)
@@ -42,20 +43,9 @@ def _scalar(x, np_dtype: np.dtype, keep32: bool):
     return np.float64(x32 if keep32 else x32.astype(np_dtype))
 
 
-def _blocks(shape: tuple, limit: int):
-    """Index tuples covering ``shape`` in pieces of at most ``limit`` elements (whole
-    trailing dimensions first, as the workspace's chunking does)."""
-    inner, k = 1, len(shape)
-    while k > 0 and inner * shape[k - 1] <= limit:
-        inner *= shape[k - 1]
-        k -= 1
-    if k == 0:
-        yield (Ellipsis,)
-        return
-    step = max(1, limit // inner)
-    for idx in np.ndindex(*shape[: k - 1]):
-        for s in range(0, shape[k - 1], step):
-            yield idx + (slice(s, min(s + step, shape[k - 1])),)
+def alpha_of(kernel):
+    """The alpha of an ``x + alpha * y`` kernel (elementwise.axpy_kernel), else None."""
+    return getattr(kernel, "alpha", None)
 
 
 def run(kernel, xs: tuple, out: np.ndarray) -> None:
@@ -69,14 +59,15 @@ def run(kernel, xs: tuple, out: np.ndarray) -> None:
     keep32 = getattr(kernel, "opmath_scalar", False)
     xs = tuple(_scalar(x, out.dtype, keep32) for x in xs)
     shape = out.shape
-    n = max(1, min(CHUNK, out.size))
-    if getattr(kernel, "whole_arrays", False):
-        n = max(1, out.size)  # the kernel also reads arrays it closed over: one piece
+    # Only kernels known to read nothing but their arguments are chunked (ufuncs, add with
+    # alpha); any other kernel may read arrays it closed over (where's condition, clamp's
+    # tensor bounds), so it gets the whole tensor as one piece.
+    whole = not getattr(kernel, "chunkable", False) and alpha_of(kernel) is None
+    n = max(1, out.size if whole else min(CHUNK, out.size))
     n_arrays = sum(isinstance(x, np.ndarray) and is_reduced(x.dtype) for x in xs)
     label = f"{getattr(kernel, '__name__', 'kernel')} (float64 scratch)"
     bufs = [UntypedStorage(n, np.float64, label)._array for _ in range(n_arrays + 1)]
     single = UntypedStorage(n, np.float32, label)._array
-    whole = getattr(kernel, "whole_arrays", False)
     flat = not whole and out.flags.c_contiguous and all(
         x.shape == shape and x.flags.c_contiguous for x in xs if isinstance(x, np.ndarray))
     if flat:  # the common case: contiguous, same shape, so plain 1-D ranges
@@ -86,9 +77,9 @@ def run(kernel, xs: tuple, out: np.ndarray) -> None:
     else:  # broadcast or strided operands: blocks of whole trailing dimensions
         views = [np.broadcast_to(x, shape) if isinstance(x, np.ndarray) else x for x in xs]
         target = out
-        pieces = _blocks(shape, n)
+        pieces = blocks(shape, n)
     result = bufs[-1]
-    alpha = getattr(kernel, "alpha", None)
+    alpha = alpha_of(kernel)
     if alpha is not None:  # PyTorch's add kernel reads alpha as the tensor's own type
         alpha = np.float64(np.array(alpha, dtype=np.float32).astype(out.dtype))
     for idx in pieces:

@@ -218,6 +218,11 @@ def _close(a, b, dtype):
         return np.array_equal(a, b)
     if "float64" in dtype:
         return np.allclose(a, b, rtol=1e-10, atol=1e-12, equal_nan=True)
+    if "float16" in dtype:  # two units in the last place: PyTorch's scalar loops (strided or
+        # tail elements) round after every step, its vectorised loop once; the core rounds
+        # once (test_small_dtypes_parity checks those bits exactly)
+        return np.allclose(a, b, rtol=2.0 ** -6 if "bfloat16" in dtype else 2.0 ** -9,
+                           atol=1e-6, equal_nan=True)
     return np.allclose(a, b, rtol=1e-5, atol=1e-6, equal_nan=True)
 
 

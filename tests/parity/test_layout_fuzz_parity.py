@@ -158,9 +158,8 @@ LAYOUT_POOLS["dtype"] = dtypes(NEW_DTYPES)
 
 
 def _plain(t, x):
-    """What the harness can read back: torch hands out no bfloat16 NumPy array."""
-    if isinstance(x, t.Tensor) and str(x.dtype).endswith("bfloat16"):
-        return {"bfloat16": x.float()}
+    """What the harness compares (it reads bfloat16 values as float32 itself, within the
+    16-bit tolerance)."""
     return x
 
 

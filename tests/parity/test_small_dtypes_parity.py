@@ -498,7 +498,7 @@ def float16_values_round_once(t):
     out = {}
     for d in (t.float16, t.bfloat16):
         x = t.tensor(a).to(d)
-        out[str(d)] = {
+        out[str(d)] = {k: v.float() for k, v in {  # float32 values: compared bit for bit
             "sigmoid": x.sigmoid(), "tanh": x.tanh(), "exp": x.exp(), "sqrt": x.abs().sqrt(),
             "reciprocal": (x + 5).reciprocal(), "mul_scalar": x * 1.0004,
             "div_scalar": x / 3.0, "add_alpha": x.add(x, alpha=0.3),
@@ -508,7 +508,7 @@ def float16_values_round_once(t):
             "pow": x.abs().pow(1.5), "relu": x.relu(), "neg": -x,
             "broadcast_add": x.reshape(64, 1) + x[:5],
             "add_": x.clone().add_(0.1),
-        }
+        }.items()}
     return out
 
 
