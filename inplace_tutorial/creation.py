@@ -104,6 +104,14 @@ def _leaf_dtype(v) -> dtypes.dtype:
     raise RuntimeError(f"Could not infer dtype of {type(v).__name__}")
 
 
+def _as_lists(data):
+    if isinstance(data, np.ndarray) and data.ndim:
+        return [_as_lists(x) for x in data]
+    if isinstance(data, (list, tuple)):
+        return [_as_lists(x) for x in data]
+    return data
+
+
 def _walk(data, leaves: list) -> None:
     """Collect the leaves of nested lists/tuples, in order."""
     for item in data:
@@ -136,6 +144,7 @@ def _from_sequence(data, dtype: dtypes.dtype | None) -> tuple:
     element converted and checked as torch.tensor does (in PyTorch's words)."""
     leaves: list = []
     if isinstance(data, (list, tuple)):
+        data = _as_lists(data)  # NumPy arrays inside a list are nested sequences too
         _walk(data, leaves)
     else:
         leaves.append(data)
