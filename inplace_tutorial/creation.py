@@ -6,6 +6,7 @@ like torch.tensor. Randomness comes from one seeded NumPy generator (manual_seed
 from __future__ import annotations
 
 import math
+import types
 
 import numpy as np
 
@@ -214,10 +215,9 @@ class _NumPyStorage(UntypedStorage):
 
     def __init__(self, flat: np.ndarray):  # deliberately not UntypedStorage.__init__
         self._array, self._nbytes, self._ptr = flat, flat.nbytes, 0
-        self._id, self.op, self._saved = next(storage._labels), "from_numpy", None
-
-    def __del__(self) -> None:
-        pass  # nothing was counted, so nothing leaves the count
+        self._id, self._saved = next(storage._labels), None
+        # no buffer reference with a callback: nothing was counted, nothing is given back
+        self._ref = types.SimpleNamespace(op="from_numpy", nbytes=0, label=f"S{self._id}")
 
 
 def _np_type_name(v) -> str:
