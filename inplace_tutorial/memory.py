@@ -138,9 +138,12 @@ def current_op(default: str) -> str:
     return _op_stack[-1] if _op_stack else default
 
 
-def _on_alloc(nbytes: int, storage) -> None:
+def _on_alloc(nbytes: int, storage, receipt) -> None:
+    """Count an allocation. ``receipt.nbytes`` (what the free will give back) is set in the same
+    statement as the count, so a KeyboardInterrupt can't separate the two: the count never goes
+    negative or keeps bytes that were given back."""
     global _allocated, _peak
-    _allocated += nbytes
+    _allocated, receipt.nbytes = _allocated + nbytes, nbytes
     if _allocated > _peak:
         _peak = _allocated
     if _recorders:

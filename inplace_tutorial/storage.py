@@ -45,10 +45,12 @@ class UntypedStorage:
         self._ptr = 0  # looked up on first data_ptr() (ctypes is slow on the hot path)
         self._id = next(_labels)
         ref = self._ref = _BufferRef(self._array, _buffer_gone)
-        ref.nbytes, ref.label, ref.op = self._nbytes, f"S{self._id}", memory.current_op(op)
+        # nbytes stays 0 until memory counts the allocation: an interrupt before that point
+        # makes the buffer's death give back nothing, as nothing was counted.
+        ref.nbytes, ref.label, ref.op = 0, f"S{self._id}", memory.current_op(op)
         _held[id(ref)] = ref
         self._saved: weakref.WeakSet | None = None  # SavedTensors that point here (explain())
-        memory._on_alloc(self._nbytes, self)
+        memory._on_alloc(self._nbytes, self, ref)
 
     @property
     def op(self) -> str:

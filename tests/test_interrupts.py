@@ -9,6 +9,7 @@ SIGALRM during a large ``add_`` several times over.
 """
 from __future__ import annotations
 
+import gc
 import signal
 import sys
 import time
@@ -99,6 +100,9 @@ def _later_add_allocates() -> int:
 @pytest.mark.parametrize("name", sorted(OPS))
 def test_interrupt_at_every_line(name):
     make, call = OPS[name]
+    _later_add_allocates()  # the workspace exists before the baseline is taken
+    gc.collect()
+    counted_before = memory.memory_allocated()
     at = 1
     while True:
         x, *operands = make()
@@ -123,6 +127,10 @@ def test_interrupt_at_every_line(name):
         assert at < 2000, f"{name}: the sweep does not end"
     assert _later_add_allocates() == 0
     assert at > 3  # the op ran a few core lines, so the sweep did interrupt it somewhere
+    # An interrupt inside an allocation must not split the count from what the free gives back.
+    del x, operands
+    gc.collect()
+    assert memory.memory_allocated() == counted_before, f"{name}: the byte count drifted"
 
 
 def test_a_real_signal_during_a_large_add_():
