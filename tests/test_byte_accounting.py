@@ -133,6 +133,12 @@ KNOWN_UNCOUNTED = {
     "sinc forward": ("pointwise", 13_200_000),  # np.sinc's intermediates
     "xlogy forward": ("pointwise", 9_400_000),  # log(other), the x == 0 and isnan masks
     "xlogy_scalar forward": ("pointwise", 9_400_000),
+    # their backward formulas build NumPy arrays before wrapping them as tensors
+    "logit backward": ("pointwise", 9_200_000),
+    "nan_to_num backward": ("pointwise", 700_000),
+    "sinc backward": ("pointwise", 13_900_000),
+    "xlogy backward": ("pointwise", 5_200_000),
+    "xlogy_scalar backward": ("pointwise", 9_800_000),
 }
 
 
