@@ -70,7 +70,8 @@ for name, tr in runs.items():
 #
 # - **Out of place** needs two full buffers at its peak: `t - m` is a temporary that is alive
 #   while `/ s` writes the result. One buffer (the result) stays.
-# - **In place** allocates only the two 4-byte scalars. Claim 4 is true: the result buffer
+# - **In place** allocates only a few bytes: the 4-byte mean and std (and, inside `std()`, a
+#   4-byte mean of its own, so the peak is two scalars at once). Claim 4 is true: the result buffer
 #   (the article's 19,267,584 B at its size) is saved, along with the temporary.
 # - **Clone first**, which the article suggests when you still need the original: the clone is
 #   a full buffer and it stays, so the result buffer is *not* saved. Only the temporary of the
