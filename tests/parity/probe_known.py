@@ -71,8 +71,6 @@ KNOWN_DIFFERENT: dict[str, set[str]] = {
     'clamp bounds': {  # pointwise
         'x.clamp_(min=[0])',
         "x.clip_(0, 'a')",
-        'i.clamp_(0.5, 2)',
-        'b.clamp_(0, 1)',
     },
     'unary in-place on odd dtypes': {  # pointwise
         'x.abs_(1)',
@@ -126,8 +124,6 @@ KNOWN_DIFFERENT: dict[str, set[str]] = {
         'x.__setitem__(0, None)',
         "x.__setitem__(0, 'a')",
         'x.__setitem__(0, [1.0, 2.0])',
-        "i.__setitem__(0, float('nan'))",
-        'i.__setitem__(0, 1e30)',
         'x.__setitem__(slice(None), x.t())',
     },
     'fill and copy': {  # pointwise
@@ -135,9 +131,6 @@ KNOWN_DIFFERENT: dict[str, set[str]] = {
         "x.fill_('a')",
         'x.fill_(v)',
         'x.fill_(t.tensor([1.0]))',
-        "i.fill_(float('nan'))",
-        'x.fill_(1e40)',
-        'i.fill_(2**63)',
     },
     'random fills': {  # pointwise
         'x.normal_(0, -1)',
@@ -154,7 +147,6 @@ KNOWN_DIFFERENT: dict[str, set[str]] = {
         "x.sum('a')",
         'x.sum((0, 0))',
         "x.sum(0, keepdim='a')",
-        'i.var()',
         'x.mean(dtype=t.int64)',
     },
     'matrix products': {  # shapes
@@ -163,23 +155,16 @@ KNOWN_DIFFERENT: dict[str, set[str]] = {
         'x.addmm_(x, x.t())',
     },
     'creation': {  # dtypes
-        't.tensor(None)',
         't.tensor([1j])',
-        't.tensor(2**63)',
-        "t.tensor('a')",
         't.zeros(-1)',
         't.zeros(2, -3)',
         't.ones((2,), 3)',
         "t.full((2,), 'a')",
         't.empty(2.5)',
         't.zeros_like(None)',
-        't.tensor(np.array([1, 2], dtype=np.int32))',
-        't.tensor(np.array([1, 2], dtype=np.uint8))',
-        't.tensor(np.float16(1.5))',
     },
     'conversion': {  # dtypes
         "x.to('a')",
-        'x.type(t.float64).dtype',
         'int(x)',
     },
     'nn layers': {  # nnops
