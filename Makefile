@@ -18,8 +18,6 @@ VENV ?= .venv
 SETUP := $(PYTHON) tools/setup.py
 # The venv's interpreter (after setup), for the targets below that call it directly.
 PY = $(VENV)/bin/python
-NBVAL_FLAGS := --nbval --nbval-current-env --nbval-sanitize-with tests/nbval_sanitize.cfg -p no:randomly
-NBVAL_XDIST ?= -n auto --dist loadscope
 
 .PHONY: setup lab test test-unit test-notebooks test-latest test-machines lock wheelhouse \
 	bench lint clean distclean
@@ -65,12 +63,10 @@ test-machines: setup
 	@status=0; \
 	for ct in $(BLAS_CORETYPES); do for th in $(BLAS_THREADS); do \
 		echo "== notebooks with OPENBLAS_CORETYPE=$$ct OPENBLAS_NUM_THREADS=$$th"; \
-		OPENBLAS_CORETYPE=$$ct OPENBLAS_NUM_THREADS=$$th \
-			$(PY) -m pytest -q $(NBVAL_XDIST) $(NBVAL_FLAGS) $(PYTEST_ARGS) notebooks/ || status=1; \
+		OPENBLAS_CORETYPE=$$ct OPENBLAS_NUM_THREADS=$$th $(SETUP) test-notebooks || status=1; \
 	done; done; \
 	echo "== notebooks with NPY_DISABLE_CPU_FEATURES='$(NPY_SIMD_OFF)'"; \
-	NPY_DISABLE_CPU_FEATURES="$(NPY_SIMD_OFF)" \
-		$(PY) -m pytest -q $(NBVAL_XDIST) $(NBVAL_FLAGS) $(PYTEST_ARGS) notebooks/ || status=1; \
+	NPY_DISABLE_CPU_FEATURES="$(NPY_SIMD_OFF)" $(SETUP) test-notebooks || status=1; \
 	if [ $$status -eq 0 ]; then echo "make test-machines: all passed"; else echo "make test-machines: FAILED"; fi; \
 	exit $$status
 

@@ -158,3 +158,29 @@ def test_cheatsheet_md_and_html_are_current():
     assert r.returncode == 0, r.stdout + r.stderr
     page = (ROOT / "docs" / "cheatsheet.html").read_text()
     assert page.count("<table>") == 2 and "is at version 1; expected version 0 instead" in page
+
+
+def _setup_module():
+    import importlib.util
+    spec = importlib.util.spec_from_file_location("ipt_setup", ROOT / "tools" / "setup.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_notebooks_rerun_only_when_every_failure_is_a_kernel_that_did_not_start(tmp_path):
+    setup = _setup_module()
+    junit = tmp_path / "r.xml"
+
+    def report(*bodies):
+        cases = "".join(f'<testcase name="c{i}">{b}</testcase>' for i, b in enumerate(bodies))
+        junit.write_text(f'<testsuites><testsuite>{cases}</testsuite></testsuites>')
+        return setup.only_kernel_start_failures(junit)
+
+    died = ('<error message="failed on setup with &quot;RuntimeError: Kernel died before '
+            'replying to kernel_info&quot;">trace</error>')
+    differ = '<failure message="Notebook cell execution failed">Cell outputs differ</failure>'
+    assert report(died, died, "")
+    assert not report(died, differ)
+    assert not report("", "")
+    assert not setup.only_kernel_start_failures(tmp_path / "missing.xml")
