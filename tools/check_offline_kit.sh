@@ -23,8 +23,11 @@ test ! -e instructor || { echo "check_offline_kit: the kit contains instructor/"
 
 # No network, and none of this machine's pip settings (local indexes, find-links, cache):
 # only the kit's wheelhouse can satisfy pip.
+# The namespace gets its loopback interface up (a laptop without Wi-Fi has one too): Jupyter's
+# kernel talks to nbval over 127.0.0.1.
 offline() {
-    unshare -n env -u PIP_FIND_LINKS -u PIP_INDEX_URL -u PIP_EXTRA_INDEX_URL \
+    unshare -n sh -c 'ip link set lo up && exec "$@"' offline-kit \
+        env -u PIP_FIND_LINKS -u PIP_INDEX_URL -u PIP_EXTRA_INDEX_URL \
         PIP_CONFIG_FILE=/dev/null PIP_NO_CACHE_DIR=1 "$@"
 }
 offline "$PY" -c "import socket; s = socket.socket(); s.settimeout(2)
