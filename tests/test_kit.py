@@ -87,18 +87,18 @@ def test_makefile_routes_through_the_setup_script():
         assert "$(SETUP)" in recipe and target in recipe
 
 
-def _wheelhouse_module():
+def _tool(name: str):
+    """A script of tools/ loaded as a module (tools/ is not a package)."""
     import importlib.util
 
-    spec = importlib.util.spec_from_file_location("ipt_wheelhouse",
-                                                  ROOT / "tools" / "wheelhouse.py")
+    spec = importlib.util.spec_from_file_location("ipt_" + name, ROOT / "tools" / f"{name}.py")
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
 
 
 def test_participant_kit_has_the_course_but_no_solutions(tmp_path):
-    kit = _wheelhouse_module()
+    kit = _tool("wheelhouse")
     files = kit.course_files()
     assert "instructor/ipt_solutions.py" not in files
     assert not [f for f in files if f.startswith("instructor/") or "ipt_solutions" in f]
@@ -127,7 +127,7 @@ def test_participant_kit_has_the_course_but_no_solutions(tmp_path):
 def test_wheelhouse_walks_dependencies_with_the_targets_markers(tmp_path, monkeypatch):
     # pip download --platform evaluates markers for this machine: a Windows-only dependency
     # would be left out. The walk must find it missing for Windows and not for Linux.
-    kit = _wheelhouse_module()
+    kit = _tool("wheelhouse")
     monkeypatch.setattr(kit, "WHEELS", tmp_path)
     monkeypatch.setattr(kit, "_pyproject_requirements", lambda: ["ipt-fake-app"])
 
@@ -160,16 +160,8 @@ def test_cheatsheet_md_and_html_are_current():
     assert page.count("<table>") == 2 and "is at version 1; expected version 0 instead" in page
 
 
-def _setup_module():
-    import importlib.util
-    spec = importlib.util.spec_from_file_location("ipt_setup", ROOT / "tools" / "setup.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
 def test_notebooks_rerun_only_when_every_failure_is_a_kernel_that_did_not_start(tmp_path):
-    setup = _setup_module()
+    setup = _tool("setup")
     junit = tmp_path / "r.xml"
 
     def report(*bodies):

@@ -103,6 +103,16 @@ def _check(input: Tensor, approximate: str) -> None:
                                   f"'{input.dtype.short}'")
 
 
+def _tanh_inner_into(x: np.ndarray, o: np.ndarray) -> None:
+    """o = tanh(sqrt(2/pi) (x + 0.044715 x^3)), written in place (forward and backward share it)."""
+    np.multiply(x, x, out=o)
+    o *= _TANH_C
+    o += 1.0
+    o *= x
+    o *= _TANH_K
+    np.tanh(o, out=o)
+
+
 def gelu(input: Tensor, approximate: str = "none") -> Tensor:
     """x * Phi(x); 'tanh': 0.5 x (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3)))."""
     _check(input, approximate)
@@ -115,12 +125,7 @@ def gelu(input: Tensor, approximate: str = "none") -> Tensor:
         np.divide(x, _SQRT_2, out=z)
         _erf_into(z, o, input.dtype, "gelu")
     else:
-        np.multiply(x, x, out=o)
-        o *= _TANH_C
-        o += 1.0
-        o *= x
-        o *= _TANH_K
-        np.tanh(o, out=o)
+        _tanh_inner_into(x, o)
     o += 1.0
     o *= x
     o *= 0.5
@@ -149,12 +154,7 @@ def _gelu_bw(ctx, g):
         o += t
     else:
         # th = tanh(k (x + c x^3)); 0.5 (1 + th) + 0.5 x (1 - th^2) k (1 + 3 c x^2)
-        np.multiply(x, x, out=o)
-        o *= _TANH_C
-        o += 1.0
-        o *= x
-        o *= _TANH_K
-        np.tanh(o, out=o)
+        _tanh_inner_into(x, o)
         np.multiply(o, o, out=t)
         np.subtract(1.0, t, out=t)
         t *= x
