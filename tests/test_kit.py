@@ -176,3 +176,41 @@ def test_notebooks_rerun_only_when_every_failure_is_a_kernel_that_did_not_start(
     assert not report(died, differ)
     assert not report("", "")
     assert not setup.only_kernel_start_failures(tmp_path / "missing.xml")
+
+
+# --- The instructor guide's agendas (tools/agenda.py) ---------------------------------------
+
+def test_instructor_agendas_are_current():
+    # Rebuilding a notebook rewrites them (tools/build_notebooks.py); a hand edit of a
+    # notebook's cells without a rebuild, or of the generated block, shows up here.
+    agenda = _tool("agenda")
+    text = (ROOT / "docs" / "instructor.md").read_text(encoding="utf-8")
+    start, stop = text.index(agenda.BEGIN), text.index(agenda.END) + len(agenda.END)
+    assert text[start:stop] == agenda.block(), "run: python tools/agenda.py --write"
+
+
+def test_each_agenda_fits_its_slot_and_covers_only_existing_sections():
+    agenda = _tool("agenda")
+    for name in agenda.AGENDAS:
+        limit, rows = agenda.agenda(name)  # raises if a section prefix no longer matches
+        assert sum(agenda._round5(m) for _, _, m in rows) <= limit, name
+
+
+def test_agenda_model_counts_words_runs_and_exercises(tmp_path):
+    agenda = _tool("agenda")
+    words = " ".join(["word"] * agenda.READ_WPM)  # one minute of reading
+    cells = [
+        {"cell_type": "markdown", "source": "# Title", "metadata": {}},
+        {"cell_type": "markdown", "source": "## 1. First\n" + words, "metadata": {}},
+        {"cell_type": "code", "source": 'check("01.1", x)', "outputs": [], "metadata": {
+            "execution": {"iopub.execute_input": "2026-01-01T00:00:00.000Z",
+                          "shell.execute_reply": "2026-01-01T00:01:00.000Z"}}},
+    ]
+    path = tmp_path / "99_x.ipynb"
+    path.write_text(__import__("json").dumps({"cells": cells}))
+    intro, first = agenda.sections(path)
+    assert intro["title"] == "intro" and first["title"] == "1. First"
+    assert (first["code"], first["exercises"], first["run_s"]) == (1, 1, 60.0)
+    # 1 minute of text + the heading's 2 words and the code's 4, 1 minute run, 1 exercise
+    expected = (agenda.READ_WPM + 2 + 4) / agenda.READ_WPM + 1 + agenda.EXERCISE_MIN
+    assert abs(first["minutes"] - expected) < 1e-9

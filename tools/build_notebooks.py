@@ -124,6 +124,11 @@ def main(argv: list[str]) -> int:
             print(f"{p.stem}: slide metadata written", flush=True)
         else:
             print(f"{p.stem}: {build(p):.1f} s", flush=True)
+    if "--slides" not in argv:
+        # The instructor guide's agendas are computed from the notebooks' cells and timings.
+        import agenda  # tools/agenda.py, next to this script
+
+        print("docs/instructor.md agendas:", "updated" if agenda.write() else "current")
     return 0
 
 
