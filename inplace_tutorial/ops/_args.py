@@ -25,7 +25,9 @@ def type_name(v, detailed: bool = False) -> str:
     name = t.__name__ if t.__module__ == "builtins" else f"{t.__module__}.{t.__qualname__}"
     if detailed and isinstance(v, (list, tuple)):
         inner = ", ".join(type_name(x) for x in v)
-        return f"{name} of [{inner}]" if isinstance(v, list) else f"{name} of ({inner})"
+        if isinstance(v, list):
+            return f"{name} of [{inner}]"
+        return f"{name} of ({inner},)" if len(v) == 1 else f"{name} of ({inner})"  # as repr
     return name
 
 

@@ -228,7 +228,9 @@ def _minimum_bw(ctx, g):
 
 # --------------------------------------------------------------------------- comparisons
 def _compare(name: str, ufunc, self, other) -> Tensor:
-    """A bool result of the broadcast shape; comparisons record no graph node."""
+    """A bool result of the broadcast shape; comparisons record no graph node. ``other`` is a
+    Tensor or a Number (PyTorch's two overloads): a list, an array or None is refused."""
+    check_overloads(name, ["other"], (other,))
     shape = broadcast_shapes(shape_of(self), shape_of(other))
     out = new_output(name, shape, dtypes.bool_, (self, other))
     ufunc(arr(self), arr(other), out=out._array())

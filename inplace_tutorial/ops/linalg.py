@@ -14,6 +14,7 @@ from ..autograd.record import record, record_inplace
 from ..layout import broadcast_shapes, contiguous_strides
 from ..tensor import Tensor, tensor_method
 from . import dtype_rules
+from ._args import check_tensor
 from ._iter import axpy_
 
 
@@ -95,6 +96,7 @@ def _product(a: Tensor, b: Tensor, name: str) -> Tensor:
 
 @tensor_method
 def mm(self, mat2: Tensor) -> Tensor:
+    check_tensor("mm", "mat2", mat2)
     _mm_check(self, mat2)
     check_same_dtype("mm", self, mat2)
     return record("mm", _product(self, mat2, "mm"), {"self": self, "mat2": mat2})
@@ -108,6 +110,7 @@ def _mm_bw(ctx, g):
 
 @tensor_method
 def bmm(self, mat2: Tensor) -> Tensor:
+    check_tensor("bmm", "mat2", mat2)
     _bmm_check(self, mat2)
     check_same_dtype("bmm", self, mat2)
     return record("bmm", _product(self, mat2, "bmm"), {"self": self, "mat2": mat2})
@@ -121,6 +124,7 @@ def _bmm_bw(ctx, g):
 
 @tensor_method
 def dot(self, other: Tensor) -> Tensor:
+    check_tensor("dot", "tensor", other)
     if self.dim() != 1 or other.dim() != 1:
         raise RuntimeError(f"1D tensors expected, but got {self.dim()}D and {other.dim()}D tensors")
     check_same_dtype("dot", self, other)
@@ -143,6 +147,7 @@ def _dot_bw(ctx, g):
 
 @tensor_method
 def mv(self, vec: Tensor) -> Tensor:
+    check_tensor("mv", "vec", vec)
     _need(self, 2, "self", "matrix")
     check_same_dtype("mv", self, vec)
     if vec.dim() != 1 or vec._shape[0] != self._shape[1]:
@@ -169,6 +174,7 @@ def _unsafe_view(t: Tensor, shape: tuple) -> Tensor:
 @tensor_method
 def matmul(self, other: Tensor) -> Tensor:
     """PyTorch's matmul dispatch: dot, mv, mm, folded mm, or broadcast bmm."""
+    check_tensor("matmul", "other", other)
     da, db = self.dim(), other.dim()
     if da == 1 and db == 1:
         return self.dot(other)
@@ -196,16 +202,6 @@ def matmul(self, other: Tensor) -> Tensor:
     b3 = b.expand(*batch, m, p).reshape(-1, m, p)
     shape = tuple(batch) + ((n,) if da > 1 else ()) + ((p,) if db > 1 else ())
     return _unsafe_view(a3.bmm(b3), shape)
-
-
-@tensor_method
-def __matmul__(self, other: Tensor) -> Tensor:
-    return self.matmul(other)
-
-
-@tensor_method
-def __rmatmul__(self, other: Tensor) -> Tensor:
-    return other.matmul(self)
 
 
 # --------------------------------------------------------------------------- add*mm family
@@ -257,6 +253,12 @@ def as_scalar(fn: str, arg: str, v):
     raise TypeError(f"{fn}(): argument '{arg}' must be Number, not {type(v).__name__}")
 
 
+def _check_operands(op: str, a, b) -> None:
+    first, second = ("mat1", "mat2") if op.startswith("addmm") else ("batch1", "batch2")
+    check_tensor(op, first, a, position=1)
+    check_tensor(op, second, b, position=2)
+
+
 # name -> (argument check, result shape, input names in the derivative table)
 _FAMILY = {
     "addmm": (_mm_check, lambda a, b: (a._shape[0], b._shape[1]), ("self", "mat1", "mat2")),
@@ -269,6 +271,7 @@ _FAMILY = {
 
 def _fused_product(name: str, self: Tensor, a: Tensor, b: Tensor, beta, alpha) -> Tensor:
     """beta * self + alpha * (products of a and b) into a new tensor."""
+    _check_operands(name, a, b)
     beta, alpha = as_scalar(name, "beta", beta), as_scalar(name, "alpha", alpha)
     check, shape_of, names = _FAMILY[name]
     check(a, b)
@@ -282,6 +285,7 @@ def _fused_product(name: str, self: Tensor, a: Tensor, b: Tensor, beta, alpha) -
 
 def _fused_product_(name: str, self: Tensor, a: Tensor, b: Tensor, beta, alpha) -> Tensor:
     """The same, written into self: no (b, n, p) intermediate, one (n, p) buffer."""
+    _check_operands(name + "_", a, b)
     beta, alpha = as_scalar(name + "_", "beta", beta), as_scalar(name + "_", "alpha", alpha)
     check, shape_of, names = _FAMILY[name]
 

@@ -3,7 +3,8 @@
 ``x += y`` is ``x.add_(y)`` (same storage, version + 1); ``x = x + y`` is a new tensor. The
 same holds for ``&=``, ``|=``, ``^=``, ``<<=``, ``>>=``, ``//=`` and ``%=``. As in PyTorch, an
 operator whose op refuses the other operand's type (``x + None``) returns NotImplemented, so
-Python raises its own "unsupported operand type(s)" error.
+Python raises its own "unsupported operand type(s)" error; for ``==`` and ``!=`` Python then
+falls back to identity, so ``x == None`` is plain ``False``.
 """
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ import functools
 
 from ..creation import tensor
 from ..tensor import Tensor, tensor_method
-from ._args import is_number
+from ._args import check_tensor, is_number
 from .elementwise import rpow, rsub
 
 
@@ -117,6 +118,19 @@ def __ipow__(self, other) -> Tensor:
 
 
 @tensor_method
+@_not_implemented_on_type_error
+def __matmul__(self, other) -> Tensor:
+    return self.matmul(other)
+
+
+@tensor_method
+@_not_implemented_on_type_error
+def __rmatmul__(self, other) -> Tensor:
+    check_tensor("matmul", "input", other)  # other @ self with other not a tensor
+    return other.matmul(self)
+
+
+@tensor_method
 def __neg__(self) -> Tensor:
     return self.neg()
 
@@ -127,31 +141,37 @@ def __abs__(self) -> Tensor:
 
 
 @tensor_method
+@_not_implemented_on_type_error
 def __gt__(self, other) -> Tensor:
     return self.gt(other)
 
 
 @tensor_method
+@_not_implemented_on_type_error
 def __lt__(self, other) -> Tensor:
     return self.lt(other)
 
 
 @tensor_method
+@_not_implemented_on_type_error
 def __ge__(self, other) -> Tensor:
     return self.ge(other)
 
 
 @tensor_method
+@_not_implemented_on_type_error
 def __le__(self, other) -> Tensor:
     return self.le(other)
 
 
 @tensor_method
+@_not_implemented_on_type_error
 def __eq__(self, other) -> Tensor:
     return self.eq(other)
 
 
 @tensor_method
+@_not_implemented_on_type_error
 def __ne__(self, other) -> Tensor:
     return self.ne(other)
 

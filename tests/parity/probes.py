@@ -107,10 +107,27 @@ PROBES: dict[str, list[str]] = {
         f"v.{op}({bad})" for op in BINARY_INPLACE for bad in BAD],
     "operand type (out-of-place)": [
         f"v.{op}({bad})" for op in ("add", "sub", "mul", "div", "pow", "eq", "lt", "matmul",
-                                    "dot", "mm") for bad in BAD[:5]],
+                                    "dot", "mm") for bad in BAD[:5]]
+    + [f"v.{op}({bad})" for op in ("gt", "ge", "le", "ne", "atan2",
+                                   "fmod", "remainder", "logical_and", "hypot", "copysign")
+       for bad in ("None", "[1.0, 2.0, 3.0]", "np.ones(3)")]
+    + [f"x.{op}({bad})" for op in ("mv", "bmm") for bad in ("None", "'a'", "[1.0]")]
+    + [f"m.{op}({a}, {b})" for op in ("addmm", "addmm_") for a, b in
+       (("None", "m"), ("m", "None"), ("[[1.0]]", "m"), ("m", "np.eye(3)"))]
+    + [f"x[None].{op}({a}, {b})" for op in ("baddbmm", "baddbmm_", "addbmm")
+       for a, b in (("None", "x[None].t()"), ("x[None]", "'a'"))]
+    + ["x.addcmul(None, x)", "x.addcdiv(x, [1.0])", "x.lerp(x, None)", "i.bitwise_and(None)",
+       "i.floor_divide(None)", "v.eq(np.float32(0.5))", "v.lt(np.int64(0))", "v.eq(True)"],
     "operand type (operators)": [
         f"v {o} {bad}" for o in ("+", "-", "*", "/", "**", "@", "==", "<") for bad in BAD[:3]]
-    + [f"v.__i{n}__({bad})" for n in ("add", "sub", "mul", "truediv") for bad in BAD[:3]],
+    + [f"v.__i{n}__({bad})" for n in ("add", "sub", "mul", "truediv") for bad in BAD[:3]]
+    + [f"{bad} {o} v" for o in ("+", "-", "*", "/", "**", "@", "==", "!=", "<", ">=")
+       for bad in ("None", "'a'", "object()")]
+    + [f"v {o} {bad}" for o in ("!=", ">", "<=", ">=") for bad in ("None", "'a'", "(1.0,)")]
+    + [f"v.__{n}__(None)" for n in ("eq", "ne", "lt", "ge", "matmul", "rmatmul", "add",
+                                    "radd", "rsub", "rtruediv", "rpow")]
+    + ["v @ v", "v @ m", "m @ v", "v == v", "v < 1", "1 < v", "2 ** v", "v == 1.5", "v != 2.0",
+       "v == np.float32(0.5)"],
     "scalar arguments (alpha, value)": [
         f"x.{op}(x, alpha={bad})" for op in ("add_", "sub_", "add", "sub")
         for bad in ("None", "'a'", "[2]", "1j", "True")]
