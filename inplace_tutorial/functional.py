@@ -5,6 +5,15 @@ from __future__ import annotations
 from .ops import out_variants
 from .ops.compare import where
 from .ops.einsum import einsum
+from .ops.joining import (  # noqa: F401  (re-exported: torch.cat ...)
+    cat,
+    concat,
+    concatenate,
+    hstack,
+    row_stack,
+    stack,
+    vstack,
+)
 from .tensor import Tensor
 
 _OUT = set(out_variants.ELEMENTWISE) | set(out_variants.MATRIX)
@@ -40,4 +49,11 @@ def pow(input, exponent, *, out: Tensor | None = None):  # noqa: A001
         return exponent.__rpow__(input)
     return input.pow(exponent)
 
-__all__ = [*_NAMES, "einsum", "where"]
+# shape, gather and Transformer ops (issue 10): torch.masked_fill(x, mask, v) is x.masked_fill(...)
+_JOIN_INDEX = "masked_fill index_copy".split()
+_JOIN = ["cat", "concat", "concatenate", "hstack", "row_stack", "stack", "vstack"]
+
+for _name in _JOIN_INDEX:
+    globals()[_name] = _method(_name)
+
+__all__ = [*_NAMES, *_JOIN_INDEX, *_JOIN, "einsum", "where"]

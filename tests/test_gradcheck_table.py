@@ -185,6 +185,12 @@ CASES = {
     "xlogy_scalar": (lambda a: (a * 1).xlogy_(3.0), [A], True),
     "ldexp": (lambda a, b: a.ldexp(b), [A, A], False),
     "nextafter": (lambda a, b: a.nextafter(b), [A, A], False),
+    # joining, masking and index ops (ops/joining.py, masking.py, index_ops.py)
+    "cat": (lambda a, b: ipt.cat([a, b * 2, a], 1), [A, A], False),
+    "stack": (lambda a, b: ipt.stack([a, b], -1), [A, A], False),
+    "masked_fill": (lambda a: a.masked_fill(a > 0.5, 0.25), [A], False),
+    "masked_fill_tensor": (lambda a, b: (a * 1).masked_fill_(a > 0.0, b[0, 0]), [A, A], False),
+    "index_copy_": (lambda a, b: a.index_copy(0, ipt.tensor([1, 0]), b[:2] * 1), [A, A], False),
 }
 
 # Rows whose backward PyTorch leaves unimplemented (derivatives.yaml's not_implemented, or

@@ -50,14 +50,29 @@ def _wants(formula: Formula, key: str, inputs: dict) -> bool:
     return getattr(v, "_requires_grad", False)
 
 
+def _differentiable(f: Formula, inputs: dict) -> list:
+    """The formula's inputs in its order; a TensorList input (cat's ``tensors``) counts once
+    per tensor, as PyTorch gives such a node one edge per tensor."""
+    out = []
+    for n in f.inputs:
+        v = inputs.get(n)
+        if isinstance(v, list):
+            out.extend(v)
+        else:
+            out.append(v)
+    return out
+
+
 def record(op: str, out, inputs: dict, **attrs):
     """Attach a node to ``out`` (a tensor or tuple of differentiable outputs) if needed."""
-    if not STATE.grad or not any_requires_grad(inputs.values()):
+    if not STATE.grad or not (any_requires_grad(inputs.values()) or any(
+            isinstance(v, list) and any_requires_grad(v) for v in inputs.values())):
         return out
     f = DERIVATIVES[op]
+    values = _differentiable(f, inputs)
     outs = out if isinstance(out, tuple) else (out,)
-    node = f.node_cls(tuple(edge(inputs.get(n)) for n in f.inputs), len(outs))
-    node._input_meta = [_meta(inputs.get(n)) for n in f.inputs]
+    node = f.node_cls(tuple(edge(v) for v in values), len(outs))
+    node._input_meta = [_meta(v) for v in values]
     node._attrs.update(attrs)
     for key in f.saves:
         if not _wants(f, key, inputs):

@@ -1,0 +1,145 @@
+"""Writing through a boolean mask: masked_fill(_) and masked_scatter(_).
+
+The mask broadcasts to self's shape (never the other way round for the in-place form). Both
+nodes save the mask, so changing the mask in place before backward raises the version error;
+self's gradient is the upstream gradient with the masked cells zeroed (they were overwritten).
+"""
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+
+from .. import dtypes
+from ..autograd.derivatives import derivative
+from ..autograd.record import record, record_inplace
+from ..layout import broadcast_shapes
+from ..tensor import Tensor, tensor_method
+from ._args import is_number, type_name
+from ._iter import check_partial_overlap
+
+
+def _shape_str(shape) -> str:
+    return "[" + ", ".join(map(str, shape)) + "]"
+
+
+def _check_args(op: str, mask, value) -> None:
+    """PyTorch's two overloads, (Tensor mask, Tensor value) and (Tensor mask, Number value)."""
+    mask_ok = isinstance(mask, Tensor)
+    if mask_ok and (isinstance(value, Tensor) or is_number(value)):
+        return
+
+    def shown(v, bad: bool) -> str:
+        return f"!{type_name(v, detailed=True)}!" if bad else type_name(v)
+
+    got = f"{type_name(mask)}, {type_name(value)}"
+    lines = [f"{op}() received an invalid combination of arguments - got ({got}), but "
+             "expected one of:"]
+    for kind in ("Tensor", "Number"):
+        # after a bad mask PyTorch marks the Number overload's value too, whatever it is
+        bad_value = not isinstance(value, Tensor) if kind == "Tensor" else \
+            (not mask_ok or not is_number(value))
+        lines.append(f" * (Tensor mask, {kind} value)")
+        lines.append("      didn't match because some of the arguments have invalid types: "
+                     f"({shown(mask, not mask_ok)}, {shown(value, bad_value)})")
+    raise TypeError("\n".join(lines) + "\n")
+
+
+def _check_bool_mask(op: str, mask: Tensor) -> None:
+    if mask.dtype is not dtypes.bool_:
+        raise RuntimeError(f"{op} only supports boolean masks, but got mask with dtype "
+                           f"{mask.dtype.c_name}")
+
+
+def _expanded(self: Tensor) -> bool:
+    return 0 not in self._shape and any(
+        n > 1 and st == 0 for n, st in zip(self._shape, self._stride))
+
+
+# --------------------------------------------------------------------------- masked_fill
+def _fill_value(self: Tensor, value):
+    """The value as a Python scalar of self's dtype (a 0-dim tensor is read with item())."""
+    if isinstance(value, Tensor):
+        if value.dim() != 0:
+            raise RuntimeError("masked_fill_ only supports a 0-dimensional value tensor, but "
+                               f"got tensor with {value.dim()} dimension(s).")
+        value = value.item()
+    return value
+
+
+def _masked_fill_checks(self: Tensor, mask: Tensor, value):
+    """masked_fill__cpu's checks in its order; returns the converted fill value."""
+    _check_bool_mask("masked_fill_", mask)
+    if _expanded(self):
+        warnings.warn("Use of masked_fill_ on expanded tensors is deprecated. Please clone() "
+                      "the tensor before performing this operation. This also applies to "
+                      "advanced indexing e.g. tensor[mask] = scalar", UserWarning, stacklevel=4)
+    check_partial_overlap(self, mask)
+    shape = broadcast_shapes(self._shape, mask._shape)
+    if shape != self._shape:
+        raise RuntimeError(f"output with shape {_shape_str(self._shape)} doesn't match the "
+                           f"broadcast shape {_shape_str(shape)}")
+    return dtypes.checked_scalar(value, self.dtype, "fill")
+
+
+def _masked_fill_kernel(self: Tensor, mask: Tensor, value) -> None:
+    a = self._array()
+    np.copyto(a, self.dtype.np.type(value), where=np.broadcast_to(mask._array(), a.shape))
+
+
+@tensor_method
+def masked_fill_(self, mask: Tensor, value) -> Tensor:
+    _check_args("masked_fill_", mask, value)
+    op = "masked_fill_tensor" if isinstance(value, Tensor) else "masked_fill"
+    converted = []
+
+    def check():
+        converted.append(_masked_fill_checks(self, mask, _fill_value(self, value)))
+
+    return record_inplace(op, self, {"self": self, "mask": mask, "value": value},
+                          lambda: _masked_fill_kernel(self, mask, converted[0]), check=check)
+
+
+@tensor_method
+def masked_fill(self, mask: Tensor, value) -> Tensor:
+    """A contiguous copy of self, broadcast with the mask, then masked_fill_ on it."""
+    _check_args("masked_fill", mask, value)
+    shape = broadcast_shapes(mask._shape, self._shape)  # PyTorch's expand_outplace(mask, self)
+    scalar = _fill_value(self, value)
+    out = Tensor._empty(shape, self.dtype, "masked_fill")
+    np.copyto(out._array(), np.broadcast_to(self._array(), shape))
+    _masked_fill_kernel(out, mask, _masked_fill_checks(out, mask, scalar))
+    op = "masked_fill_tensor" if isinstance(value, Tensor) else "masked_fill"
+    return record(op, out, {"self": self, "mask": mask, "value": value})
+
+
+def _zero_where(g: Tensor, mask: Tensor) -> Tensor:
+    """grad.masked_fill(mask, 0): the cells the op overwrote get no gradient."""
+    shape = broadcast_shapes(g._shape, mask._shape)
+    out = Tensor._empty(shape, g.dtype, "masked_fill backward")
+    a = out._array()
+    np.copyto(a, np.broadcast_to(g._array(), shape))
+    np.copyto(a, 0, where=np.broadcast_to(mask._array(), shape))
+    return out
+
+
+@derivative("masked_fill", "MaskedFillBackward0", saves={"mask": None})
+def _masked_fill_bw(ctx, g):
+    return (_zero_where(g, ctx.saved("mask")),)
+
+
+@derivative("masked_fill_tensor", "MaskedFillBackward1", inputs=("self", "value"),
+            saves={"mask": None})
+def _masked_fill_tensor_bw(ctx, g):
+    mask = ctx.saved("mask")
+    g_self = _zero_where(g, mask) if ctx.needs(0) else None
+    g_value = None
+    if ctx.needs(1):  # masked_fill_backward: grad.masked_select(mask).sum()
+        shape = broadcast_shapes(g._shape, mask._shape)
+        g_value = Tensor._empty((), g.dtype, "masked_fill backward")
+        g_value._array()[...] = np.sum(np.broadcast_to(g._array(), shape),
+                                       where=np.broadcast_to(mask._array(), shape))
+    return (g_self, g_value)
+
+
+__all__ = ["masked_fill", "masked_fill_"]
