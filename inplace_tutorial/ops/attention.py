@@ -4,7 +4,10 @@ On CPU PyTorch 2.13 runs its fused "flash" kernel and records one node,
 ScaledDotProductFlashAttentionForCpuBackward0, saving query, key, value, the output and the
 row-wise logsumexp of the scores (not the L x S probabilities: backward recomputes them
 from q, k and logsumexp). So changing q, k, v or the output in place before backward raises.
-A boolean mask is turned into an additive float mask (0 / -inf), which is what is saved.
+A boolean mask is turned into an additive float mask (0 / -inf), which is what is saved;
+``is_causal`` alone saves no mask (``_saved_attn_mask`` is None): backward rebuilds it. The
+output is laid out in the query's memory order, so heads split from a (B, T, 3C) projection
+give an output whose ``transpose(1, 2).reshape(B, T, C)`` is a view, not a copy.
 """
 from __future__ import annotations
 
@@ -15,6 +18,8 @@ import numpy as np
 from .. import dtypes
 from ..autograd.derivatives import derivative
 from ..autograd.record import record
+from ..layout import out_strides, storage_extent
+from ..storage import UntypedStorage
 from ..tensor import Tensor
 
 _C_NAMES = {"Float": "float", "Double": "double", "Long": "long int", "Bool": "bool"}
@@ -60,6 +65,16 @@ def additive_mask(attn_mask: Tensor | None, is_causal: bool, L: int, S: int, dty
     return m
 
 
+def _like_query(shape: tuple, query: Tensor) -> Tensor:
+    """The output buffer, in the query's memory order (PyTorch's CPU kernel writes it so)."""
+    stride = out_strides(shape, ((shape, query._stride),))
+    if stride is None:
+        return Tensor._empty(shape, query.dtype, "scaled_dot_product_attention")
+    storage = UntypedStorage(storage_extent(shape, stride), query.dtype.np,
+                             "scaled_dot_product_attention")
+    return Tensor._make(storage, shape, stride, 0, query.dtype)
+
+
 def _probs_into(p: np.ndarray, q, k, mask, scale) -> None:
     """p = q @ k^T * scale (+ mask): the raw scores, in place in p."""
     np.matmul(q, np.swapaxes(k, -1, -2), out=p)
@@ -93,11 +108,12 @@ def scaled_dot_product_attention(query: Tensor, key: Tensor, value: Tensor,
     np.log(la, out=la)
     la += rm[..., 0]
     del rowmax
-    out = Tensor._empty(lead + (L, value._shape[-1]), query.dtype, "scaled_dot_product_attention")
+    out = _like_query(lead + (L, value._shape[-1]), query)
     np.matmul(p, value._array(), out=out._array())
     del probs, p
     record("sdpa", out, {"query": query, "key": key, "value": value},
-           logsumexp=lse, attn_mask=mask, dropout_p=float(dropout_p),
+           logsumexp=lse, attn_mask=None if attn_mask is None else mask,
+           dropout_p=float(dropout_p),
            is_causal=bool(is_causal), scale=scale)
     node = out._grad_fn
     if node is not None and "result" in node._saved:
@@ -115,10 +131,14 @@ def _sdpa_bw(ctx, g):
     q, k, v = ctx.saved("query"), ctx.saved("key"), ctx.saved("value")
     out = ctx.saved("output")
     la = ctx.saved("logsumexp")._array()
-    ma = ctx.saved("attn_mask")._array() if "attn_mask" in ctx._saved else None
     scale = ctx.attr("scale")
     sc = 1.0 / math.sqrt(q._shape[-1]) if scale is None else scale
     L, S = q._shape[-2], k._shape[-2]
+    if "attn_mask" in ctx._saved:
+        ma = ctx.saved("attn_mask")._array()
+    else:  # is_causal alone saved no mask: rebuild it (None when there is no mask at all)
+        mt = additive_mask(None, ctx.attr("is_causal"), L, S, q.dtype)
+        ma = None if mt is None else mt._array()
     lead = q._shape[:-2]
     ga = g._array()
     # P again, from q, k and the logsumexp: exp(scores - lse)
