@@ -1,32 +1,29 @@
 """Core benchmarks (issue 2): per-op overhead, big in-place element-wise ops, import time.
 
 Each row compares the core with PyTorch on one thread and with the fastest NumPy
-formulation that allocates nothing, all measured in the same run. Run with
+formulation that allocates nothing, all measured in the same run, in turns (timing.py). Run with
 ``python benchmarks/bench_core.py`` or ``make bench``. Not a test: numbers vary by machine.
 """
 from __future__ import annotations
 
 import subprocess
 import sys
-import timeit
 
 import numpy as np
+from timing import best_us
 
 import inplace_tutorial as ipt
 
 CHUNK = 65536  # float32 elements in the core's 256 KiB workspace
 
 
-def best_us(fn, number: int) -> float:
-    return min(timeit.repeat(fn, number=number, repeat=7)) / number * 1e6
-
-
 def _numpy_relu_inplace(a: np.ndarray, zero: np.ndarray) -> None:
-    # np.maximum(a, 0) has no SIMD path for a scalar; against a zero block it has
+    # np.maximum(a, 0) has no SIMD path for a scalar; against a zero block it has: rows of
+    # CHUNK elements against one zero row in one call, then the rest
     flat = a.reshape(-1)
-    for i in range(0, flat.size, CHUNK):
-        part = flat[i:i + CHUNK]
-        np.maximum(part, zero[:part.size], out=part)
+    rows = flat.size // CHUNK * CHUNK
+    np.maximum(flat[:rows].reshape(-1, CHUNK), zero, out=flat[:rows].reshape(-1, CHUNK))
+    np.maximum(flat[rows:], zero[:flat.size - rows], out=flat[rows:])
 
 
 def rows(torch=None) -> list[tuple[str, float, float | None, float, float | None, float | None]]:
@@ -34,10 +31,9 @@ def rows(torch=None) -> list[tuple[str, float, float | None, float, float | None
     out = []
     x, a = ipt.zeros(3), np.zeros(3, np.float32)
     t = torch.zeros(3) if torch else None
-    core = best_us(lambda: x.add_(1), 20000)
-    tt = best_us(lambda: t.add_(1), 20000) if torch else None
-    npy = best_us(lambda: np.add(a, 1, out=a), 20000)
-    out.append(("x.add_(1), 3 elements", core, tt, npy))
+    core, npy, *tt = best_us([lambda: x.add_(1), lambda: np.add(a, 1, out=a)]
+                             + ([lambda: t.add_(1)] if torch else []), 20000)
+    out.append(("x.add_(1), 3 elements", core, tt[0] if tt else None, npy))
 
     rng = np.random.default_rng(0)
     base = rng.standard_normal((1000, 1000)).astype(np.float32)
@@ -57,9 +53,10 @@ def rows(torch=None) -> list[tuple[str, float, float | None, float, float | None
          lambda: xt.add_(gt, alpha=-0.1), None),
     ]
     for what, fc, ft, fn in cases:
-        core = best_us(fc, 50)
-        tt = best_us(ft, 50) if torch else None
-        npy = best_us(fn, 50) if fn else None
+        fns = [fc] + ([ft] if torch else []) + ([fn] if fn else [])
+        core, *rest = best_us(fns, 50, repeat=15)  # in turns: the same load for all three
+        tt = rest.pop(0) if torch else None
+        npy = rest.pop(0) if fn else None
         out.append((what, core, tt, npy))
         np.copyto(xc._array(), base)  # keep values finite between cases
         np.copyto(an, base)
@@ -68,12 +65,15 @@ def rows(torch=None) -> list[tuple[str, float, float | None, float, float | None
     return out
 
 
-def import_seconds() -> float:
-    code = ("import time; t = time.perf_counter(); import inplace_tutorial; "
-            "print(time.perf_counter() - t)")
-    runs = [float(subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                                 check=True).stdout) for _ in range(5)]
-    return min(runs)
+def import_seconds() -> tuple[float, float]:
+    """Best wall time and best CPU time of ``import inplace_tutorial`` in a fresh Python (of
+    10 runs); on a loaded machine the wall time includes waiting for a core."""
+    code = ("import time; t, c = time.perf_counter(), time.process_time(); "
+            "import inplace_tutorial; print(time.perf_counter() - t, time.process_time() - c)")
+    runs = [tuple(map(float, subprocess.run([sys.executable, "-c", code], capture_output=True,
+                                            text=True, check=True).stdout.split()))
+            for _ in range(10)]
+    return min(w for w, _ in runs), min(c for _, c in runs)
 
 
 def main() -> str:
@@ -91,10 +91,12 @@ def main() -> str:
         tts = f"{tt:.1f}" if tt else "-"
         nps = f"{npy:.1f}" if npy else "-"
         lines.append(f"{what:<34}{core:>10.1f}{tts:>10}{nps:>10}{vt:>10}{vn:>10}")
-    lines.append("(times in microseconds, best of 7; torch on 1 thread)")
+    lines.append("(CPU microseconds of this thread per call, best of 15 samples taken in turns "
+                 "with torch and NumPy; torch on 1 thread)")
     if torch:
         torch.set_num_threads(threads)  # the next benchmark module sees the default again
-    lines.append(f"import inplace_tutorial: {import_seconds():.3f} s (target <= 0.3 s)")
+    wall, cpu = import_seconds()
+    lines.append(f"import inplace_tutorial: {wall:.3f} s wall, {cpu:.3f} s CPU (target <= 0.3 s)")
     return "\n".join(lines)
 
 

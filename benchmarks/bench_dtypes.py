@@ -7,15 +7,10 @@ float16 loop, which gives the same values. Run with ``python benchmarks/bench_dt
 """
 from __future__ import annotations
 
-import timeit
-
 import numpy as np
+from timing import best_us
 
 import inplace_tutorial as ipt
-
-
-def best_us(fn, number: int) -> float:
-    return min(timeit.repeat(fn, number=number, repeat=5)) / number * 1e6
 
 
 def rows(torch=None) -> list[tuple[str, float, float | None, float | None]]:
@@ -30,16 +25,18 @@ def rows(torch=None) -> list[tuple[str, float, float | None, float | None]]:
         ints = not d.is_floating_point
         av, bv = (np.clip(a * 10, -60, 60), np.sign(b)) if ints else (a, b)
         xc, yc = ipt.tensor(av).to(d), ipt.tensor(bv).to(d)
-        ft = None
+        fns = [lambda: xc.add_(yc)]  # noqa: B023
         if torch:
             td = getattr(torch, name)
             xt, yt = torch.from_numpy(av.copy()).to(td), torch.from_numpy(bv.copy()).to(td)
-            ft = best_us(lambda: xt.add_(yt), 20)  # noqa: B023
-        fn = None
+            fns.append(lambda: xt.add_(yt))  # noqa: B023
         if np_dtype is not None:
             an, bn = av.astype(np_dtype), bv.astype(np_dtype)
-            fn = best_us(lambda: np.add(an, bn, out=an), 5)  # noqa: B023
-        out.append((f"{name} add_(y), 1000x1000", best_us(lambda: xc.add_(yc), 5), ft, fn))  # noqa: B023
+            fns.append(lambda: np.add(an, bn, out=an))  # noqa: B023
+        core, *rest = best_us(fns, 5, repeat=9)  # in turns: the same load for all three
+        ft = rest.pop(0) if torch else None
+        fn = rest.pop(0) if np_dtype is not None else None
+        out.append((f"{name} add_(y), 1000x1000", core, ft, fn))
     return out
 
 
@@ -58,8 +55,8 @@ def main() -> str:
         tts = f"{tt:.1f}" if tt else "-"
         nps = f"{npy:.1f}" if npy else "-"
         lines.append(f"{what:<34}{core:>10.1f}{tts:>10}{nps:>10}{vt:>10}{vn:>10}")
-    lines.append("(times in microseconds, best of 5; torch on 1 thread; target: float16 "
-                 "add_ <= 2x torch)")
+    lines.append("(CPU microseconds of this thread per call, best of 9 samples taken in turns; "
+                 "torch on 1 thread; target: float16 add_ <= 2x torch)")
     if torch:
         torch.set_num_threads(threads)
     return "\n".join(lines)

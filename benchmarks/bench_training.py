@@ -1,7 +1,8 @@
 """One training step of the digits MLP and CNN, core vs PyTorch CPU; time to 95 %; memory.
 
 Run: ``python benchmarks/bench_training.py`` (or ``make bench``). Timings are medians of
-many steps at batch 64 with SGD(momentum=0.9). NumPy's BLAS is pinned to one thread for
+many steps at batch 64 with SGD(momentum=0.9); core and PyTorch (1 thread) steps alternate and
+are timed as CPU time of this thread (timing.py). NumPy's BLAS is pinned to one thread for
 the comparison with ``torch.set_num_threads(1)`` (two busy cores make a multithreaded
 BLAS spin); PyTorch's default thread count is reported too.
 """
@@ -14,6 +15,7 @@ import statistics
 import time
 
 import numpy as np
+from timing import medians
 
 import inplace_tutorial as ipt
 from inplace_tutorial import models, optim, profiler
@@ -96,9 +98,10 @@ def step_times(torch, make_model) -> dict:
     default_threads = torch.get_num_threads()
     t_default = median_time(torch_step)
     torch.set_num_threads(1)
-    t_torch = median_time(torch_step)
-    torch.set_num_threads(default_threads)
-    t_core = median_time(core_step)
+    try:  # in turns, as CPU time of this thread: the same load for both (timing.py)
+        t_core, t_torch = medians([core_step, torch_step], repeat=100)
+    finally:
+        torch.set_num_threads(default_threads)
     return {"core_ms": t_core * 1e3, "torch1_ms": t_torch * 1e3, "torch_default_ms":
             t_default * 1e3, "ratio_1thread": t_core / t_torch, "ratio_default":
             t_core / t_default, "default_threads": default_threads}

@@ -5,7 +5,8 @@
 * the tiny GPT (models.gpt): Adam steps until the held-out loss is below
   models.TARGET_LOSS (checked every 50 steps), within 60 s; one training step and 128-token
   generation with and without the KV cache against the same model in PyTorch.
-Medians of repeated runs; NumPy's BLAS and torch pinned to one thread.
+Medians of repeated runs; NumPy's BLAS and torch pinned to one thread; the block's core and
+PyTorch runs alternate and are timed as CPU time of this thread (timing.py).
 """
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ import time
 
 import numpy as np
 from bench_training import limit_numpy_blas_threads, median_time
+from timing import medians
 
 import inplace_tutorial as ipt
 from inplace_tutorial import models, optim
@@ -100,7 +102,7 @@ def block_times(torch) -> dict:
     def torch_step():
         tb(tx).sum().backward()
 
-    t_core, t_torch = median_time(core_step, 30), median_time(torch_step, 30)
+    t_core, t_torch = medians([core_step, torch_step], repeat=30)  # in turns (timing.py)
     return {"core_ms": t_core * 1e3, "torch_ms": t_torch * 1e3, "ratio": t_core / t_torch}
 
 
