@@ -38,7 +38,9 @@ def _out_shape(self, dims, keepdim) -> tuple:
 def _reduce(self, name, ufunc_reduce, dim, keepdim, dtype) -> tuple[Tensor, tuple]:
     dims = _dims(self, dim)
     out = Tensor._empty(_out_shape(self, dims, keepdim), dtype, name)
-    ufunc_reduce(self._array(), axis=dims, keepdims=keepdim, out=out._array())
+    # inf + -inf is nan and a float16 sum may overflow to inf: PyTorch says nothing, nor do we
+    with np.errstate(invalid="ignore", over="ignore"):
+        ufunc_reduce(self._array(), axis=dims, keepdims=keepdim, out=out._array())
     return out, dims
 
 
