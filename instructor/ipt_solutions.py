@@ -178,6 +178,26 @@ def answer(model, x, chunk=16):
         return out
 """
 
+# --- notebook 13: mixed precision ---
+SOLUTIONS["13.1"] = """
+def answer(master, half, grads, lr):
+    with ipt.no_grad():
+        for m, h, g in zip(master, half, grads):
+            m.add_(g, alpha=-lr)   # the update in float32: small steps are not rounded away
+            h.copy_(m)             # round into the existing float16 weight, in place
+"""
+SOLUTIONS["13.2"] = """
+import math
+
+
+def answer(grads, scale):
+    finite = True
+    for g in grads:
+        g.mul_(1 / scale)          # unscale in place
+        finite = finite and math.isfinite(g.sum().item())  # one sum: inf/nan if any element is
+    return finite
+"""
+
 # --- notebook 14: gradients are updated in place too ---
 SOLUTIONS["14.1"] = """
 def answer(w, x, y, k):

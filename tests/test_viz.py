@@ -229,3 +229,33 @@ def test_setup_notebook_without_ipython_applies_style():
     matplotlib.rcParams["font.size"] = 13
     assert viz.setup_notebook() is None
     assert matplotlib.rcParams["font.size"] == viz.RC["font.size"]
+
+
+# --------------------------------------------------------------------------- precision, lines
+def test_float_formats_baseline_reads_finfo():
+    assert [viz.bit_fields(d) for d in (ipt.float32, ipt.float16, ipt.bfloat16)] == [
+        (1, 8, 23), (1, 5, 10), (1, 8, 7)]
+    fig = viz.float_formats(title="three formats")
+    texts = [t.get_text() for t in fig.axes[0].texts]
+    assert "2 B   max 65,504   eps 0.000977" in texts and "mantissa 7" in texts
+    check_image(fig, "float_formats")
+
+
+def test_line_chart_baseline_with_marks_and_steps():
+    fig = viz.line_chart({"loss scale": [4.0, 2.0, 2.0, 4.0, 2.0]}, logy=True, steps=True,
+                         ylabel="scale", marks={"step skipped": [(0, 4.0), (3, 4.0)]},
+                         title="loss scale")
+    (ax,) = fig.axes
+    assert ax.get_yscale() == "log" and ax.lines[0].get_drawstyle() == "steps-post"
+    assert [t.get_text() for t in ax.get_legend().get_texts()] == ["loss scale", "step skipped"]
+    check_image(fig, "line_chart_marks")
+
+
+def test_line_chart_bytes_axis_and_x():
+    fig = viz.line_chart({"cat": [1024, 4096], "cache": [2048, 2048]}, x=[1, 2],
+                         bytes_axis=True, xlabel="tokens")
+    (ax,) = fig.axes
+    assert list(ax.lines[0].get_xdata()) == [1, 2]
+    assert ax.yaxis.get_major_formatter()(2048, 0) == "2.0 KiB"
+    with pytest.raises(ValueError):
+        viz.line_chart({})

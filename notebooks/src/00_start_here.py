@@ -37,15 +37,16 @@
 # | **08 addbmm_ in depth** | use `addbmm_`/`baddbmm_` with the right shapes, and compare them with `bmm` and `einsum` |
 # | **09 Appendix: the in-place catalogue** | look up which in-place ops exist, what to write instead of the missing ones, and what each costs in memory |
 # | **10 Workshop lab** | apply all of it to a small model on your own |
+# | **13 Mixed precision** | predict what in-place ops do to `float16`/`bfloat16` tensors, and write loss scaling and fp32 master-weight updates in place |
 # | **14 Gradients are updated in place too** | accumulate gradients over micro-batches, choose how to clear them, and say what `clip_grad_norm_` changes in place |
 
 # %% [markdown]
 # ## How to use it
 #
 # **On your own:** go in order from 01 to 05. After that, 06–09 can be read in any order, and 10
-# is the capstone. 14 (gradients) builds on 05 and can be read any time after it. Run every
-# cell from top to bottom (*Run → Run All Cells* also works). Change numbers and run cells
-# again: every measurement is computed live.
+# is the capstone. 13 (mixed precision) and 14 (gradients) build on 05 and can be read any time
+# after it. Run every cell from top to bottom (*Run → Run All Cells* also works). Change
+# numbers and run cells again: every measurement is computed live.
 #
 # **In class:** a one-day workshop fits in these times (each notebook runs in seconds; the times
 # are for reading, discussion and exercises, about 6½ hours in all, so a 9:00–17:00 day keeps
