@@ -57,3 +57,10 @@ for _name in _JOIN_INDEX:
     globals()[_name] = _method(_name)
 
 __all__ = [*_NAMES, *_JOIN_INDEX, *_JOIN, "einsum", "where"]
+
+# Shape ops of issue 10 (ops/reorder.py, triangular.py, scan.py ...): torch.flip(x, dims) is
+# x.flip(dims), and so on.
+_SHAPE_OPS = "flip roll diagonal tril triu cumsum cumprod".split()
+for _name in _SHAPE_OPS:
+    globals()[_name] = _method(_name)
+__all__ += _SHAPE_OPS

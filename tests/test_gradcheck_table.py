@@ -193,6 +193,19 @@ CASES = {
     "index_copy_": (lambda a, b: a.index_copy(0, ipt.tensor([1, 0]), b[:2] * 1), [A, A], False),
 }
 
+# shape ops of issue 10 (ops/reorder.py, triangular.py, scan.py ...): a row serves both the
+# out-of-place and the in-place form, so cases use both
+CASES.update({
+    "flip": (lambda a: a.flip(0, -1), [A], False),
+    "roll": (lambda a: a.roll((1, -2), (0, 1)) + a.roll(2), [A], False),
+    "repeat": (lambda a: a.repeat(2, 1, 2), [A], False),
+    "diagonal": (lambda a: a.diagonal(1, 1, 2), [BATCH], False),
+    "tril": (lambda a: (a * 1).tril_(-1) + a.tril(1), [M], False),
+    "triu": (lambda a: (a * 1).triu_(1) + a.triu(-1), [M], False),
+    "cumsum": (lambda a: a.cumsum(1) + (a * 1).cumsum_(0), [A], False),
+    "cumprod": (lambda a: a.cumprod(1) + (a * 1).cumprod_(0), [A], False),
+})
+
 # Rows whose backward PyTorch leaves unimplemented (derivatives.yaml's not_implemented, or
 # its NotImplemented node): backward through them must raise PyTorch's error instead.
 NOT_IMPLEMENTED = {

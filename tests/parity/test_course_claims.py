@@ -292,6 +292,17 @@ def _saved_programs(t):
         "addcmul": lambda: x(3).addcmul(x(3, seed=1), x(3, seed=2)),
         "addcdiv": lambda: x(3).addcdiv(x(3, seed=1), x(3, seed=2)),
         **_pointwise_saved_programs(t, x, nl),
+        **_shape_saved_programs(t, x, nl),
+    }
+
+
+def _shape_saved_programs(t, x, nl):
+    """The shape ops of issue 10 (reorder, triangular, scan ...)."""
+    return {
+        "flip": lambda: x(2, 3).flip(0), "roll": lambda: x(2, 3).roll(1, 1),
+        "repeat": lambda: x(2, 3).repeat(2, 1), "diagonal": lambda: x(3, 3).diagonal(),
+        "tril": lambda: nl(3, 3).tril_(), "triu": lambda: x(3, 3).triu(1),
+        "cumsum": lambda: x(2, 3).cumsum(1), "cumprod": lambda: nl(2, 3).cumprod_(1),
     }
 
 

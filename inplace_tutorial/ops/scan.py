@@ -1,0 +1,155 @@
+"""Scans: cumsum and cumprod along one dim, out of place and in place.
+
+Integer and bool inputs accumulate into int64 (``dtype=`` picks another result type); the
+in-place forms keep self's dtype, so an int8 ``cumsum_`` wraps around as in C. float16 and
+bfloat16 accumulate in float32 and round each result once, as PyTorch's CPU kernels do.
+cumsum's backward is a reversed cumsum of the gradient; cumprod's divides by self where it
+can and treats lines holding a zero exactly, which is why it saves both self and result.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from .. import dtypes
+from ..autograd.derivatives import derivative
+from ..autograd.record import record, record_inplace
+from ..layout import wrap_dim
+from ..tensor import Tensor, tensor_method
+from ._args import type_name
+from ._int_args import int_arg, saved, signed
+from ._iter import check_internal_overlap
+from .reduced import is_reduced
+
+
+def _scan_into(ufunc, a: np.ndarray, dim: int, out: np.ndarray, op: str) -> None:
+    """out = ufunc.accumulate(a) along dim. The cast happens first (a copy into out), so
+    NumPy never makes a cast copy of its own; the scan then runs in place."""
+    if is_reduced(out.dtype):
+        acc = Tensor._empty(a.shape, dtypes.float32, op + " (float32 accumulator)")._array()
+        np.copyto(acc, a, casting="unsafe")
+        if acc.ndim:
+            ufunc.accumulate(acc, axis=dim, out=acc)
+        np.copyto(out, acc, casting="unsafe")
+        return
+    if out is not a:
+        np.copyto(out, a, casting="unsafe")
+    if out.ndim:
+        ufunc.accumulate(out, axis=dim, out=out)
+
+
+def _result_dtype(op: str, self: Tensor, dtype) -> dtypes.dtype:
+    if dtype is None:
+        return self.dtype if self.dtype.category == dtypes.FLOATING else dtypes.int64
+    if not isinstance(dtype, dtypes.dtype):
+        raise TypeError(f"{op}(): argument 'dtype' must be torch.dtype, not {type_name(dtype)}")
+    return dtype
+
+
+def _kernel_name(op: str) -> str:
+    return f'"{op}_out_cpu" not implemented for \'Bool\''
+
+
+_REQUIRED = object()  # cumsum(dim) has no default: PyTorch's own "missing" message
+
+
+def _dim_arg(op: str, dim) -> int:
+    if dim is _REQUIRED:
+        raise TypeError(f'{op}() missing 1 required positional arguments: "dim"')
+    return int_arg(op, "dim", dim, 1)
+
+
+def _scan(op: str, ufunc, self: Tensor, dim, dtype) -> Tensor:
+    dim = _dim_arg(op, dim)
+    d = wrap_dim(dim, self.dim())
+    rd = _result_dtype(op, self, dtype)
+    if rd is dtypes.bool_:
+        raise NotImplementedError(_kernel_name(op))
+    out = Tensor._empty(self._shape, rd, op)
+    _scan_into(ufunc, self._array(), d, out._array(), op)
+    return record(op, out, {"self": self}, dim=saved(dim))
+
+
+def _scan_(op: str, ufunc, self: Tensor, dim, dtype) -> Tensor:
+    dim = _dim_arg(op + "_", dim)
+    d = wrap_dim(dim, self.dim())
+    rd = self.dtype if dtype is None else _result_dtype(op + "_", self, dtype)
+
+    def check():
+        if rd is not self.dtype:
+            raise RuntimeError(f"Bad in-place call: input tensor dtype {self.dtype.c_name} and "
+                               f"output tensor dtype {rd.c_name} should match")
+        if rd is dtypes.bool_:
+            raise NotImplementedError(_kernel_name(op))
+        check_internal_overlap(self)
+
+    a = self._array()
+    return record_inplace(op, self, {"self": self},
+                          compute=lambda: _scan_into(ufunc, a, d, a, op), check=check,
+                          dim=saved(dim))
+
+
+@tensor_method
+def cumsum(self, dim: int = _REQUIRED, dtype=None) -> Tensor:
+    return _scan("cumsum", np.add, self, dim, dtype)
+
+
+@tensor_method
+def cumsum_(self, dim: int = _REQUIRED, dtype=None) -> Tensor:
+    return _scan_("cumsum", np.add, self, dim, dtype)
+
+
+@tensor_method
+def cumprod(self, dim: int = _REQUIRED, dtype=None) -> Tensor:
+    return _scan("cumprod", np.multiply, self, dim, dtype)
+
+
+@tensor_method
+def cumprod_(self, dim: int = _REQUIRED, dtype=None) -> Tensor:
+    return _scan_("cumprod", np.multiply, self, dim, dtype)
+
+
+def _reversed_cumsum(g: Tensor, dim: int) -> Tensor:
+    """out[k] = sum of g[j] for j >= k along dim."""
+    return g.flip(dim).cumsum(dim).flip(dim)
+
+
+@derivative("cumsum", "CumsumBackward0")
+def _cumsum_bw(ctx, g):
+    if g.dim() == 0:
+        return (g,)
+    return (_reversed_cumsum(g, wrap_dim(signed(ctx.attr("dim")), g.dim())),)
+
+
+@derivative("cumprod", "CumprodBackward0", saves={"self": None, "result": None})
+def _cumprod_bw(ctx, g):
+    x, r = ctx.saved("self"), ctx.saved("result")
+    if x.dim() == 0:
+        return (g,)
+    d = wrap_dim(signed(ctx.attr("dim")), x.dim())
+    xa = x._array()
+    if np.all(xa):  # no zero: d out[j] / d x[k] = out[j] / x[k] for j >= k
+        return (_reversed_cumsum(g * r, d) / x,)
+    gx = (g * 0).to(x.dtype) if g.dtype is not x.dtype else g * 0
+    _cumprod_bw_exact(np.moveaxis(xa, d, -1), np.moveaxis(g._array(), d, -1),
+                      np.moveaxis(r._array(), d, -1), np.moveaxis(gx._array(), d, -1))
+    return (gx,)
+
+
+def _cumprod_bw_exact(x: np.ndarray, g: np.ndarray, r: np.ndarray, out: np.ndarray) -> None:
+    """Line by line (along the last axis), with z the first zero of the line:
+    k < z: out[k] = sum_{z > j >= k} g[j] r[j] / x[k] (later products hold x[z] = 0);
+    k = z: out[z] = prod_{i < z} x[i] * sum_{j >= z} g[j] prod_{z < i <= j} x[i];
+    k > z: 0 (every product that holds x[k] also holds x[z])."""
+    for idx in np.ndindex(*x.shape[:-1]):
+        xl, gl, rl, ol = x[idx], g[idx], r[idx], out[idx]
+        zeros = np.flatnonzero(xl == 0)
+        if zeros.size == 0:
+            ol[...] = np.cumsum((gl * rl)[::-1])[::-1] / xl
+            continue
+        z = int(zeros[0])
+        ol[...] = 0
+        if z:
+            ol[:z] = np.cumsum((gl[:z] * rl[:z])[::-1])[::-1] / xl[:z]
+        before = rl[z - 1] if z else 1
+        after = np.cumprod(np.concatenate(([1], xl[z + 1:])))
+        ol[z] = before * np.sum(gl[z:] * after)
