@@ -31,6 +31,16 @@ def _numpy_index(index):
     return tuple(out)
 
 
+_NO_BYTES = np.dtype([])  # a structured dtype with no fields: 0 bytes an element
+
+
+def _selection_shape(shape: tuple, np_idx: tuple) -> tuple:
+    """The shape ``x[np_idx]`` would have, and NumPy's IndexError for a bad index, found by
+    indexing a stand-in of ``shape`` whose elements take 0 bytes: nothing data-sized is made
+    (a bool stand-in would cost one byte an element, and its selection as much again)."""
+    return np.broadcast_to(np.empty((), _NO_BYTES), shape)[np_idx].shape
+
+
 def index(self: Tensor, idx) -> Tensor:
     """x[idx] with an advanced index: a new tensor (IndexBackward0 saves the indices)."""
     np_idx = _numpy_index(idx)
@@ -63,9 +73,10 @@ def index_put_(self: Tensor, idx, values) -> Tensor:
         a[np_idx] = values._array() if isinstance(values, Tensor) else values
 
     def check():
-        target = np.empty(self._shape, dtype=bool)[np_idx]  # shape of the selection only
         if isinstance(values, Tensor):
-            np.broadcast_shapes(values._shape, target.shape)
+            np.broadcast_shapes(values._shape, _selection_shape(self._shape, np_idx))
+        else:
+            _selection_shape(self._shape, np_idx)  # NumPy's IndexError before any write
 
     return record_inplace("index_put_", self, {"self": self, "values": values}, compute,
                           check=check, indices=np_idx)

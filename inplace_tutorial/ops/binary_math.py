@@ -17,6 +17,7 @@ from .. import dtypes
 from ..autograd.derivatives import derivative
 from ..tensor import Tensor, tensor_method
 from ._args import check_overloads, check_tensor
+from ._chunked import with_temporaries
 from ._iter import inplace_elementwise, new_elementwise
 
 
@@ -33,15 +34,24 @@ def _kernel(ufunc, zero_check: bool = False, refuse: tuple = ()):
     return kernel
 
 
-def _xlogy(x, y, out, dtype, casting):
+@with_temporaries("xlogy", None, np.bool_, np.bool_)
+def _xlogy(x, y, out, dtype, tmp):
+    """x * log(y), 0 where x == 0 (even for y = 0 or inf), nan where y is nan."""
+    log_y, x_zero, y_nan = tmp
+    np.equal(x, 0, out=x_zero)  # both masks before out is written: out may be x or y
+    np.isnan(y, out=y_nan)
     with np.errstate(divide="ignore", invalid="ignore"):
-        r = np.where(np.asarray(x) == 0, 0.0, np.asarray(x) * np.log(y))
-    r = np.where(np.isnan(y), np.nan, r)
-    np.copyto(out, r, casting=casting)
+        np.log(y, out=log_y, dtype=dtype, casting="unsafe")
+        np.multiply(x, log_y, out=out, dtype=dtype, casting="unsafe")
+    np.copyto(out, 0, where=x_zero)
+    np.copyto(out, np.nan, where=y_nan)
 
 
-def _ldexp(x, y, out, dtype, casting):
-    np.multiply(x, np.exp2(np.asarray(y, dtype=dtype)), out=out, dtype=dtype, casting=casting)
+@with_temporaries("ldexp", None)
+def _ldexp(x, y, out, dtype, tmp):
+    """x * 2 ** y."""
+    scale = np.exp2(y, out=tmp[0], dtype=dtype, casting="unsafe")
+    np.multiply(x, scale, out=out, dtype=dtype, casting="unsafe")
 
 
 def _heaviside(x, y, out, dtype, casting):
@@ -60,8 +70,8 @@ OPS = {
     "remainder": (_kernel(np.remainder, zero_check=True), False, False),
     "floor_divide": (_kernel(np.floor_divide, zero_check=True), False, False),
     "hypot": (_kernel(np.hypot, refuse=("hypot_cpu", "iub")), False, True),
-    "xlogy": (_kernel(_wrap(_xlogy)), True, False),
-    "ldexp": (_kernel(_wrap(_ldexp)), True, True),
+    "xlogy": (_kernel(_xlogy), True, False),
+    "ldexp": (_kernel(_ldexp), True, True),
     "nextafter": (_kernel(np.nextafter, refuse=("nextafter_cpu", "iub")), False, True),
     "heaviside": (_kernel(_wrap(_heaviside), refuse=("heaviside_cpu", "b")), False, True),
     "gcd": (_kernel(np.gcd, refuse=("gcd_cpu", "fb")), False, True),

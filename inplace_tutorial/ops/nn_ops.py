@@ -15,6 +15,7 @@ from ..autograd.derivatives import derivative
 from ..autograd.record import record
 from ..modes import STATE
 from ..tensor import Tensor
+from ._iter import Scratch
 from .linalg import _mm_check
 
 
@@ -188,12 +189,7 @@ def max_pool2d_with_indices(input: Tensor, kernel_size, stride=None,
     out = Tensor._empty((n, c, ho, wo), input.dtype, "max_pool2d")
     np.max(flat._array(), axis=-1, out=out._array())
     del flat
-    # local window index -> (row, col) in the unpadded input -> flat h*w index
-    li = local._array()
-    rows = (li // kw) + (np.arange(ho) * sh - ph).reshape(ho, 1)
-    colm = (li % kw) + (np.arange(wo) * sw - pw)
-    np.multiply(rows, w, out=li)
-    li += colm
+    _window_to_plane(local._array(), kw, sh, sw, ph, pw, w)
     # torch saves the indices as result1, the op's second (non-differentiable) output
     record("max_pool2d", out, {"self": input}, result1=local, kernel=(kh, kw),
            stride=(sh, sw), padding=(ph, pw), kernel_size=(kh, kw), dilation=(1, 1),
@@ -201,22 +197,66 @@ def max_pool2d_with_indices(input: Tensor, kernel_size, stride=None,
     return out, local
 
 
+def _ramp(buf: np.ndarray, start: int) -> np.ndarray:
+    """buf = start, start + 1, ... in place (np.arange would allocate a new array)."""
+    buf.fill(1)
+    buf[:1] = start
+    return np.cumsum(buf, out=buf)
+
+
+def _window_to_plane(li: np.ndarray, kw: int, sh: int, sw: int, ph: int, pw: int,
+                     w: int) -> None:
+    """Turn each window-local argmax (row-major in a kh x kw window) into its flat index in
+    the unpadded h x w plane, in place.
+
+    Window (i, j) starts at row i*sh - ph, column j*sw - pw, so local index l sits at
+    (l // kw + i*sh - ph) * w + l % kw + j*sw - pw = l + (l // kw) * (w - kw) + start(i, j).
+    The temporaries are chunks of the workspace, and every NumPy call takes same-shape
+    arrays or scalars (a broadcast operand would make NumPy take a loop buffer of its own)."""
+    ho, wo = li.shape[-2:]
+    flat = li.reshape(-1)  # li is freshly allocated and contiguous: a view
+    with Scratch(li.dtype, "max_pool2d", 2 * flat.size) as scratch:
+        half = max(1, min(scratch.capacity, 2 * flat.size) // 2)
+        for s in range(0, flat.size, half):
+            part = flat[s:s + half]
+            i, j = scratch.view((2, half))[:, :part.size]
+            np.floor_divide(part, kw, out=j)
+            np.multiply(j, w - kw, out=j)
+            np.add(part, j, out=part)  # l + (l // kw) * (w - kw)
+            _ramp(i, s)  # each cell's position in (n, c, ho, wo), then its window's (i, j)
+            np.remainder(i, wo, out=j)
+            np.floor_divide(i, wo, out=i)
+            np.remainder(i, ho, out=i)
+            np.multiply(i, sh * w, out=i)
+            np.multiply(j, sw, out=j)
+            np.add(i, j, out=i)
+            np.add(part, i, out=part)
+            np.subtract(part, ph * w + pw, out=part)
+
+
 @derivative("max_pool2d", "MaxPool2DWithIndicesBackward0", saves={"self": None, "result1": None})
 def _max_pool_bw(ctx, g):
     x, idx = ctx.saved("self"), ctx.saved("result1")
     n, c, h, w = x._shape
     gx = Tensor._empty(x._shape, g.dtype, "max_pool2d backward")
-    gflat = gx._array().reshape(n * c, h * w)
+    gflat = gx._array().reshape(-1)
     gflat.fill(0)
-    ga = g._array().reshape(n * c, -1)
-    ia = idx._array().reshape(n * c, -1)
+    ga = g.contiguous()._array().reshape(-1)  # (a counted copy if g is strided)
+    ia = idx._array().reshape(-1)
+    per_plane = g._shape[2] * g._shape[3]
     kh, kw = ctx.attr("kernel_size")
     sh, sw = ctx.attr("stride")
-    if (kh, kw) == (sh, sw):  # windows don't overlap: each input cell gets at most one grad
-        np.put_along_axis(gflat, ia, ga, axis=1)
-    else:
-        rows = np.arange(n * c).reshape(-1, 1)
-        np.add.at(gflat, (rows, ia), ga)
+    # windows that don't overlap give each input cell at most one grad: put is enough
+    scatter = np.put if (kh, kw) == (sh, sw) else np.add.at
+    with Scratch(np.int64, "max_pool2d backward", ia.size) as scratch:
+        n_chunk = max(1, min(scratch.capacity, ia.size))
+        for s in range(0, ia.size, n_chunk):
+            part = ia[s:s + n_chunk]
+            flat = _ramp(scratch.view((part.size,)), s)  # each grad's position in g ...
+            np.floor_divide(flat, per_plane, out=flat)  # ... its (n, c) plane ...
+            np.multiply(flat, h * w, out=flat)
+            np.add(flat, part, out=flat)  # ... and the input cell its window's max came from
+            scatter(gflat, flat, ga[s:s + n_chunk])
     return (gx,)
 
 

@@ -12,8 +12,9 @@ import math
 
 import numpy as np
 
-from ..creation import tensor
+from ..creation import empty_like
 from ..tensor import Tensor, tensor_method
+from ._chunked import run_chunked, store_float64, with_temporaries
 from ._pointwise import register, ufunc, unary, unary_
 
 
@@ -96,18 +97,41 @@ def _rad2deg_bw(ctx, g):
     return (g * (180 / math.pi),)
 
 
-def _sinc_kernel(x, out, dtype):
-    np.copyto(out, np.sinc(np.asarray(x, dtype=dtype)), casting="unsafe")
+@with_temporaries("sinc", None, np.bool_)
+def _sinc_kernel(x, out, dtype, tmp):
+    """sin(pi x) / (pi x), and 1 at x = 0 (as torch and np.sinc)."""
+    px, zero = tmp
+    np.multiply(x, math.pi, out=px, dtype=dtype, casting="unsafe")
+    np.equal(px, 0, out=zero)
+    np.sin(px, out=out, dtype=dtype, casting="unsafe")
+    with np.errstate(invalid="ignore"):
+        np.divide(out, px, out=out, dtype=dtype, casting="unsafe")
+    np.copyto(out, 1, where=zero)
 
 
 @register("sinc", _sinc_kernel, "SincBackward0", saves={"self": None})
 def _sinc_bw(ctx, g):
-    # d/dx sin(pi x)/(pi x) = (cos(pi x) pi x - sin(pi x)) / (pi x^2), and 0 at x = 0
-    x = ctx.saved("self")._array().astype(np.float64)
-    px = np.pi * x
+    x = ctx.saved("self")
+    d = empty_like(x, dtype=g.dtype)  # the slope, computed in float64
+    run_chunked(_sinc_slope, "sinc backward", (np.float64,) * 4 + (np.float32, np.bool_),
+                (x._array(),), d._array(), g.dtype.np)
+    return (g * d,)
+
+
+def _sinc_slope(x, out, dtype, tmp):
+    """d/dx sin(pi x)/(pi x) = (cos(pi x) pi x - sin(pi x)) / (pi x^2), and 0 at x = 0."""
+    a, px, num, den, single, zero = tmp
+    np.copyto(a, x, casting="unsafe")
+    np.multiply(a, np.pi, out=px)
     with np.errstate(divide="ignore", invalid="ignore"):
-        d = np.where(x == 0, 0.0, (np.cos(px) * px - np.sin(px)) / (px * x))
-    return (g * tensor(d, dtype=g.dtype),)
+        np.cos(px, out=num)
+        np.multiply(num, px, out=num)
+        np.subtract(num, np.sin(px, out=den), out=num)
+        np.multiply(px, a, out=den)
+        np.divide(num, den, out=num)
+    np.equal(a, 0, out=zero)
+    np.copyto(num, 0.0, where=zero)
+    store_float64(out, num, single)
 
 
 # --------------------------------------------------------------------------- the methods

@@ -13,9 +13,11 @@ import math
 
 import numpy as np
 
-from ..creation import tensor
+from ..creation import empty_like
+from ..dtypes import bool_
 from ..tensor import Tensor, tensor_method
 from ._args import check_type
+from ._chunked import run_chunked, store_float64, with_temporaries
 from ._pointwise import integer_identity, register, ufunc, unary, unary_
 from .unary import sign_kernel
 
@@ -51,8 +53,10 @@ def _round_kernel(decimals: int):
     return kernel
 
 
-def _frac_kernel(x, out, dtype):
-    np.subtract(x, np.trunc(x), out=out, dtype=dtype, casting="unsafe")
+@with_temporaries("frac", None)
+def _frac_kernel(x, out, dtype, tmp):
+    whole = np.trunc(x, out=tmp[0], dtype=dtype, casting="unsafe")
+    np.subtract(x, whole, out=out, dtype=dtype, casting="unsafe")
 
 
 @register("frac", _frac_kernel, "FracBackward0", float_out=False,
@@ -109,23 +113,48 @@ def _logit_kernel(eps):
             np.copyto(out, x, casting="unsafe")
         else:
             np.clip(x, eps, 1 - eps, out=out, dtype=dtype, casting="unsafe")
-        with np.errstate(divide="ignore", invalid="ignore"):
-            np.divide(out, np.subtract(1, out), out=out)  # x / (1 - x): one temporary
-            np.log(out, out=out)
+        _log_odds(out, out=out, dtype=dtype)
     return kernel
+
+
+@with_temporaries("logit", None)
+def _log_odds(p, out, dtype, tmp):
+    """log(p / (1 - p)), in place on the clipped input."""
+    with np.errstate(divide="ignore", invalid="ignore"):
+        np.divide(p, np.subtract(1, p, out=tmp[0]), out=out)
+        np.log(out, out=out)
 
 
 @register("logit", _logit_kernel(None), "LogitBackward0", saves={"self": None})
 def _logit_bw(ctx, g):
-    x, eps = ctx.saved("self"), ctx.attr("eps")
-    a = x._array().astype(np.float64)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        d = 1.0 / (a * (1.0 - a))
-        if eps is None:
-            d = np.where((a < 0) | (a > 1), np.nan, d)
-        else:
-            d = np.where((a < eps) | (a > 1 - eps), 0.0, d)
-    return (g * tensor(d, dtype=g.dtype),)
+    x = ctx.saved("self")
+    d = empty_like(x, dtype=g.dtype)  # 1 / (x (1 - x)), computed in float64 as torch does
+    run_chunked(_logit_slope(ctx.attr("eps")), "logit backward", _F64_TEMPS, (x._array(),),
+                d._array(), g.dtype.np)
+    return (g * d,)
+
+
+_F64_TEMPS = (np.float64, np.float64, np.float32, np.bool_, np.bool_)
+
+
+def _logit_slope(eps):
+    def body(x, out, dtype, tmp):
+        a, d, single, low, high = tmp
+        np.copyto(a, x, casting="unsafe")
+        with np.errstate(divide="ignore", invalid="ignore"):
+            np.subtract(1.0, a, out=d)
+            np.multiply(a, d, out=d)
+            np.divide(1.0, d, out=d)
+        if eps is None:  # outside [0, 1]: nan
+            np.less(a, 0, out=low)
+            np.greater(a, 1, out=high)
+        else:  # clipped away: no gradient
+            np.less(a, eps, out=low)
+            np.greater(a, 1 - eps, out=high)
+        np.logical_or(low, high, out=low)
+        np.copyto(d, np.nan if eps is None else 0.0, where=low)
+        store_float64(out, d, single)
+    return body
 
 
 def _nan_to_num_kernel(nan, posinf, neginf):
@@ -133,16 +162,35 @@ def _nan_to_num_kernel(nan, posinf, neginf):
         if out is not x:
             np.copyto(out, x, casting="unsafe")
         if np.dtype(dtype).kind == "f":
-            np.nan_to_num(out, copy=False, nan=0.0 if nan is None else nan,
-                          posinf=posinf, neginf=neginf)
+            run_chunked(_replace_non_finite(0.0 if nan is None else nan, posinf, neginf),
+                        "nan_to_num", (np.bool_,) * 3, (), out, dtype)
     return kernel
+
+
+def _replace_non_finite(nan, posinf, neginf):
+    """np.nan_to_num(out, copy=False) with its three masks in the workspace: all three are
+    found before any cell is replaced (a nan replaced by inf stays inf), as NumPy does."""
+    def body(out, dtype, tmp):
+        is_nan, pos, neg = tmp
+        big = np.finfo(out.dtype)
+        np.isnan(out, out=is_nan)
+        np.isinf(out, out=pos)
+        np.signbit(out, out=neg)
+        np.logical_and(pos, neg, out=neg)  # -inf
+        np.logical_xor(pos, neg, out=pos)  # +inf
+        np.copyto(out, nan, where=is_nan)
+        np.copyto(out, big.max if posinf is None else posinf, where=pos)
+        np.copyto(out, big.min if neginf is None else neginf, where=neg)
+    return body
 
 
 @register("nan_to_num", _nan_to_num_kernel(None, None, None), "NanToNumBackward0",
           float_out=False, saves={"self": None})
 def _nan_to_num_bw(ctx, g):
-    finite = np.isfinite(ctx.saved("self")._array())
-    return (g * tensor(finite),)
+    x = ctx.saved("self")
+    finite = empty_like(x, dtype=bool_)
+    np.isfinite(x._array(), out=finite._array())
+    return (g * finite,)
 
 
 @register("conj_physical_", lambda x, out, dtype: None, "ConjPhysicalBackward1",
