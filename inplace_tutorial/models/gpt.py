@@ -5,7 +5,8 @@ Attention comes in two spellings that give the same numbers: written out (scores
 causal mask added in place (``add_`` of a -inf bias), softmax, weighted sum), or one call of
 ``F.scaled_dot_product_attention(is_causal=True)``. The residual adds are out of place
 (``x = x + attn(ln(x))``): LayerNorm saved x for backward, so ``x += ...`` would break it.
-The KV cache is preallocated and written in place, one slice per generated token.
+The KV cache is preallocated and written in place, one slice per generated token; attention
+only calls its ``update(k, v, layer)``, so other caches can stand in (models/kv_cache.py).
 """
 from __future__ import annotations
 
@@ -34,6 +35,14 @@ class KVCache:
         self.values = [zeros(*shape) for _ in range(n_layer)]
         self.pos = 0
 
+    def update(self, k: Tensor, v: Tensor, layer: int) -> tuple[Tensor, Tensor]:
+        """Write the new positions ``pos .. pos + n`` in place; return views of the keys and
+        values of every position so far. (GPT.forward advances ``pos`` after all layers.)"""
+        start, n = self.pos, k.shape[2]
+        self.keys[layer][:, :, start:start + n] = k
+        self.values[layer][:, :, start:start + n] = v
+        return self.keys[layer][:, :, :start + n], self.values[layer][:, :, :start + n]
+
 
 class CausalSelfAttention(nn.Module):
     def __init__(self, n_embd: int, n_head: int, block_size: int, use_sdpa: bool = True):
@@ -55,12 +64,9 @@ class CausalSelfAttention(nn.Module):
         q, k, v = self.qkv(x).split(c, dim=2)
         q, k, v = self._heads(q, b, n), self._heads(k, b, n), self._heads(v, b, n)
         start = 0
-        if cache is not None:  # write the new positions in place, attend over all so far
+        if cache is not None:  # store the new positions, attend over all so far
             start = cache.pos
-            cache.keys[layer][:, :, start:start + n] = k
-            cache.values[layer][:, :, start:start + n] = v
-            k = cache.keys[layer][:, :, :start + n]
-            v = cache.values[layer][:, :, :start + n]
+            k, v = cache.update(k, v, layer)
         if self.use_sdpa:
             if start == 0:
                 y = F.scaled_dot_product_attention(q, k, v, is_causal=n > 1)
