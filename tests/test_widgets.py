@@ -25,7 +25,7 @@ from inplace_tutorial.widgets import (  # noqa: E402
 # --------------------------------------------------------------------------- StrideExplorer
 @pytest.mark.parametrize("shape, stride, offset, needle", [
     ("5", "3", "0", "out of bounds for storage of size 48"),   # the core's own text
-    ("-1", "1", "0", "negative dimension -1"),
+    ("-1", "1", "0", "Storage size calculation overflowed with sizes=[-1]"),  # as PyTorch
     ("2", "-1", "0", "Negative strides are not supported"),
     ("2, 3", "1", "0", "mismatch in length of strides and shape"),
     ("2", "1", "-1", "invalid storage offset -1"),

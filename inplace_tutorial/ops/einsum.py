@@ -75,5 +75,5 @@ def _einsum_bw(ctx, g):
         for d, c in enumerate(mine):
             if c not in kept:
                 gi = gi.unsqueeze(d)
-        grads.append(gi.expand(*[sizes[c] for c in mine]))
+        grads.append(gi.expand([sizes[c] for c in mine]))
     return tuple(grads)

@@ -11,9 +11,10 @@ from ..autograd.derivatives import derivative
 from ..autograd.record import record, record_inplace
 from ..autograd.views_backward import scatter_strided
 from ..creation import empty_strided, tensor, zeros
-from ..layout import dense_strides, storage_extent, wrap_dim
+from ..layout import dense_strides, wrap_dim
 from ..modes import STATE
 from ..tensor import Tensor, tensor_method
+from ._args import check_int, int_list, invalid_combination, is_index
 from .advanced_indexing import index as advanced_index
 from .advanced_indexing import index_put_, is_advanced
 from .views import _make_view, _squeezed, _swap, _unsqueezed, _view_op
@@ -21,6 +22,7 @@ from .views import _make_view, _squeezed, _swap, _unsqueezed, _view_op
 
 @tensor_method
 def select(self, dim: int, index: int) -> Tensor:
+    dim, index = check_int("select", "dim", dim, 1), check_int("select", "index", index, 2)
     if self.dim() == 0:
         raise IndexError("select() cannot be applied to a 0-dim tensor.")
     dim = wrap_dim(dim, self.dim())
@@ -49,14 +51,30 @@ def _slice(self, dim, start, stop, step) -> Tensor:
                     dim=dim, start=start, end=stop, step=step)
 
 
+_NARROW_FORMS = [("int dim, Tensor start, int length", ("int", "Tensor", "int")),
+                 ("int dim, int start, int length", ("int", "int", "int"))]
+
+
 @tensor_method
 def narrow(self, dim: int, start: int, length: int) -> Tensor:
+    """PyTorch's narrow_symint, check for check (start may be a 0-dim integer tensor)."""
+    if not (is_index(dim) and is_index(start) and is_index(length)):
+        raise invalid_combination("narrow", (dim, start, length), _NARROW_FORMS)
+    dim, start, length = int(dim), int(start), int(length)
+    if self.dim() == 0:
+        raise RuntimeError("narrow() cannot be applied to a 0-dim tensor.")
+    if length < 0:
+        raise RuntimeError("narrow(): length must be non-negative.")
     dim = wrap_dim(dim, self.dim())
+    size = self._shape[dim]
+    if not -size <= start <= size:
+        raise IndexError(f"start out of range (expected to be in range of [{-size}, {size}], "
+                         f"but got {start})")
     if start < 0:
-        start += self._shape[dim]
-    if start + length > self._shape[dim] or length < 0:
+        start += size
+    if start > size - length:
         raise RuntimeError(f"start ({start}) + length ({length}) exceeds dimension size "
-                           f"({self._shape[dim]}).")
+                           f"({size}).")
     return _slice(self, dim, start, start + length, 1)
 
 
@@ -134,7 +152,7 @@ def __setitem__(self, index, value) -> None:
             value = dtypes.checked_scalar(value, self.dtype, "setitem", target.numel())
         value = tensor(value, dtype=self.dtype)  # PyTorch copies from a wrapped 0-dim tensor
     if value._shape != target._shape:
-        value = value.expand(*target._shape)  # setitem expands first: expand's error text
+        value = value.expand(target._shape)  # setitem expands first: expand's error text
     target.copy_(value)
 
 
@@ -153,7 +171,9 @@ def _multi(self, parts, op: str, node: str, dim: int, **attrs):
 
 @tensor_method
 def unbind(self, dim: int = 0) -> tuple:
-    dim = wrap_dim(dim, self.dim())
+    dim = wrap_dim(check_int("unbind", "dim", dim, 1), self.dim())
+    if self.dim() == 0:
+        raise IndexError("Dimension specified as 0 but tensor has no dimensions")
     shape = self._shape[:dim] + self._shape[dim + 1:]
     stride = self._stride[:dim] + self._stride[dim + 1:]
     outs = []
@@ -188,24 +208,61 @@ def _split_parts(self, sizes, dim):
 
 @tensor_method
 def split(self, split_size, dim: int = 0) -> tuple:
+    """As PyTorch's Tensor.split: a Python int is one size (at::split), anything else a list
+    of sizes (at::split_with_sizes, whose argument errors count self as position 1); a
+    one-element tensor is read as an int first."""
+    if isinstance(split_size, Tensor) and split_size.numel() == 1:
+        split_size = int(split_size)
+    if not isinstance(split_size, int) or isinstance(split_size, bool):
+        return split_with_sizes(self, int_list("split_with_sizes", "split_sizes", (split_size,),
+                                               position=2, varargs=False),
+                                check_int("split_with_sizes", "dim", dim, 3))
+    dim = check_int("split", "dim", dim, 3)
+    if self.dim() == 0:
+        raise RuntimeError("split expects at least a 1-dimensional tensor")
+    if split_size < 0:
+        raise RuntimeError(f"split expects split_size be non-negative, but got "
+                           f"split_size={split_size}")
     dim = wrap_dim(dim, self.dim())
     total = self._shape[dim]
-    if isinstance(split_size, (list, tuple)):
-        if sum(split_size) != total:
-            raise RuntimeError(
-                f"split_with_sizes expects split_sizes to sum exactly to {total} (input tensor's "
-                f"size at dimension {dim}), but got split_sizes={list(split_size)}")
-        return _multi(self, _split_parts(self, split_size, dim), "split_with_sizes",
-                      "SplitWithSizesBackward0", dim, sizes=tuple(split_size))
-    sizes = [min(split_size, total - s) for s in range(0, total, split_size)] or [0]
+    if split_size == 0 and total != 0:
+        raise RuntimeError(f"split_size can only be 0 if dimension size is 0, but got dimension "
+                           f"size of {total}")
+    sizes = [min(split_size, total - s) for s in range(0, total, split_size or 1)] or [0]
     return _multi(self, _split_parts(self, sizes, dim), "split", "SplitBackward0", dim,
                   sizes=tuple(sizes))
 
 
 @tensor_method
+def split_with_sizes(self, split_sizes, dim: int = 0) -> tuple:
+    sizes = int_list("split_with_sizes", "split_sizes", (split_sizes,), varargs=False)
+    given_dim = check_int("split_with_sizes", "dim", dim, 2)
+    if self.dim() == 0:
+        raise RuntimeError("split expects at least a 1-dimensional tensor")
+    dim = wrap_dim(given_dim, self.dim())
+    if any(s < 0 for s in sizes):
+        raise RuntimeError("split_with_sizes expects split_sizes have only non-negative "
+                           f"entries, but got split_sizes={list(sizes)}")
+    total = self._shape[dim]
+    if sum(sizes) != total:
+        raise RuntimeError(
+            f"split_with_sizes expects split_sizes to sum exactly to {total} (input tensor's "
+            f"size at dimension {given_dim}), but got split_sizes={list(sizes)}")
+    return _multi(self, _split_parts(self, sizes, dim), "split_with_sizes",
+                  "SplitWithSizesBackward0", dim, sizes=sizes)
+
+
+@tensor_method
 def chunk(self, chunks: int, dim: int = 0) -> tuple:
+    chunks, dim = check_int("chunk", "chunks", chunks, 1), check_int("chunk", "dim", dim, 2)
+    if self.dim() == 0:
+        raise RuntimeError("chunk expects at least a 1-dimensional tensor")
+    if chunks <= 0:
+        raise RuntimeError(f"chunk expects `chunks` to be greater than 0, got: {chunks}")
     size = self._shape[wrap_dim(dim, self.dim())]
-    return self.split(max(1, -(-size // chunks)), dim)
+    if size == 0:  # PyTorch: `chunks` empty parts, not one
+        return self.split_with_sizes([0] * chunks, dim)
+    return self.split(-(-size // chunks), dim)
 
 
 def _split_bw(ctx, grads):
@@ -227,39 +284,54 @@ derivative("split_with_sizes", "SplitWithSizesBackward0", multi_output=True)(_sp
 # --------------------------------------------------------------------------- as_strided
 @tensor_method
 def as_strided(self, size, stride, storage_offset: int | None = None) -> Tensor:
-    offset = self._offset if storage_offset is None else storage_offset
-    _check_bounds(self, size, stride, offset)
-    return _view_op(self, tuple(size), tuple(stride), offset, "as_strided",
+    size, stride, offset = _check_bounds(self, "as_strided", size, stride, storage_offset)
+    return _view_op(self, size, stride, offset, "as_strided",
                     self_geometry=(self._shape, self._stride, self._offset),
                     view_geometry=(tuple(size), tuple(stride), offset))
 
 
-def _check_bounds(self, size, stride, offset) -> None:
-    """as_strided's argument checks, with PyTorch's messages, before any geometry changes."""
-    for name, pos, values in (("size", 1, size), ("stride", 2, stride)):
-        for i, v in enumerate(values):
-            if not isinstance(v, int) or isinstance(v, bool):
-                raise TypeError(f"as_strided(): argument '{name}' (position {pos}) must be tuple "
-                                f"of ints, but found element of type {type(v).__name__} at pos {i}")
+def _check_bounds(self, op: str, size, stride, offset) -> tuple:
+    """as_strided's argument checks in PyTorch's order (setStrided, then
+    checkInBoundsForStorage, then numel), before any geometry changes. The sizes' bytes are
+    counted in uint64 as computeStorageNbytes does, so a negative size overflows there."""
+    size = int_list(op, "size", (size,), position=1, varargs=False)
+    stride = int_list(op, "stride", (stride,), position=2, varargs=False)
+    offset = self._offset if offset is None else check_int(op, "storage_offset", offset, 3)
     if len(size) != len(stride):
         raise RuntimeError("mismatch in length of strides and shape")
-    if offset < 0:
-        raise RuntimeError(f"Tensor: invalid storage offset {offset}")
-    if any(s < 0 for s in size):
-        raise RuntimeError(f"Trying to create tensor with negative dimension {min(size)}: "
-                           f"{list(size)}")
     if any(st < 0 for st in stride):
         raise RuntimeError("as_strided: Negative strides are not supported at the moment, got "
                            f"strides: {list(stride)}")
-    if all(size):
-        needed = offset + storage_extent(size, stride)
-        available = self._storage._array.size
-        if needed > available:
-            raise RuntimeError(
-                f"setStorage: sizes {list(size)}, strides {list(stride)}, storage offset "
-                f"{offset}, and itemsize {self.dtype.itemsize} requiring a storage size of "
-                f"{needed * self.dtype.itemsize} are out of bounds for storage of size "
-                f"{available * self.dtype.itemsize}")
+    nbytes = 0 if not all(size) else _storage_nbytes(size, stride, self.dtype.itemsize)
+    if nbytes is None:
+        raise RuntimeError(f"Storage size calculation overflowed with sizes={list(size)} and "
+                           f"strides={list(stride)}")
+    if offset < 0:
+        raise RuntimeError(f"Tensor: invalid storage offset {offset}")
+    available = self._storage._array.size * self.dtype.itemsize
+    if nbytes and nbytes + offset * self.dtype.itemsize > available:
+        raise RuntimeError(
+            f"setStorage: sizes {list(size)}, strides {list(stride)}, storage offset "
+            f"{offset}, and itemsize {self.dtype.itemsize} requiring a storage size of "
+            f"{nbytes + offset * self.dtype.itemsize} are out of bounds for storage of size "
+            f"{available}")
+    if any(s < 0 for s in size) and all(size):  # numel() multiplies them as uint64
+        raise RuntimeError("numel: integer multiplication overflow")
+    if any(s < 0 for s in size):
+        raise RuntimeError(f"Trying to create tensor with negative dimension {min(size)}: "
+                           f"{list(size)}")
+    return size, stride, offset
+
+
+def _storage_nbytes(size, stride, itemsize: int) -> int | None:
+    """PyTorch's computeStorageNbytes in uint64 arithmetic; None when it overflows."""
+    n = 1
+    for sz, st in zip(size, stride):
+        n += (st % 2**64) * ((sz - 1) % 2**64)
+        if n >= 2**64:
+            return None
+    n *= itemsize
+    return None if n > 2**63 - 1 else n
 
 
 @derivative("as_strided", "AsStridedBackward0")
@@ -277,7 +349,7 @@ def _meta_inplace(self, op, shape, stride, offset, **attrs) -> Tensor:
 
 @tensor_method
 def transpose_(self, dim0: int, dim1: int) -> Tensor:
-    d0, d1, (shape, stride) = _swap(self, dim0, dim1)
+    d0, d1, (shape, stride) = _swap(self, dim0, dim1, "transpose_")
     return _meta_inplace(self, "transpose_", shape, stride, self._offset, dim0=d0, dim1=d1)
 
 
@@ -290,22 +362,21 @@ def t_(self) -> Tensor:
 
 @tensor_method
 def unsqueeze_(self, dim: int) -> Tensor:
-    dim, shape, stride = _unsqueezed(self, dim)
+    dim, shape, stride = _unsqueezed(self, dim, "unsqueeze_")
     return _meta_inplace(self, "unsqueeze_", shape, stride, self._offset, dim=dim)
 
 
 @tensor_method
 def squeeze_(self, dim: int | None = None) -> Tensor:
-    shape, stride = _squeezed(self, dim)
+    shape, stride = _squeezed(self, dim, "squeeze_")
     op = "squeeze_" if dim is None else "squeeze_dim_"
     return _meta_inplace(self, op, shape, stride, self._offset)
 
 
 @tensor_method
 def as_strided_(self, size, stride, storage_offset: int | None = None) -> Tensor:
-    offset = self._offset if storage_offset is None else storage_offset
-    _check_bounds(self, size, stride, offset)
-    return _meta_inplace(self, "as_strided_", tuple(size), tuple(stride), offset,
+    size, stride, offset = _check_bounds(self, "as_strided_", size, stride, storage_offset)
+    return _meta_inplace(self, "as_strided_", size, stride, offset,
                          self_geometry=(self._shape, self._stride, self._offset),
                          view_geometry=(tuple(size), tuple(stride), offset))
 

@@ -49,7 +49,7 @@ def _regrow(g: Tensor, shape: tuple, dims: tuple, keepdim: bool) -> Tensor:
     if not keepdim:
         for d in dims:
             g = g.unsqueeze(d)
-    return g.expand(*shape)
+    return g.expand(shape)
 
 
 @tensor_method

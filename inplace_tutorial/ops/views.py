@@ -12,6 +12,7 @@ from ..autograd.record import record
 from ..layout import contiguous_strides, wrap_dim
 from ..modes import STATE
 from ..tensor import Tensor, tensor_method
+from ._args import check_int, check_tensor, int_list, invalid_combination, is_index
 
 
 def _shape_list(shape) -> str:
@@ -36,23 +37,32 @@ def _view_op(self, shape, stride, offset, op: str, **attrs) -> Tensor:
 
 
 # --------------------------------------------------------------------------- view / reshape
-def _infer_size(shape, numel: int) -> tuple:
-    if len(shape) == 1 and isinstance(shape[0], (tuple, list)):
-        shape = tuple(shape[0])
-    shape = [int(s) for s in shape]
-    known = 1
-    for s in shape:
-        if s != -1:
+def _infer_size(shape: tuple, numel: int) -> tuple:
+    """PyTorch's infer_size: one -1 may be inferred; any other negative size is refused, in
+    the order PyTorch walks the sizes."""
+    known, infer = 1, None
+    for k, s in enumerate(shape):
+        if s == -1:
+            if infer is not None:
+                raise RuntimeError("only one dimension can be inferred")
+            infer = k
+        elif s >= 0:
             known *= s
-    if shape.count(-1) > 1:
-        raise RuntimeError("only one dimension can be inferred")
-    if -1 in shape:
-        if known == 0 or numel % known:
-            raise RuntimeError(f"shape '{_shape_list(shape)}' is invalid for input of size {numel}")
-        shape[shape.index(-1)] = numel // known
-    elif known != numel:
-        raise RuntimeError(f"shape '{_shape_list(shape)}' is invalid for input of size {numel}")
-    return tuple(shape)
+        else:
+            raise RuntimeError(f"invalid shape dimension {s} at index {k} of shape "
+                               f"{_shape_list(shape)}")
+    if numel == known or (infer is not None and known > 0 and numel % known == 0):
+        if infer is None:
+            return tuple(shape)
+        if known == 0:
+            raise RuntimeError(f"cannot reshape tensor of 0 elements into shape "
+                               f"{_shape_list(shape)} because the unspecified dimension size "
+                               "-1 can be any value and is ambiguous")
+        return shape[:infer] + (numel // known,) + shape[infer + 1:]
+    raise RuntimeError(f"shape '{_shape_list(shape)}' is invalid for input of size {numel}")
+
+
+_VIEW_FORMS = [("torch.dtype dtype", ("torch.dtype",)), ("tuple of ints size", ("tuple of ints",))]
 
 
 def _compute_stride(old_shape, old_stride, new_shape):
@@ -89,7 +99,7 @@ def _compute_stride(old_shape, old_stride, new_shape):
 
 @tensor_method
 def view(self, *shape) -> Tensor:
-    shape = _infer_size(shape, self.numel())
+    shape = _infer_size(int_list("view", "size", shape, forms=_VIEW_FORMS), self.numel())
     stride = _compute_stride(self._shape, self._stride, shape)
     if stride is None:
         raise RuntimeError(
@@ -101,7 +111,7 @@ def view(self, *shape) -> Tensor:
 @tensor_method
 def reshape(self, *shape) -> Tensor:
     """A view when the strides allow it, otherwise a contiguous copy."""
-    shape = _infer_size(shape, self.numel())
+    shape = _infer_size(int_list("reshape", "shape", shape), self.numel())
     stride = _compute_stride(self._shape, self._stride, shape)
     if stride is not None:
         return _view_op(self, shape, stride, self._offset, "view")
@@ -112,15 +122,30 @@ def reshape(self, *shape) -> Tensor:
 
 @tensor_method
 def flatten(self, start_dim: int = 0, end_dim: int = -1) -> Tensor:
+    s = wrap_dim(check_int("flatten", "start_dim", start_dim, 1), self.dim())
+    e = wrap_dim(check_int("flatten", "end_dim", end_dim, 2), self.dim())
+    if s > e:
+        raise RuntimeError("flatten() has invalid args: start_dim cannot come after end_dim")
     if self.dim() == 0:
         return self.reshape(1)
-    s, e = wrap_dim(start_dim, self.dim()), wrap_dim(end_dim, self.dim())
     if s == e:
         return self
     mid = 1
     for d in self._shape[s:e + 1]:
         mid *= d
     return self.reshape(*self._shape[:s], mid, *self._shape[e + 1:])
+
+
+@tensor_method
+def view_as(self, other: Tensor) -> Tensor:
+    check_tensor("view_as", "other", other)
+    return self.view(other._shape)
+
+
+@tensor_method
+def reshape_as(self, other: Tensor) -> Tensor:
+    check_tensor("reshape_as", "other", other)
+    return self.reshape(other._shape)
 
 
 @derivative("view", "ViewBackward0")
@@ -140,8 +165,7 @@ def _permuted(self, dims):
 
 @tensor_method
 def permute(self, *dims) -> Tensor:
-    if len(dims) == 1 and isinstance(dims[0], (tuple, list)):
-        dims = tuple(dims[0])
+    dims = int_list("permute", "dims", dims)
     if len(dims) != self.dim():
         raise RuntimeError("permute(sparse_coo): number of dimensions in the tensor input does "
                            "not match the length of the desired ordering of dimensions i.e. "
@@ -153,8 +177,11 @@ def permute(self, *dims) -> Tensor:
     return _view_op(self, shape, stride, self._offset, "permute", dims=dims)
 
 
-def _swap(self, d0, d1):
-    d0, d1 = wrap_dim(d0, self.dim()), wrap_dim(d1, self.dim())
+def _swap(self, d0, d1, op: str = "transpose"):
+    d0 = wrap_dim(check_int(op, "dim0", d0, 1), self.dim())
+    d1 = wrap_dim(check_int(op, "dim1", d1, 2), self.dim())
+    if self.dim() == 0:  # a 0-dim tensor accepts dims 0 and -1; nothing moves
+        return 0, 0, ((), ())
     dims = list(range(self.dim()))
     dims[d0], dims[d1] = dims[d1], dims[d0]
     return d0, d1, _permuted(self, dims)
@@ -181,7 +208,7 @@ def t(self) -> Tensor:
 
 def T(self) -> Tensor:  # noqa: N802 (PyTorch's name)
     """All dims reversed (a view)."""
-    return self.permute(*reversed(range(self.dim())))
+    return self.permute(tuple(reversed(range(self.dim()))))
 
 
 def mT(self) -> Tensor:  # noqa: N802 (PyTorch's name)
@@ -199,7 +226,7 @@ def _permute_bw(ctx, g):
     inverse = [0] * len(dims)
     for i, d in enumerate(dims):
         inverse[d] = i
-    return (g.permute(*inverse),)
+    return (g.permute(inverse),)
 
 
 @derivative("transpose", "TransposeBackward0")
@@ -215,8 +242,7 @@ def _t_bw(ctx, g):
 # --------------------------------------------------------------------------- expand / (un)squeeze
 @tensor_method
 def expand(self, *sizes) -> Tensor:
-    if len(sizes) == 1 and isinstance(sizes[0], (tuple, list)):
-        sizes = tuple(sizes[0])
+    sizes = int_list("expand", "size", sizes)
     if len(sizes) < self.dim():
         raise RuntimeError(
             f"expand(torch.{self.dtype.tensor_type}{{{_shape_list(self._shape)}}}, "
@@ -226,9 +252,11 @@ def expand(self, *sizes) -> Tensor:
     shape, stride = [], []
     for i, size in enumerate(sizes):
         if i < lead:
-            if size < 0:
+            if size == -1:
                 raise RuntimeError(f"The expanded size of the tensor ({size}) isn't allowed in a "
                                    f"leading, non-existing dimension {i}")
+            if size < 0:  # PyTorch's numel() trips over it first
+                raise RuntimeError("numel: integer multiplication overflow")
             shape.append(size)
             stride.append(0)
             continue
@@ -251,7 +279,8 @@ def expand(self, *sizes) -> Tensor:
 
 @tensor_method
 def expand_as(self, other: Tensor) -> Tensor:
-    return self.expand(*other._shape)
+    check_tensor("expand_as", "other", other)
+    return self.expand(other._shape)
 
 
 @derivative("expand", "ExpandBackward0")
@@ -259,8 +288,8 @@ def _expand_bw(ctx, g):
     return (g,)  # Node._fit sums the broadcast dims back to the input's shape
 
 
-def _unsqueezed(self, dim):
-    dim = wrap_dim(dim, self.dim() + 1)
+def _unsqueezed(self, dim, op: str = "unsqueeze"):
+    dim = wrap_dim(check_int(op, "dim", dim, 1), self.dim() + 1)
     shape, stride = list(self._shape), list(self._stride)
     new_stride = shape[dim] * stride[dim] if dim < self.dim() else 1
     shape.insert(dim, 1)
@@ -274,11 +303,16 @@ def unsqueeze(self, dim: int) -> Tensor:
     return _view_op(self, shape, stride, self._offset, "unsqueeze", dim=dim)
 
 
-def _squeezed(self, dim):
+_SQUEEZE_FORMS = [("", ()), ("int dim", ("int",)), ("tuple of ints dim", ("tuple of ints",))]
+
+
+def _squeezed(self, dim, op: str = "squeeze"):
+    if dim is not None and not isinstance(dim, (tuple, list)) and not is_index(dim):
+        raise invalid_combination(op, (dim,), _SQUEEZE_FORMS)  # a float, a bool
     if dim is None:
         keep = [i for i, s in enumerate(self._shape) if s != 1]
     else:
-        d = wrap_dim(dim, self.dim()) if self.dim() else 0
+        d = wrap_dim(dim, self.dim())
         keep = [i for i in range(self.dim()) if i != d or self._shape[i] != 1]
     return [self._shape[i] for i in keep], [self._stride[i] for i in keep]
 

@@ -19,6 +19,7 @@ from collections import Counter
 
 import numpy as np
 
+from . import probes_args
 from .harness import Raised, _raised, compare, observe
 
 FIXTURES = {
@@ -165,7 +166,8 @@ PROBES: dict[str, list[str]] = {
         "x.transpose(0, 2)", "x.squeeze(2)", "x.unsqueeze(3)", "x.unsqueeze(-4)", "x.select(0, 2)",
         "x.select(2, 0)", "x.select(1, -4)", "x.expand(3, 3)", "x.expand(-1, 3)",
         "x.expand(2, -1, 3)", "x.flatten(1, 0)", "x.flatten(0, 5)", "x.unbind(2)",
-        "x.t_().t_()", "x.transpose_(0, 3)", "x.squeeze_(5)", "x.unsqueeze_(4)"],
+        "x.t_().t_()", "x.transpose_(0, 3)", "x.squeeze_(5)", "x.unsqueeze_(4)",
+        *probes_args.VIEWS_AND_SIZES],
     "indexing": [
         "x[True]", "x[False]", "x[1.5]", "x[..., ...]", "x[2]", "x[0, 3]", "x[-3]", "x[None, 0]",
         "x[[0, 2]]", "x[b]", "x[b[0]]", "x[i]", "x['a']", "x[0:1, None, ..., 1]",
