@@ -178,6 +178,22 @@ def answer(model, x, chunk=16):
         return out
 """
 
+# --- notebook 11: in-place inside a Transformer ---
+SOLUTIONS["11.1"] = """
+# b: softmax saved its result (probs); c: LayerNorm saved its input (the stream x);
+# f: softmax's result again. a writes into the product's result (it saved q and k),
+# d into the proj layer's output (it saved its input), e into GELU's output (GELU saved
+# its input): nobody saved those.
+answer = {"b", "c", "f"}
+"""
+SOLUTIONS["11.2"] = """
+def answer(q, k, v, future):
+    scores = q.matmul(k.transpose(-2, -1))        # buffer 1; the product saved q and k
+    scores.mul_(q.shape[-1] ** -0.5)               # in place: no second buffer
+    scores.masked_fill_(future, float("-inf"))     # in place, before softmax: safe
+    return scores.softmax(-1).matmul(v)            # buffer 2: the saved probabilities
+"""
+
 # --- notebook 13: mixed precision ---
 SOLUTIONS["13.1"] = """
 def answer(master, half, grads, lr):

@@ -2,7 +2,7 @@
 a GELU MLP on a residual stream, a linear head; ``generate`` with or without a KV cache.
 
 Attention comes in two spellings that give the same numbers: written out (scores, the
-causal mask added in place (``add_`` of a -inf bias), softmax, weighted sum), or one call of
+causal mask written in place (``masked_fill_`` with -inf), softmax, weighted sum), or one call of
 ``F.scaled_dot_product_attention(is_causal=True)``. The residual adds are out of place
 (``x = x + attn(ln(x))``): LayerNorm saved x for backward, so ``x += ...`` would break it.
 The KV cache is preallocated and written in place, one slice per generated token; attention
@@ -52,9 +52,9 @@ class CausalSelfAttention(nn.Module):
         self.n_head, self.n_embd, self.use_sdpa = n_head, n_embd, use_sdpa
         self.qkv = nn.Linear(n_embd, 3 * n_embd)
         self.proj = nn.Linear(n_embd, n_embd)
-        # -inf above the diagonal (the future, which a query may not see), 0 elsewhere
-        self.register_buffer("causal_bias", tensor(np.triu(np.full((block_size, block_size),
-                                                                   -np.inf, np.float32), 1)))
+        # True above the diagonal: the future, which a query may not see
+        self.register_buffer("causal_mask", tensor(np.triu(np.ones((block_size, block_size),
+                                                                   dtype=bool), 1)))
 
     def _heads(self, t: Tensor, b: int, n: int) -> Tensor:
         return t.reshape(b, n, self.n_head, self.n_embd // self.n_head).transpose(1, 2)
@@ -76,7 +76,7 @@ class CausalSelfAttention(nn.Module):
         else:
             scores = q.matmul(k.transpose(-2, -1)) * (1.0 / math.sqrt(c // self.n_head))
             # the mask applied in place: safe, the product's node saved q and k, not scores
-            scores.add_(self.causal_bias[start:start + n, :start + n])
+            scores.masked_fill_(self.causal_mask[start:start + n, :start + n], float("-inf"))
             y = scores.softmax(-1).matmul(v)
         return self.proj(y.transpose(1, 2).reshape(b, n, c))
 

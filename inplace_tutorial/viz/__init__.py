@@ -10,14 +10,16 @@ import matplotlib
 
 from ._style import RC, fmt_bytes, fmt_seconds, to_png
 from .compare import compare_bars
+from .curves import memory_curves
 from .graph import graph_diagram
 from .precision import bit_fields, float_formats, line_chart
 from .storage import Snapshot, compare_storages, snapshot, storage_diagram
 from .timeline import memory_timeline, peak_report
 
 __all__ = ["RC", "Snapshot", "bit_fields", "compare_bars", "compare_storages", "float_formats",
-           "fmt_bytes", "fmt_seconds", "graph_diagram", "line_chart", "memory_timeline",
-           "peak_report", "setup_notebook", "snapshot", "storage_diagram", "to_png"]
+           "fmt_bytes", "fmt_seconds", "graph_diagram", "line_chart", "memory_curves",
+           "memory_timeline", "peak_report", "setup_notebook", "snapshot", "storage_diagram",
+           "to_png"]
 
 # Figures inline in a notebook: tight crop, and no matplotlib version in the PNG so
 # committed outputs don't churn on every upgrade.
