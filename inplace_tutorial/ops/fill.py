@@ -1,4 +1,4 @@
-"""Ops that overwrite self wholesale: copy_, zero_, fill_ and the random fills.
+"""Ops that overwrite self wholesale: copy_, zero_, fill_ (the random fills: random.py).
 
 Their backward for self is zero (the old values no longer matter), so they save nothing.
 """
@@ -9,17 +9,15 @@ import numpy as np
 from .. import dtypes
 from ..autograd.derivatives import derivative
 from ..autograd.record import record_inplace
-from ..creation import default_generator
+from ..creation import cast_into
 from ..tensor import Tensor, tensor_method
+from ._args import check_overloads
 from ._iter import (
-    CHUNK,
-    Scratch,
     arr,
     broadcast_shapes,
     check_internal_overlap,
     check_operands,
     check_partial_overlap,
-    chunks,
     shape_of,
 )
 
@@ -70,62 +68,33 @@ def zero_(self) -> Tensor:
 
 @tensor_method
 def fill_(self, value) -> Tensor:
+    check_overloads("fill_", ["value"], (value,))
     if isinstance(value, Tensor):
-        value = value.item()
-    if dtypes.is_number(value):  # PyTorch's checked conversion (int8 refuses 300, NaN ...)
-        value = dtypes.checked_scalar(value, self.dtype, "fill", self.numel())
+        return _fill_tensor(self, value)
+    # PyTorch's checked conversion (int8 refuses 300, NaN ...)
+    value = dtypes.checked_scalar(value, self.dtype, "fill", self.numel())
     return _simple_inplace("fill_", self, lambda a: a.fill(value))
 
 
+def _fill_tensor(self: Tensor, value: Tensor) -> Tensor:
+    """fill_(0-dim tensor): PyTorch reads value.item() and fills without the overflow check of
+    a Python number (int8 takes 300 as 44); unlike the number form it refuses an expanded self."""
+    if value.dim() != 0:
+        raise RuntimeError("fill_ only supports 0-dimension value tensor but got tensor with "
+                           f"{value.dim()} dimensions.")
+    a = self._array()
+
+    def compute():
+        v = np.array(value._array(), copy=True)  # read first: value may be one of self's cells
+        cast_into(a, v, self.dtype, "fill_")
+    return record_inplace("fill_tensor", self, {"self": self, "value": value}, compute=compute,
+                          check=lambda: check_internal_overlap(self))
+
+
 derivative("zero_", "ZeroBackward0")(_zeros_for)
-
-
 derivative("fill_", "FillBackward2")(_zeros_for)
 
 
-def _fill_chunked(a: np.ndarray, draw, op: str) -> None:
-    """Fill ``a`` from ``draw(n)->array``; contiguous arrays are filled directly."""
-    gen = default_generator()
-    if a.flags.c_contiguous:
-        draw(gen, a.reshape(-1))
-        return
-    with Scratch(a.dtype, op, a.size) as scratch:
-        for idx in chunks(a.shape, scratch.capacity):
-            part = a[idx]
-            tmp = scratch.view(part.shape)
-            draw(gen, tmp.reshape(-1))
-            part[...] = tmp
-
-
-@tensor_method
-def normal_(self, mean: float = 0.0, std: float = 1.0) -> Tensor:
-    def draw(gen, out):
-        gen.standard_normal(out=out, dtype=out.dtype)
-        out *= std
-        out += mean
-    return _simple_inplace("normal_", self, lambda a: _fill_chunked(a, draw, "normal_"))
-
-
-@tensor_method
-def uniform_(self, a: float = 0.0, b: float = 1.0) -> Tensor:
-    def draw(gen, out):
-        gen.random(out=out, dtype=out.dtype)
-        out *= b - a
-        out += a
-    return _simple_inplace("uniform_", self, lambda arr_: _fill_chunked(arr_, draw, "uniform_"))
-
-
-@tensor_method
-def random_(self, from_: int = 0, to: int | None = None) -> Tensor:
-    if to is None:
-        from_, to = 0, (from_ if from_ else (2 ** 24 if self.dtype.category == 2 else 2 ** 63 - 1))
-    def draw(gen, out):
-        for i in range(0, out.size, CHUNK):
-            part = out[i:i + CHUNK]
-            part[...] = gen.integers(from_, to, size=part.size)
-    return _simple_inplace("random_", self, lambda a: _fill_chunked(a, draw, "random_"))
-
-
-derivative("normal_", "NormalBackward0")(_zeros_for)
-derivative("uniform_", "UniformBackward0")(_zeros_for)
-derivative("random_", "RandomBackward0")(_zeros_for)
+@derivative("fill_tensor", "FillBackward3", inputs=("self", "value"))
+def _fill_tensor_bw(ctx, g):
+    return (g * 0 if ctx.needs(0) else None, g.sum() if ctx.needs(1) else None)
