@@ -59,3 +59,10 @@ def store_float64(out: np.ndarray, src: np.ndarray, single: np.ndarray) -> None:
         np.copyto(out, single, casting="unsafe")
     else:
         np.copyto(out, src, casting="unsafe")
+
+
+def ramp(buf: np.ndarray, start: int, step: int = 1) -> np.ndarray:
+    """Fill ``buf`` with start, start + step, ... in place (np.arange would make a new array)."""
+    buf.fill(step)
+    buf[:1] = start
+    return np.cumsum(buf, out=buf)

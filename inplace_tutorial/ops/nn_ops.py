@@ -15,6 +15,7 @@ from ..autograd.derivatives import derivative
 from ..autograd.record import record
 from ..modes import STATE
 from ..tensor import Tensor
+from ._chunked import ramp
 from ._iter import Scratch
 from .linalg import _mm_check
 
@@ -197,13 +198,6 @@ def max_pool2d_with_indices(input: Tensor, kernel_size, stride=None,
     return out, local
 
 
-def _ramp(buf: np.ndarray, start: int) -> np.ndarray:
-    """buf = start, start + 1, ... in place (np.arange would allocate a new array)."""
-    buf.fill(1)
-    buf[:1] = start
-    return np.cumsum(buf, out=buf)
-
-
 def _window_to_plane(li: np.ndarray, kw: int, sh: int, sw: int, ph: int, pw: int,
                      w: int) -> None:
     """Turn each window-local argmax (row-major in a kh x kw window) into its flat index in
@@ -223,7 +217,7 @@ def _window_to_plane(li: np.ndarray, kw: int, sh: int, sw: int, ph: int, pw: int
             np.floor_divide(part, kw, out=j)
             np.multiply(j, w - kw, out=j)
             np.add(part, j, out=part)  # l + (l // kw) * (w - kw)
-            _ramp(i, s)  # each cell's position in (n, c, ho, wo), then its window's (i, j)
+            ramp(i, s)  # each cell's position in (n, c, ho, wo), then its window's (i, j)
             np.remainder(i, wo, out=j)
             np.floor_divide(i, wo, out=i)
             np.remainder(i, ho, out=i)
@@ -252,7 +246,7 @@ def _max_pool_bw(ctx, g):
         n_chunk = max(1, min(scratch.capacity, ia.size))
         for s in range(0, ia.size, n_chunk):
             part = ia[s:s + n_chunk]
-            flat = _ramp(scratch.view((part.size,)), s)  # each grad's position in g ...
+            flat = ramp(scratch.view((part.size,)), s)  # each grad's position in g ...
             np.floor_divide(flat, per_plane, out=flat)  # ... its (n, c) plane ...
             np.multiply(flat, h * w, out=flat)
             np.add(flat, part, out=flat)  # ... and the input cell its window's max came from

@@ -151,6 +151,29 @@ loss_program(
     ),
 )
 loss_program("cross_entropy_loss_module", lambda t, z: t.nn.CrossEntropyLoss()(z, t.tensor(_T)))
+for _red in ("mean", "sum", "none"):
+    loss_program(  # the mean divides by 0: nan, and every gradient cell 0
+        f"nll_loss_every_target_ignored_{_red}",
+        lambda t, z, r=_red: t.nn.functional.nll_loss(
+            z, t.tensor(np.array([-100] * 6)), reduction=r),
+    )
+    loss_program(  # an ignore_index that is also a class: its rows count for nothing
+        f"nll_loss_ignore_index_2_{_red}",
+        lambda t, z, r=_red: t.nn.functional.nll_loss(
+            z, t.tensor(_T), reduction=r, ignore_index=2),
+    )
+loss_program(  # column-major logits: the targets' cells are found through the strides
+    "cross_entropy_transposed_input",
+    lambda t, z: t.nn.functional.cross_entropy(z.t().contiguous().t(), t.tensor(_T)),
+)
+
+
+@prog
+def nll_loss_empty_batch(t):
+    z = t.zeros(0, 5, requires_grad=True)
+    out = t.nn.functional.nll_loss(z, t.tensor(np.zeros(0, dtype=np.int64)))
+    out.backward()
+    return {"loss": out, "grad": z.grad, "grad_fn": fn_name(out.grad_fn)}
 
 
 def optim_program(name, make_opt, steps=4):
