@@ -7,6 +7,7 @@ whose backward reads their output.
 """
 from __future__ import annotations
 
+from ..ops._args import check_tensor
 from ..tensor import Tensor
 from . import functional as F
 from .module import Module
@@ -40,11 +41,13 @@ class GELU(Module):
 
 class Sigmoid(Module):
     def forward(self, input: Tensor) -> Tensor:
+        check_tensor("sigmoid", "input", input)  # torch.sigmoid(input)
         return input.sigmoid()
 
 
 class Tanh(Module):
     def forward(self, input: Tensor) -> Tensor:
+        check_tensor("tanh", "input", input)  # torch.tanh(input)
         return input.tanh()
 
 
@@ -54,7 +57,7 @@ class Softmax(Module):
         self.dim = dim
 
     def forward(self, input: Tensor) -> Tensor:
-        return input.softmax(self.dim)
+        return F.softmax(input, self.dim)
 
     def extra_repr(self) -> str:
         return f"dim={self.dim}"
@@ -62,4 +65,4 @@ class Softmax(Module):
 
 class LogSoftmax(Softmax):
     def forward(self, input: Tensor) -> Tensor:
-        return input.log_softmax(self.dim)
+        return F.log_softmax(input, self.dim)

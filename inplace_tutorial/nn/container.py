@@ -1,6 +1,7 @@
 """Sequential: children called in order; indexable, sliceable and sized like a list."""
 from __future__ import annotations
 
+import operator
 from collections import OrderedDict
 
 from .module import Module
@@ -31,6 +32,7 @@ class Sequential(Module):
         items = list(self._modules.items())
         if isinstance(idx, slice):
             return Sequential(OrderedDict(items[idx]))
+        idx = operator.index(idx)  # PyTorch's _get_item_by_idx: 'str' can't be an index
         if not -len(items) <= idx < len(items):
             raise IndexError(f"index {idx} is out of range")
         return items[idx][1]

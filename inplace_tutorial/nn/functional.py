@@ -3,19 +3,33 @@
 Each one is a thin composition of core ops, so its grad_fn is the same node PyTorch
 shows: F.linear -> AddmmBackward0, F.cross_entropy -> NllLossBackward0, F.dropout ->
 MulBackward0 (as on PyTorch's CPU path).
+
+Argument checks come first, in PyTorch's order and words (nn/checks.py), so a bad call
+raises PyTorch's error before any kernel reads a value.
 """
 from __future__ import annotations
 
 import math
+import warnings
 
-from ..creation import rand
+from .. import dtypes
+from ..creation import rand, zeros
+from ..layout import broadcast_shapes
 from ..ops import activations, attention, loss_ops, nn_ops, normalization
 from ..ops import embedding as embedding_ops
+from ..ops._args import check_tensor, check_type, int_list
 from ..tensor import Tensor
+from . import checks
 
 
 def relu(input: Tensor, inplace: bool = False) -> Tensor:
+    check_tensor("relu_" if inplace else "relu", "input", input)
     return input.relu_() if inplace else input.relu()
+
+
+def relu_(input: Tensor) -> Tensor:
+    check_tensor("relu_", "input", input)
+    return input.relu_()
 
 
 def sigmoid(input: Tensor) -> Tensor:
@@ -28,6 +42,7 @@ def tanh(input: Tensor) -> Tensor:
 
 def linear(input: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
     """input @ weight.T + bias; one addmm for 2-D input, as in PyTorch."""
+    checks.linear(input, weight, bias)
     nn_ops.check_linear_dtypes(input, weight)
     if input.dim() == 2 and bias is not None:
         return nn_ops.linear(input, weight, bias)  # == bias.addmm(input, weight.t())
@@ -42,26 +57,39 @@ def linear(input: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
 
 def conv2d(input: Tensor, weight: Tensor, bias: Tensor | None = None, stride=1,
            padding=0) -> Tensor:
+    """A 3-D (unbatched) input is run as a batch of one, as PyTorch does."""
+    stride, padding = checks.conv2d(input, weight, bias, stride, padding)
+    if input.dim() == 3:
+        return nn_ops.conv2d(input.unsqueeze(0), weight, bias, stride, padding).squeeze(0)
     return nn_ops.conv2d(input, weight, bias, stride, padding)
 
 
 def batch_norm(input: Tensor, running_mean: Tensor | None, running_var: Tensor | None,
                weight: Tensor | None = None, bias: Tensor | None = None, training: bool = False,
                momentum: float = 0.1, eps: float = 1e-5) -> Tensor:
-    if not training and (running_mean is None or running_var is None):
-        raise RuntimeError("running_mean and running_var must be defined in evaluation mode")
+    if training:  # PyTorch's _verify_batch_size, on input.size() (a torch.Size)
+        size = input.size()
+        prod = size[0]
+        for d in size[2:]:
+            prod *= d
+        if prod == 1:
+            raise ValueError("Expected more than 1 value per channel when training, got input "
+                             f"size {size}")
+    checks.batch_norm(input, running_mean, running_var, weight, bias, training)
     return nn_ops.native_batch_norm(input, weight, bias, running_mean, running_var, training,
                                     momentum, eps)
 
 
 def max_pool2d(input: Tensor, kernel_size, stride=None, padding=0,
                return_indices: bool = False):
-    out, indices = nn_ops.max_pool2d_with_indices(input, kernel_size, stride, padding)
+    k, st, pad = checks.pool2d("max_pool2d", input, kernel_size, stride, padding)
+    out, indices = nn_ops.max_pool2d_with_indices(input, k, st, pad)
     return (out, indices) if return_indices else out
 
 
 def avg_pool2d(input: Tensor, kernel_size, stride=None, padding=0) -> Tensor:
-    return nn_ops.avg_pool2d(input, kernel_size, stride, padding)
+    k, st, pad = checks.pool2d("avg_pool2d", input, kernel_size, stride, padding)
+    return nn_ops.avg_pool2d(input, k, st, pad)
 
 
 def dropout(input: Tensor, p: float = 0.5, training: bool = True,
@@ -72,10 +100,15 @@ def dropout(input: Tensor, p: float = 0.5, training: bool = True,
     """
     if p < 0.0 or p > 1.0:
         raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
+    check_tensor("dropout_" if inplace else "dropout", "input", input)
     if not training or p == 0.0:
         return input
-    if p == 1.0:
-        return input.mul_(0.0) if inplace else input * 0.0
+    if p == 1.0:  # PyTorch multiplies by a zero of input's own dtype
+        zero = zeros((), dtype=input.dtype)
+        return input.mul_(zero) if inplace else input * zero
+    if not input.dtype.is_floating_point:  # the mask is float: it can't be written back
+        raise RuntimeError(f"result type Float can't be cast to the desired output type "
+                           f"{input.dtype.short}")
     # torch: noise = empty_like(input).bernoulli_(1 - p).div_(1 - p); input * noise
     mask = (rand(*input.shape, dtype=input.dtype) >= p).to(input.dtype).div_(1.0 - p)
     return input.mul_(mask) if inplace else input * mask
@@ -83,17 +116,25 @@ def dropout(input: Tensor, p: float = 0.5, training: bool = True,
 
 def gelu(input: Tensor, approximate: str = "none") -> Tensor:
     """x * Phi(x) (GeluBackward0); approximate='tanh' is GPT-2's tanh formula."""
+    check_tensor("gelu", "input", input)
     return activations.gelu(input, approximate)
 
 
 def layer_norm(input: Tensor, normalized_shape, weight: Tensor | None = None,
                bias: Tensor | None = None, eps: float = 1e-5) -> Tensor:
     """Normalise over the trailing dims (NativeLayerNormBackward0)."""
+    check_tensor("layer_norm", "input", input)
+    normalized_shape = int_list("layer_norm", "normalized_shape", (normalized_shape,),
+                                position=2, varargs=False)
+    check_type("layer_norm", "eps", eps, float, 5)
+    checks.layer_norm(input, weight, bias)
     return normalization.layer_norm(input, normalized_shape, weight, bias, eps)
 
 
 def embedding(input: Tensor, weight: Tensor, padding_idx: int | None = None) -> Tensor:
     """Rows of ``weight`` picked by the integer ``input`` (EmbeddingBackward0)."""
+    check_tensor("embedding", "weight", weight, 1)  # torch.embedding(weight, indices)
+    check_tensor("embedding", "indices", input, 2)
     return embedding_ops.embedding(input, weight, padding_idx)
 
 
@@ -123,28 +164,56 @@ def _attention_math(query, key, value, attn_mask, dropout_p, is_causal, scale):
     return (dropout(probs, dropout_p) if dropout_p > 0.0 else probs).matmul(value)
 
 
-def softmax(input: Tensor, dim: int) -> Tensor:
+def _softmax_dim(name: str, ndim: int) -> int:
+    """PyTorch's _get_softmax_dim: the legacy choice when no dim is given, with its warning."""
+    warnings.warn(f"Implicit dimension choice for {name} has been deprecated. Change the call "
+                  "to include dim=X as an argument.", stacklevel=3)
+    return 0 if ndim in (0, 1, 3) else 1
+
+
+def softmax(input: Tensor, dim: int | None = None) -> Tensor:
+    if dim is None:
+        dim = _softmax_dim("softmax", input.dim())
     return input.softmax(dim)
 
 
-def log_softmax(input: Tensor, dim: int) -> Tensor:
+def log_softmax(input: Tensor, dim: int | None = None) -> Tensor:
+    if dim is None:
+        dim = _softmax_dim("log_softmax", input.dim())
     return input.log_softmax(dim)
 
 
 def nll_loss(input: Tensor, target: Tensor, reduction: str = "mean",
              ignore_index: int = -100) -> Tensor:
+    checks.reduction(reduction)
+    check_tensor("nll_loss_nd", "input", input, 1)
+    check_tensor("nll_loss_nd", "target", target, 2)
     return loss_ops.nll_loss(input, target, reduction, ignore_index)
 
 
 def cross_entropy(input: Tensor, target: Tensor, reduction: str = "mean",
                   ignore_index: int = -100) -> Tensor:
     """log_softmax over the class dim, then nll_loss: PyTorch's own composition."""
+    checks.reduction(reduction)
+    check_tensor("cross_entropy_loss", "input", input, 1)
+    check_tensor("cross_entropy_loss", "target", target, 2)
     return loss_ops.nll_loss(input.log_softmax(1), target, reduction, ignore_index)
 
 
 def mse_loss(input: Tensor, target: Tensor, reduction: str = "mean") -> Tensor:
+    """As PyTorch's F.mse_loss: target and input broadcast (with a warning when their sizes
+    differ), then the kernel runs on the broadcast pair."""
+    if target.size() != input.size():
+        warnings.warn(f"Using a target size ({target.size()}) that is different to the input "
+                      f"size ({input.size()}). This will likely lead to incorrect results due "
+                      "to broadcasting. Please ensure they have the same size.", stacklevel=2)
+    checks.reduction(reduction)
+    shape = broadcast_shapes(input._shape, target._shape)
+    rd = dtypes.result_type(input, target)  # the kernel computes in the promoted dtype
+    if rd.is_floating_point:
+        input, target = input.to(rd), target.to(rd)
+    if input._shape != shape:
+        input = input.expand(shape)
+    if target._shape != shape:
+        target = target.expand(shape)
     return loss_ops.mse_loss(input, target, reduction)
-
-
-def flatten(input: Tensor, start_dim: int = 0, end_dim: int = -1) -> Tensor:
-    return input.flatten(start_dim, end_dim)

@@ -7,6 +7,7 @@ Every initialiser runs under no_grad: it overwrites a leaf that requires grad.
 from __future__ import annotations
 
 import math
+import warnings
 
 from ..autograd import grad_mode
 from ..tensor import Tensor
@@ -61,6 +62,9 @@ def ones_(tensor: Tensor) -> Tensor:
 
 def kaiming_uniform_(tensor: Tensor, a: float = 0, mode: str = "fan_in",
                      nonlinearity: str = "leaky_relu") -> Tensor:
+    if 0 in tensor.shape:  # as PyTorch: a zero-size weight (Conv2d(2, 3, 0)) stays as it is
+        warnings.warn("Initializing zero-element tensors is a no-op", stacklevel=2)
+        return tensor
     fan_in, fan_out = _calculate_fan_in_and_fan_out(tensor)
     fan = fan_in if mode == "fan_in" else fan_out
     bound = math.sqrt(3.0) * calculate_gain(nonlinearity, a) / math.sqrt(fan)
@@ -69,6 +73,9 @@ def kaiming_uniform_(tensor: Tensor, a: float = 0, mode: str = "fan_in",
 
 def kaiming_normal_(tensor: Tensor, a: float = 0, mode: str = "fan_in",
                     nonlinearity: str = "leaky_relu") -> Tensor:
+    if 0 in tensor.shape:
+        warnings.warn("Initializing zero-element tensors is a no-op", stacklevel=2)
+        return tensor
     fan_in, fan_out = _calculate_fan_in_and_fan_out(tensor)
     fan = fan_in if mode == "fan_in" else fan_out
     return normal_(tensor, 0.0, calculate_gain(nonlinearity, a) / math.sqrt(fan))

@@ -87,6 +87,8 @@ class Module:
             self.__dict__.setdefault("_non_persistent", set()).add(name)
 
     def add_module(self, name: str, module: Module | None) -> None:
+        if not isinstance(module, Module) and module is not None:
+            raise TypeError(f"{_typename(module)} is not a Module subclass")
         self._modules[name] = module
 
     # ------------------------------------------------------------------ walking the tree
@@ -246,3 +248,17 @@ def _addindent(s: str, n: int) -> str:
     if not rest:
         return s
     return first + "\n" + "\n".join(" " * n + line for line in rest)
+
+
+def _typename(obj) -> str:
+    """torch.typename: a tensor's type() string, else the object's module-qualified name."""
+    if isinstance(obj, Tensor):
+        return obj.type()
+    module, qualname = getattr(obj, "__module__", "") or "", ""
+    if hasattr(obj, "__qualname__"):
+        qualname = obj.__qualname__
+    elif hasattr(obj, "__name__"):
+        qualname = obj.__name__
+    else:
+        module, qualname = type(obj).__module__ or "", type(obj).__qualname__
+    return qualname if module in ("", "builtins") else f"{module}.{qualname}"

@@ -14,6 +14,7 @@ from ..creation import zeros
 from ..layout import wrap_dim
 from ..tensor import Tensor, tensor_method
 from . import dtype_rules
+from ._args import check_int
 from ._iter import var_into
 
 
@@ -241,13 +242,13 @@ def _softmax_into(self, dim: int, name: str, log: bool) -> Tensor:
 
 @tensor_method
 def softmax(self, dim: int) -> Tensor:
-    d = wrap_dim(dim, self.dim())
+    d = wrap_dim(check_int("softmax", "dim", dim, 1), self.dim())
     return record("softmax", _softmax_into(self, d, "softmax", False), {"self": self}, dim=d)
 
 
 @tensor_method
 def log_softmax(self, dim: int) -> Tensor:
-    d = wrap_dim(dim, self.dim())
+    d = wrap_dim(check_int("log_softmax", "dim", dim, 1), self.dim())
     return record("log_softmax", _softmax_into(self, d, "log_softmax", True), {"self": self},
                   dim=d)
 

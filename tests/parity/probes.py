@@ -236,7 +236,7 @@ PROBES: dict[str, list[str]] = {
         "nn.MSELoss()(x, v[:2])", "nn.MSELoss()(x, i)",
         "nn.CrossEntropyLoss()(x, t.tensor([0, 3]))",
         "nn.CrossEntropyLoss()(x, t.tensor([0.0, 1.0]))", "nn.NLLLoss()(x, t.tensor([0]))",
-        "nn.NLLLoss()(x, t.tensor([[0, 1]]))"],
+        "nn.NLLLoss()(x, t.tensor([[0, 1]]))", *probes_args.NN_LAYERS],
     "nn functional": [
         "F.relu(None)", "F.relu(x, inplace=True).data_ptr() == x.data_ptr()",
         "F.relu(w, inplace=True)", "F.softmax(x, 2)", "F.log_softmax(x, dim='a')",
@@ -250,7 +250,8 @@ PROBES: dict[str, list[str]] = {
         "F.nll_loss(x, t.tensor([0, 5]))", "F.nll_loss(x, t.tensor([0, 1]), reduction='a')",
         "F.cross_entropy(x, t.tensor([0, -1]))", "F.cross_entropy(x, t.tensor([0, -100]))",
         "F.batch_norm(img, None, None, training=False)",
-        "F.batch_norm(img, t.zeros(3), t.ones(3), training=True)", "F.flatten(s)"],
+        "F.batch_norm(img, t.zeros(3), t.ones(3), training=True)", "F.flatten(s)",
+        *probes_args.NN_FUNCTIONAL],
     "modes and misc": [
         "t.set_grad_enabled('a')", "callable(t.no_grad(1))", "t.manual_seed('a')",
         "t.manual_seed(-1) is None",

@@ -1,0 +1,213 @@
+"""The argument checks of nn.functional, in PyTorch's order and words.
+
+PyTorch checks a layer's arguments in its Python wrapper (F.batch_norm's batch size), in the
+binding (a Tensor where a Tensor is due) and at the top of the ATen kernel (conv2d's
+strides, pooling's output size). Here they all run before a kernel reads a value, so the
+kernels in ops/nn_ops.py only ever see arguments PyTorch would have accepted.
+"""
+from __future__ import annotations
+
+from .. import dtypes
+from ..autograd import grad_mode
+from ..layout import wrap_dim
+from ..ops._args import check_tensor, int_list, invalid_combination, is_index
+from ..tensor import Tensor
+
+_REDUCTIONS = ("none", "mean", "sum")
+
+
+def reduction(value: str) -> None:
+    """F.*_loss read the reduction string before anything else (PyTorch's get_enum)."""
+    if value not in _REDUCTIONS:
+        raise ValueError(f"{value} is not a valid value for reduction")
+
+
+def linear(input, weight, bias) -> None:
+    """F.linear: the binding's types, then addmm's (with bias) or mm's (without) dtype rule;
+    the bias must broadcast to the output (expand's error)."""
+    check_tensor("linear", "input", input, 1)
+    check_tensor("linear", "weight", weight, 2)
+    if bias is not None:
+        check_tensor("linear", "bias", bias, 3)
+    if input.dim() == 0 or weight.dim() == 0:
+        raise RuntimeError("both arguments to linear need to be at least 1D, but they are "
+                           f"{input.dim()}D and {weight.dim()}D")
+    if bias is None:
+        if input.dtype is not weight.dtype:
+            raise RuntimeError(f"expected m1 and m2 to have the same dtype, but got: "
+                               f"{input.dtype.c_name} != {weight.dtype.c_name}")
+        return
+    if bias.dtype is not weight.dtype:
+        raise RuntimeError(f"self and mat2 must have the same dtype, but got "
+                           f"{bias.dtype.short} and {weight.dtype.short}")
+    if input.dtype is not weight.dtype:
+        raise RuntimeError(f"mat1 and mat2 must have the same dtype, but got "
+                           f"{input.dtype.short} and {weight.dtype.short}")
+    if weight.dim() == 2 and input._shape[-1] == weight._shape[1]:
+        out = (input._shape[:-1] + weight._shape[:1])[-2:]
+        if bias._shape != out[-1:]:
+            with grad_mode.no_grad():
+                bias.expand(out)  # addmm expands the bias first: expand's error text
+
+
+def _pair(op: str, name: str, value, position: int) -> tuple:
+    """An int[2] argument as the binding reads it: one int, or a list of ints."""
+    if is_index(value):
+        return (int(value),)
+    return int_list(op, name, (value,), position=position, varargs=False)
+
+
+_CONV_FORMS = [
+    ("Tensor input, Tensor weight, Tensor bias = None, tuple of ints stride = 1, tuple of ints "
+     "padding = 0, tuple of ints dilation = 1, int groups = 1", ()),
+    ("Tensor input, Tensor weight, Tensor bias = None, tuple of ints stride = 1, str padding = "
+     '"valid", tuple of ints dilation = 1, int groups = 1', ()),
+]
+
+
+def conv2d(input, weight, bias, stride, padding) -> tuple[tuple, tuple]:
+    """The checks of PyTorch's conv2d and _convolution; returns (stride, padding) as pairs."""
+    if not (isinstance(input, Tensor) and isinstance(weight, Tensor)):
+        raise invalid_combination("conv2d", (input, weight), _CONV_FORMS, explain=False)
+    if input.dim() not in (3, 4):
+        raise RuntimeError("Expected 3D (unbatched) or 4D (batched) input to conv2d, but got "
+                           f"input of size: {list(input._shape)}")
+    if weight.dim() < 3:
+        raise RuntimeError("weight should have at least three dimensions")
+    kernel = weight._shape[2:]
+    stride = _expand("stride", _pair("conv2d", "stride", stride, 4))
+    if isinstance(padding, str):
+        padding = _padding_string(padding, stride, kernel)
+    padding = _expand("padding", _pair("conv2d", "padding", padding, 5))
+    if any(p < 0 for p in padding):
+        raise RuntimeError("negative padding is not supported")
+    if any(s <= 0 for s in stride):
+        raise RuntimeError("non-positive stride is not supported")
+    channels = input._shape[-3]
+    if weight._shape[1] != channels:
+        shape = list(input._shape) if input.dim() == 4 else [1, *input._shape]
+        raise RuntimeError(f"Given groups=1, weight of size {list(weight._shape)}, expected "
+                           f"input{shape} to have {weight._shape[1]} channels, but got "
+                           f"{channels} channels instead")
+    if bias is not None and (bias.dim() != 1 or bias._shape[0] != weight._shape[0]):
+        raise RuntimeError(f"Given weight of size {list(weight._shape)}, expected bias to be "
+                           f"1-dimensional with {weight._shape[0]} elements, but got bias of "
+                           f"size {list(bias._shape)} instead")
+    padded = [n + 2 * p for n, p in zip(input._shape[-2:], padding)]
+    if any(n < k for n, k in zip(padded, kernel)):
+        raise RuntimeError("Calculated padded input size per channel: "
+                           f"({' x '.join(map(str, padded))}). Kernel size: "
+                           f"({' x '.join(map(str, kernel))}). Kernel size can't be greater "
+                           "than actual input size")
+    if bias is not None and bias.dtype is not input.dtype:
+        raise RuntimeError(f"Input type ({input.dtype.c_name}) and bias type "
+                           f"({bias.dtype.c_name}) should be the same")
+    if input.dtype is not weight.dtype:
+        if input.dtype is not dtypes.float32:  # only float32 could have taken the MKLDNN path
+            raise RuntimeError(f"expected scalar type {input.dtype.short} but found "
+                               f"{weight.dtype.short}")
+        raise RuntimeError(f"Input type (torch.{input.dtype.tensor_type}) and weight type "
+                           f"(torch.{weight.dtype.tensor_type}) should be the same or input "
+                           "should be a MKLDNN tensor and weight is a dense tensor")
+    return stride, padding
+
+
+def layer_norm(input, weight, bias) -> None:
+    """The CPU kernel's mixed-dtype rule: parameters of input's dtype, or float32 ones for a
+    float32/float16/bfloat16 input."""
+    params = [p for p in (weight, bias) if p is not None]
+    if not params or params[0].dtype is input.dtype:
+        return
+    if input.dtype not in (dtypes.float32, dtypes.float16, dtypes.bfloat16):
+        raise RuntimeError("mixed dtype (CPU): all inputs must share same datatype.")
+    if any(p.dtype is not dtypes.float32 for p in params):
+        raise RuntimeError("mixed dtype (CPU): expect parameter to have scalar type of Float")
+
+
+def _expand(name: str, values: tuple) -> tuple:
+    if len(values) == 1:
+        return values * 2
+    if len(values) != 2:
+        raise RuntimeError(f"expected {name} to be a single integer value or a list of 2 "
+                           "values to match the convolution dimensions, but got "
+                           f"{name}={list(values)}")
+    return values
+
+
+def _padding_string(padding: str, stride: tuple, kernel: tuple):
+    if padding == "valid":
+        return 0
+    if padding != "same":
+        raise RuntimeError(f"Invalid padding string: '{padding}'")
+    if any(s != 1 for s in stride):
+        raise RuntimeError("padding='same' is not supported for strided convolutions")
+    if any(k % 2 == 0 for k in kernel):  # PyTorch pads one side more; the core can't yet
+        raise NotImplementedError("inplace_tutorial: padding='same' needs an odd kernel size "
+                                  f"here (got {list(kernel)})")
+    return [k // 2 for k in kernel]
+
+
+def batch_norm(input, running_mean, running_var, weight, bias, training: bool) -> None:
+    """_batch_norm_impl_index's checks: each statistic and parameter has C elements."""
+    check_tensor("batch_norm", "input", input, 1)
+    channels = input._shape[1] if input.dim() > 1 else input.size(1)
+    for name, t in (("running_mean", running_mean), ("running_var", running_var)):
+        if t is not None:
+            _per_channel(name, t, channels)
+        elif not training:
+            raise RuntimeError(f"{name} must be defined in evaluation mode")
+    for name, t in (("weight", weight), ("bias", bias)):
+        if t is not None:
+            _per_channel(name, t, channels)
+
+
+def _per_channel(name: str, t: Tensor, channels: int) -> None:
+    if t.numel() != channels:
+        raise RuntimeError(f"{name} should contain {channels} elements not {t.numel()}")
+
+
+def pool2d(op: str, input, kernel_size, stride, padding) -> tuple[tuple, tuple, tuple]:
+    """max_pool2d / avg_pool2d: argument lengths, then pooling_output_shape for H and W,
+    then pool2d_shape_check. Returns (kernel, stride, padding) as pairs."""
+    check_tensor(op, "input", input, 1)
+    kernel = _pair(op, "kernel_size", kernel_size, 2)
+    stride = () if stride is None else _pair(op, "stride", stride, 3)
+    padding = _pair(op, "padding", padding, 4)
+    if len(kernel) not in (1, 2):
+        raise RuntimeError(f"{op}: kernel_size must either be a single int, or a tuple of two "
+                           "ints")
+    if len(stride) not in (0, 1, 2):
+        raise RuntimeError(f"{op}: stride must either be omitted, a single int, or a tuple of "
+                           "two ints")
+    if len(padding) not in (1, 2):
+        raise RuntimeError(f"{op}: padding must either be a single int, or a tuple of two ints")
+    kernel = kernel * 2 if len(kernel) == 1 else kernel
+    stride = kernel if not stride else (stride * 2 if len(stride) == 1 else stride)
+    padding = padding * 2 if len(padding) == 1 else padding
+    if op == "max_pool2d" and input.dim() not in (3, 4):
+        raise RuntimeError("non-empty 3D or 4D (batch mode) tensor expected for input")
+    h_dim = wrap_dim(-2, input.dim())
+    planes = input._shape[wrap_dim(-3, input.dim())]
+    out = []
+    for size, k, s, p in zip(input._shape[h_dim:], kernel, stride, padding):
+        if s == 0:
+            raise RuntimeError("stride should not be zero")
+        if p < 0:
+            raise RuntimeError(f"pad must be non-negative, but got pad: {p}")
+        if p > int(k / 2):  # PyTorch's ((k - 1) * dilation + 1) / 2, truncated as in C
+            raise RuntimeError("pad should be at most half of effective kernel size, but got "
+                               f"pad={p}, kernel_size={k} and dilation=1")
+        out.append((size + 2 * p - k) // s + 1)
+    (kh, kw), (sh, sw) = kernel, stride
+    if kh <= 0 or kw <= 0:
+        raise RuntimeError(f"kernel size should be greater than zero, but got kH: {kh} kW: {kw}")
+    if sh <= 0 or sw <= 0:
+        raise RuntimeError(f"stride should be greater than zero, but got dH: {sh} dW: {sw}")
+    if any(n == 0 for n in input._shape[-3:]):  # only a 4-D batch may be empty
+        raise RuntimeError("Expected 3D or 4D (batch mode) tensor with optional 0 dim batch "
+                           f"size for input, but got:{list(input._shape)}")
+    h, w = input._shape[h_dim:]
+    if out[0] < 1 or out[1] < 1:
+        raise RuntimeError(f"Given input size: ({planes}x{h}x{w}). Calculated output size: "
+                           f"({planes}x{out[0]}x{out[1]}). Output size is too small")
+    return kernel, stride, padding
