@@ -194,6 +194,17 @@ def answer(q, k, v, future):
     return scores.softmax(-1).matmul(v)            # buffer 2: the saved probabilities
 """
 
+# --- notebook 12: the KV cache ---
+SOLUTIONS["12.1"] = """
+def answer(cache, k, t):
+    cache[:, :, t:t + 1] = k           # in place: slice assignment (or cache.index_copy_(2, ...))
+    return cache[:, :, :t + 1]         # a view of positions 0 .. t
+"""
+SOLUTIONS["12.2"] = """
+position = 4 * 16 * 4                  # heads * head_dim * 4 bytes (float32)
+answer = sum((4 + t) * position for t in range(1, 101))   # each cat allocates the whole cache
+"""
+
 # --- notebook 13: mixed precision ---
 SOLUTIONS["13.1"] = """
 def answer(master, half, grads, lr):

@@ -30,7 +30,7 @@ from .answers import short
 
 CORRECT, INCORRECT, NOT_ATTEMPTED = "correct", "incorrect", "not attempted"
 _MODULES = ("nb01", "nb02", "nb03", "nb04", "nb05", "nb06", "nb07", "nb08", "nb09", "nb10",
-            "nb11", "nb13", "nb14")
+            "nb11", "nb12", "nb13", "nb14")
 FEEDBACK_LIMIT = 400  # characters: a wrong answer over a huge tensor still prints one short line
 
 

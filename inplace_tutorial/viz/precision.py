@@ -13,7 +13,6 @@ from collections.abc import Mapping, Sequence
 
 from matplotlib.figure import Figure
 from matplotlib.patches import Rectangle
-from matplotlib.ticker import FuncFormatter
 
 from .. import dtypes
 from . import _style as st
@@ -66,6 +65,16 @@ def float_formats(formats: Sequence = (dtypes.float32, dtypes.float16, dtypes.bf
     return fig
 
 
+_LINE_STYLES = ("-", "--", ":", "-.")
+
+
+def _byte_unit(nbytes: float) -> tuple[str, float]:
+    for unit, scale in (("MiB", 1024.0**2), ("KiB", 1024.0)):
+        if nbytes >= 2 * scale:
+            return unit, scale
+    return "B", 1.0
+
+
 def line_chart(series: Mapping[str, Sequence[float]], *, x: Sequence[float] | None = None,
                xlabel: str = "step", ylabel: str = "", title: str | None = None,
                bytes_axis: bool = False, logy: bool = False, steps: bool = False,
@@ -73,27 +82,31 @@ def line_chart(series: Mapping[str, Sequence[float]], *, x: Sequence[float] | No
     """``{"float32": [...], "float16": [...]}`` as lines over ``x`` (default 0, 1, 2 ...).
 
     ``marks`` adds labelled points (e.g. ``{"step skipped": [(12, 65536.0)]}``), drawn as
-    crosses in the error colour; ``bytes_axis`` formats the y ticks as KiB/MiB; ``steps``
+    crosses in the error colour; ``bytes_axis`` plots bytes in B, KiB or MiB (whichever fits
+    the largest value) and names the unit in the y label; ``steps``
     draws each value as held until the next x (a setting that changes at discrete steps).
     """
     if not series:
         raise ValueError("line_chart() needs at least one series")
+    unit, scale = "", 1.0
+    if bytes_axis:  # ticks at round numbers of the unit that fits the largest value
+        unit, scale = _byte_unit(max((max(ys) for ys in series.values() if len(ys)), default=0))
     with st.style():
         fig = st.new_figure(7.0, 3.3)
         ax = fig.add_subplot()
         for i, (name, ys) in enumerate(series.items()):
             xs = list(range(len(ys))) if x is None else list(x)
-            ax.plot(xs, list(ys), color=st.colour(i), lw=1.8, label=name,
+            # a line style per series too: series that coincide stay visible, also in greyscale
+            ax.plot(xs, [v / scale for v in ys], color=st.colour(i), lw=1.8, label=name,
+                    ls=_LINE_STYLES[i % len(_LINE_STYLES)],
                     drawstyle="steps-post" if steps else "default")
         for name, points in (marks or {}).items():
-            ax.plot([p[0] for p in points], [p[1] for p in points], "x", color=st.BAD, ms=8,
-                    mew=2, label=name, zorder=4)
+            ax.plot([p[0] for p in points], [p[1] / scale for p in points], "x", color=st.BAD,
+                    ms=8, mew=2, label=name, zorder=4)
         if logy:
             ax.set_yscale("log", base=2)
-        if bytes_axis:
-            ax.yaxis.set_major_formatter(FuncFormatter(lambda v, _: st.fmt_bytes(v)))
         ax.set_xlabel(xlabel)
-        ax.set_ylabel(ylabel)
+        ax.set_ylabel(f"{ylabel} ({unit})" if unit else ylabel)
         if len(series) > 1 or marks:
             ax.legend(frameon=False)
         if title:

@@ -38,6 +38,7 @@
 # | **09 Appendix: the in-place catalogue** | look up which in-place ops exist, what to write instead of the missing ones, and what each costs in memory |
 # | **10 Workshop lab** | apply all of it to a small model on your own |
 # | **11 In-place inside a Transformer** | mask attention scores and add residuals in place safely, and measure which activation bytes in-place can't save |
+# | **12 The KV cache** | measure what a generated token allocates with a cache grown by `cat` and with one written in place, and run generation in the right grad mode |
 # | **13 Mixed precision** | predict what in-place ops do to `float16`/`bfloat16` tensors, and write loss scaling and fp32 master-weight updates in place |
 # | **14 Gradients are updated in place too** | accumulate gradients over micro-batches, choose how to clear them, and say what `clip_grad_norm_` changes in place |
 
@@ -45,10 +46,10 @@
 # ## How to use it
 #
 # **On your own:** go in order from 01 to 05. After that, 06–09 can be read in any order, and 10
-# is the capstone. 11 (Transformers) builds on 06 and 07; 13 (mixed precision) and 14
-# (gradients) build on 05 and can be read any time after it. Run every cell from top to bottom
-# (*Run → Run All Cells* also works). Change numbers and run cells again: every measurement is
-# computed live.
+# is the capstone. 11 (Transformers) builds on 06 and 07, 12 (the KV cache) on 03 and 06;
+# 13 (mixed precision) and 14 (gradients) build on 05 and can be read any time after it.
+# Run every cell from top to bottom (*Run → Run All Cells* also works). Change numbers and
+# run cells again: every measurement is computed live.
 #
 # **In class:** a one-day workshop fits in these times (each notebook runs in seconds; the times
 # are for reading, discussion and exercises, about 6½ hours in all, so a 9:00–17:00 day keeps

@@ -15,6 +15,77 @@ def _dt(t, name):
     return getattr(t, name)
 
 
+# --------------------------------------------------------------------------- notebook 12
+def test_12_cat_allocates_a_new_storage(torch_mod, core):
+    for t in (torch_mod, core):
+        with t.inference_mode():
+            K = t.zeros(1, 4, 10, 16)
+            k = t.ones(1, 4, 1, 16)
+            grown = t.cat([K, k], dim=2)
+        assert grown.shape == (1, 4, 11, 16), t.__name__
+        assert grown.data_ptr() != K.data_ptr(), t.__name__
+        assert grown.untyped_storage().nbytes() == 11 * 4 * 16 * 4, t.__name__
+        assert K.shape == (1, 4, 10, 16), t.__name__  # the old cache is untouched
+
+
+def test_12_cache_writes_in_place(torch_mod, core):
+    for t in (torch_mod, core):
+        with t.no_grad():
+            K = t.zeros(1, 4, 10, 16)
+            k = t.ones(1, 4, 1, 16)
+            ptr, version = K.data_ptr(), K._version
+            K[:, :, 3:4] = k
+            assert K.index_copy_(2, t.tensor([4]), k) is K, t.__name__
+        assert K.data_ptr() == ptr and K._version - version == 2, t.__name__
+        assert K[0, 0, :, 0].tolist() == [0, 0, 0, 1, 1, 0, 0, 0, 0, 0], t.__name__
+
+
+def test_12_inference_cache_rules(torch_mod, core):
+    refused = ("Inplace update to inference tensor outside InferenceMode is not allowed.You can "
+               "make a clone to get a normal tensor before doing inplace update.See "
+               "https://github.com/pytorch/rfcs/pull/17 for more details.")
+    for t in (torch_mod, core):
+        with t.inference_mode():
+            K = t.zeros(1, 2, 4, 3)
+            K[:, :, 0:1] = t.ones(1, 2, 1, 3)  # inside the mode: allowed
+        assert K.is_inference(), t.__name__
+        with pytest.raises(RuntimeError) as e:
+            _ = K._version
+        assert str(e.value) == "Inference tensors do not track version counter.", t.__name__
+        with t.no_grad():
+            with pytest.raises(RuntimeError) as e:
+                K[:, :, 1:2] = t.ones(1, 2, 1, 3)
+            assert str(e.value) == refused, t.__name__
+            with pytest.raises(RuntimeError) as e:
+                K.index_copy_(2, t.tensor([1]), t.ones(1, 2, 1, 3))
+            assert str(e.value) == refused, t.__name__
+        # PyTorch raises after its kernel wrote (notebook 03); the core refuses before writing
+        written = [1, 1, 0, 0] if t is torch_mod else [1, 0, 0, 0]
+        assert K[0, 0, :, 0].tolist() == written, t.__name__
+
+
+def test_12_cache_written_with_grad(torch_mod, core):
+    messages = []
+    for t in (torch_mod, core):
+        t.manual_seed(0)
+        wk = t.randn(8, 8, requires_grad=True)
+        x = t.randn(3, 8)
+        cache = t.zeros(3, 8)
+        cache[0] = x[0] @ wk
+        score = cache[:1] @ (x[0] @ wk)
+        cache[1] = x[1] @ wk
+        assert cache.grad_fn.name() == "torch::autograd::CopySlices", t.__name__
+        assert cache._version == 2, t.__name__
+        with pytest.raises(RuntimeError) as e:
+            score.sum().backward()
+        messages.append(str(e.value))
+    assert messages[0] == messages[1]
+    assert messages[0].startswith(
+        "one of the variables needed for gradient computation has been modified by an inplace "
+        "operation: [torch.FloatTensor [1, 8]], which is output 0 of AsStrided, is at version "
+        "2; expected version 1 instead.")
+
+
 # --------------------------------------------------------------------------- notebook 13
 @pytest.mark.parametrize("name", ["float32", "float16", "bfloat16"])
 def test_13_finfo(torch_mod, core, name):
