@@ -60,7 +60,8 @@ __all__ = [*_NAMES, *_JOIN_INDEX, *_JOIN, "einsum", "where"]
 
 # Shape ops of issue 10 (ops/reorder.py, triangular.py, scan.py ...): torch.flip(x, dims) is
 # x.flip(dims), and so on.
-_SHAPE_OPS = "flip roll diagonal tril triu cumsum cumprod".split()
+_SHAPE_OPS = ("flip roll diagonal tril triu cumsum cumprod sort argsort topk norm renorm unflatten "
+              "movedim moveaxis swapdims swapaxes i0 i0_").split()
 for _name in _SHAPE_OPS:
     globals()[_name] = _method(_name)
 __all__ += _SHAPE_OPS

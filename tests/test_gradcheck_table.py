@@ -214,6 +214,13 @@ CASES.update({
     "triu": (lambda a: (a * 1).triu_(1) + a.triu(-1), [M], False),
     "cumsum": (lambda a: a.cumsum(1) + (a * 1).cumsum_(0), [A], False),
     "cumprod": (lambda a: a.cumprod(1) + (a * 1).cumprod_(0), [A], False),
+    "sort": (lambda a: a.sort(1, descending=True).values, [A], False),
+    "topk": (lambda a: a.topk(2, 0).values, [B], False),
+    "linalg_vector_norm": (lambda a: a.norm(dim=1) + a.norm(1, 1) + a.norm(3, 1)
+                           + a.norm(float("inf"), 1), [A], False),
+    "renorm": (lambda a: a.renorm(2, 0, 1.0) + (a * 1).renorm_(1, 1, 0.5), [A], False),
+    "unfold": (lambda a: a.unfold(1, 2, 1), [B], False),
+    "i0": (lambda a: a.i0() + (a * 1).i0_(), [A], False),
 })
 
 # Rows whose backward PyTorch leaves unimplemented (derivatives.yaml's not_implemented, or

@@ -15,5 +15,5 @@ from . import operators  # noqa: F401
 from . import normalization, embedding, activations, attention  # noqa: F401
 from . import trig, unary_math, compare_inplace, logical, bitwise, binary_math  # noqa: F401
 from . import joining, masking, index_ops  # noqa: F401
-from . import reorder, triangular, scan  # noqa: F401
+from . import reorder, triangular, scan, sorting, dims, special, norms  # noqa: F401
 # isort: on

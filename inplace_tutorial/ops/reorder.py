@@ -11,6 +11,7 @@ import itertools
 
 import numpy as np
 
+from .. import dtypes
 from ..autograd.derivatives import derivative
 from ..autograd.record import record
 from ..creation import empty_strided, zeros
@@ -20,12 +21,14 @@ from ._int_args import int_list, saved, signed
 from ._iter import out_strides
 
 
-def _like(self: Tensor, op: str) -> Tensor:
-    """A new tensor laid out as TensorIterator lays out an output that follows self."""
+def _like(self: Tensor, op: str, dtype: dtypes.dtype | None = None) -> Tensor:
+    """A new tensor (of self's dtype unless given) laid out as TensorIterator lays out an
+    output that follows self."""
+    dtype = dtype or self.dtype
     strides = out_strides(self._shape, (self,))
     if strides is None:
-        return Tensor._empty(self._shape, self.dtype, op)
-    out = empty_strided(self._shape, strides, self.dtype)
+        return Tensor._empty(self._shape, dtype, op)
+    out = empty_strided(self._shape, strides, dtype)
     out._storage.op = op
     return out
 

@@ -309,6 +309,10 @@ def _shape_saved_programs(t, x, nl):
         "repeat": lambda: x(2, 3).repeat(2, 1), "diagonal": lambda: x(3, 3).diagonal(),
         "tril": lambda: nl(3, 3).tril_(), "triu": lambda: x(3, 3).triu(1),
         "cumsum": lambda: x(2, 3).cumsum(1), "cumprod": lambda: nl(2, 3).cumprod_(1),
+        "sort": lambda: x(2, 3).sort(1)[0], "topk": lambda: x(2, 3).topk(2)[0],
+        "linalg_vector_norm": lambda: x(2, 3).norm(dim=1),
+        "renorm": lambda: nl(2, 3).renorm_(2, 0, 1.0),
+        "unfold": lambda: x(2, 4).unfold(1, 2, 1), "i0": lambda: x(3).i0(),
     }
 
 

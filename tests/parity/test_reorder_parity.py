@@ -1,7 +1,8 @@
 """Shape ops of issue 10 on torch 2.13 and the core: flip/roll/repeat, diagonal/tril/triu/
-fill_diagonal_, cumsum/cumprod (and the ops added after them). Values, layouts, view and
-data_ptr relations, ``_version``, grad_fn names, ``_saved_*`` names and values (PyTorch shows
-a saved negative int64 as an unsigned number), gradients and error texts word for word.
+fill_diagonal_, cumsum/cumprod. Values, layouts, view and data_ptr relations, ``_version``,
+grad_fn names, ``_saved_*`` names and values (PyTorch shows a saved negative int64 as an
+unsigned number), gradients and error texts word for word. Sorting, norms, dim views and i0
+are in test_reorder_sort_norm_parity.py.
 """
 
 import pytest
@@ -20,40 +21,11 @@ from .harness import (
     same_storage,
     upstream,
 )
+from .reorder_helpers import grad_of, layouts, saved
 
 pytestmark = pytest.mark.parity
 
 prog = Registry()
-
-
-def saved(fn):
-    """Every ``_saved_*`` attribute of a node: names, and values (tensors compared too)."""
-    if fn is None:
-        return None
-    return {n: getattr(fn, n) for n in sorted(dir(fn)) if n.startswith("_saved_")}
-
-
-def grad_of(t, make, *shapes, seed=5):
-    """Gradient of ``make(*leaves)`` under a fixed upstream gradient, with node and saved."""
-    leaves = [leaf(t, arr(*s, seed=seed + i)) for i, s in enumerate(shapes)]
-    y = make(*leaves)
-    first = y[0] if isinstance(y, tuple) else y
-    out = {"fn": fn_name(first.grad_fn), "saved": saved(first.grad_fn), "value": first}
-    first.backward(upstream(t, first))
-    out["grads"] = [a.grad for a in leaves]
-    return out
-
-
-def layouts(t, op):
-    """op on contiguous, transposed, sliced and permuted inputs: values and layouts."""
-    x = t.tensor(arr(4, 6, seed=3))
-    b = t.tensor(arr(2, 3, 4, seed=4))
-    out = {}
-    for name, v in (("contig", x), ("t", x.t()), ("sliced", x[:, ::2]),
-                    ("perm", b.permute(2, 0, 1)), ("row", x[1:3])):
-        r = op(v)
-        out[name] = (r, meta(r))
-    return out
 
 
 # ======================================================================================
@@ -64,10 +36,17 @@ def layouts(t, op):
 def flip_values_and_layouts(t):
     x = t.arange(12.0).reshape(3, 4)
     return {
-        "d0": x.flip(0), "d01": x.flip(0, 1), "list": x.flip([1]), "tuple": x.flip((0, 1)),
-        "neg": x.flip(-1), "empty": x.flip([]), "module": t.flip(x, [0]),
-        "zero_dim": t.tensor(3.0).flip(0), "bool": t.tensor([True, False, False]).flip(0),
-        "long": t.tensor([[1, 2], [3, 4]]).flip(1), "not_a_view": x.flip(0)._base is None,
+        "d0": x.flip(0),
+        "d01": x.flip(0, 1),
+        "list": x.flip([1]),
+        "tuple": x.flip((0, 1)),
+        "neg": x.flip(-1),
+        "empty": x.flip([]),
+        "module": t.flip(x, [0]),
+        "zero_dim": t.tensor(3.0).flip(0),
+        "bool": t.tensor([True, False, False]).flip(0),
+        "long": t.tensor([[1, 2], [3, 4]]).flip(1),
+        "not_a_view": x.flip(0)._base is None,
         "layouts": layouts(t, lambda v: v.flip(0)),
         "layouts_last": layouts(t, lambda v: v.flip(-1)),
     }
@@ -77,9 +56,12 @@ def flip_values_and_layouts(t):
 def flip_errors(t):
     x = t.zeros(2, 3)
     return {
-        "dup": catch(lambda: x.flip(0, 0)), "dup_neg": catch(lambda: x.flip(1, -1)),
-        "range": catch(lambda: x.flip(2)), "float": catch(lambda: x.flip(1.5)),
-        "str": catch(lambda: x.flip("a")), "missing": catch(lambda: x.flip()),
+        "dup": catch(lambda: x.flip(0, 0)),
+        "dup_neg": catch(lambda: x.flip(1, -1)),
+        "range": catch(lambda: x.flip(2)),
+        "float": catch(lambda: x.flip(1.5)),
+        "str": catch(lambda: x.flip("a")),
+        "missing": catch(lambda: x.flip()),
         "zero_dim": catch(lambda: t.tensor(1.0).flip(1)),
     }
 
@@ -97,11 +79,18 @@ def flip_autograd(t):
 def roll_values_and_layouts(t):
     x = t.arange(12.0).reshape(3, 4)
     return {
-        "flat": x.roll(1), "flat_neg": x.roll(-5), "d0": x.roll(1, 0), "d1_big": x.roll(9, 1),
-        "two": x.roll((1, -1), (0, 1)), "list": x.roll([2], [1]),
+        "flat": x.roll(1),
+        "flat_neg": x.roll(-5),
+        "d0": x.roll(1, 0),
+        "d1_big": x.roll(9, 1),
+        "two": x.roll((1, -1), (0, 1)),
+        "list": x.roll([2], [1]),
         "same_dim": x.roll((1, 1), (0, 0)),
-        "neg_dim": x.roll(1, -1), "module": t.roll(x, 2, 1), "zero_dim": t.tensor(3.0).roll(1),
-        "empty": t.zeros(0, 3).roll(1, 0), "long": t.tensor([1, 2, 3]).roll(1),
+        "neg_dim": x.roll(1, -1),
+        "module": t.roll(x, 2, 1),
+        "zero_dim": t.tensor(3.0).roll(1),
+        "empty": t.zeros(0, 3).roll(1, 0),
+        "long": t.tensor([1, 2, 3]).roll(1),
         "layouts": layouts(t, lambda v: v.roll(1, 0)),
         "layouts_flat": layouts(t, lambda v: v.roll(2)),
         "three": t.arange(24.0).reshape(2, 3, 4).roll((1, 2, -1), (0, 1, 2)),
@@ -112,9 +101,12 @@ def roll_values_and_layouts(t):
 def roll_errors(t):
     x = t.zeros(2, 3)
     return {
-        "align": catch(lambda: x.roll((1, 2), (0,))), "align_flat": catch(lambda: x.roll((1, 2))),
-        "range": catch(lambda: x.roll(1, 2)), "required": catch(lambda: x.roll((), ())),
-        "float": catch(lambda: x.roll(1.5)), "dim_float": catch(lambda: x.roll(1, 1.5)),
+        "align": catch(lambda: x.roll((1, 2), (0,))),
+        "align_flat": catch(lambda: x.roll((1, 2))),
+        "range": catch(lambda: x.roll(1, 2)),
+        "required": catch(lambda: x.roll((), ())),
+        "float": catch(lambda: x.roll(1.5)),
+        "dim_float": catch(lambda: x.roll(1, 1.5)),
         "zero_dim": catch(lambda: t.tensor(1.0).roll(1, 1)),
     }
 
@@ -133,12 +125,19 @@ def repeat_values_and_errors(t):
     x = t.arange(6.0).reshape(2, 3)
     v = t.tensor([1.0, 2.0])
     return {
-        "r21": x.repeat(2, 1), "r12": x.repeat(1, 2), "lead": v.repeat(2, 1, 2),
-        "list": x.repeat([2, 2]), "tuple": x.repeat((1, 1)), "zero": x.repeat(0, 1),
-        "zero_dim": t.tensor(2.0).repeat(3), "bool": t.tensor([True, False]).repeat(2),
-        "t": (x.t().repeat(1, 1), meta(x.t().repeat(1, 1))), "meta": meta(x.repeat(2, 2)),
+        "r21": x.repeat(2, 1),
+        "r12": x.repeat(1, 2),
+        "lead": v.repeat(2, 1, 2),
+        "list": x.repeat([2, 2]),
+        "tuple": x.repeat((1, 1)),
+        "zero": x.repeat(0, 1),
+        "zero_dim": t.tensor(2.0).repeat(3),
+        "bool": t.tensor([True, False]).repeat(2),
+        "t": (x.t().repeat(1, 1), meta(x.t().repeat(1, 1))),
+        "meta": meta(x.repeat(2, 2)),
         "copy": same_storage(x, x.repeat(1, 1)),
-        "fewer": catch(lambda: x.repeat(2)), "neg": catch(lambda: x.repeat(2, -1)),
+        "fewer": catch(lambda: x.repeat(2)),
+        "neg": catch(lambda: x.repeat(2, -1)),
         "missing": catch(lambda: x.repeat()),
     }
 
@@ -162,13 +161,24 @@ def diagonal_is_a_view(t):
     x = t.arange(12.0).reshape(3, 4)
     b = t.arange(24.0).reshape(2, 3, 4)
     out = {}
-    for name, d in (("main", x.diagonal()), ("up", x.diagonal(1)), ("down", x.diagonal(-1)),
-                    ("far", x.diagonal(5)), ("far_neg", x.diagonal(-5)),
-                    ("t", x.t().diagonal(1)), ("batch", b.diagonal(0, 1, 2)),
-                    ("batch_neg", b.diagonal(1, -1, 0)), ("swapped", x.diagonal(0, 1, 0)),
-                    ("module", t.diagonal(x, 1))):
-        out[name] = (d, meta(d), same_storage(d, x if name not in ("batch", "batch_neg") else b),
-                     d._base is not None)
+    for name, d in (
+        ("main", x.diagonal()),
+        ("up", x.diagonal(1)),
+        ("down", x.diagonal(-1)),
+        ("far", x.diagonal(5)),
+        ("far_neg", x.diagonal(-5)),
+        ("t", x.t().diagonal(1)),
+        ("batch", b.diagonal(0, 1, 2)),
+        ("batch_neg", b.diagonal(1, -1, 0)),
+        ("swapped", x.diagonal(0, 1, 0)),
+        ("module", t.diagonal(x, 1)),
+    ):
+        out[name] = (
+            d,
+            meta(d),
+            same_storage(d, x if name not in ("batch", "batch_neg") else b),
+            d._base is not None,
+        )
     d = x.diagonal()
     d.mul_(10)
     out["written"] = x
@@ -180,10 +190,13 @@ def diagonal_is_a_view(t):
 @prog
 def diagonal_errors(t):
     x = t.zeros(2, 3)
-    return {"same": catch(lambda: x.diagonal(0, 1, 1)),
-            "same_neg": catch(lambda: x.diagonal(0, 1, -1)),
-            "vector": catch(lambda: t.zeros(3).diagonal()),
-            "range": catch(lambda: x.diagonal(0, 0, 2)), "float": catch(lambda: x.diagonal(1.5))}
+    return {
+        "same": catch(lambda: x.diagonal(0, 1, 1)),
+        "same_neg": catch(lambda: x.diagonal(0, 1, -1)),
+        "vector": catch(lambda: t.zeros(3).diagonal()),
+        "range": catch(lambda: x.diagonal(0, 0, 2)),
+        "float": catch(lambda: x.diagonal(1.5)),
+    }
 
 
 @prog
@@ -196,8 +209,10 @@ def diagonal_autograd(t):
     return {
         "main": grad_of(t, lambda a: a.diagonal(), (3, 4)),
         "batch": grad_of(t, lambda a: a.diagonal(-1, 2, 0), (3, 2, 4)),
-        "inplace_base": fn_name(y.grad_fn), "inplace_view": fn_name(d.grad_fn),
-        "graph": graph(y.grad_fn), "grad_through_write": a.grad,
+        "inplace_base": fn_name(y.grad_fn),
+        "inplace_view": fn_name(d.grad_fn),
+        "graph": graph(y.grad_fn),
+        "grad_through_write": a.grad,
     }
 
 
@@ -278,9 +293,14 @@ def tril_triu_autograd(t):
 @prog
 def fill_diagonal_values(t):
     out = {}
-    for name, shape, wrap in (("square", (3, 3), False), ("tall", (7, 3), False),
-                              ("tall_wrap", (7, 3), True), ("wide_wrap", (3, 5), True),
-                              ("cube", (2, 2, 2), False), ("tall_wrap_close", (4, 3), True)):
+    for name, shape, wrap in (
+        ("square", (3, 3), False),
+        ("tall", (7, 3), False),
+        ("tall_wrap", (7, 3), True),
+        ("wide_wrap", (3, 5), True),
+        ("cube", (2, 2, 2), False),
+        ("tall_wrap_close", (4, 3), True),
+    ):
         x = t.zeros(*shape)
         r = x.fill_diagonal_(5.0, wrap=wrap)
         out[name] = (x, r is x, x._version)
@@ -329,14 +349,23 @@ def cumsum_cumprod_values(t):
     x = t.tensor(arr(3, 4, seed=6))
     out = {}
     for op in ("cumsum", "cumprod"):
-        out[op] = (getattr(x, op)(0), getattr(x, op)(1), getattr(x, op)(-1),
-                   getattr(t, op)(x, 1), getattr(x, op)(dim=0))
+        out[op] = (
+            getattr(x, op)(0),
+            getattr(x, op)(1),
+            getattr(x, op)(-1),
+            getattr(t, op)(x, 1),
+            getattr(x, op)(dim=0),
+        )
         out[op + "_layouts"] = layouts(t, lambda v, op=op: getattr(v, op)(0))
-        out[op + "_ints"] = [getattr(t.tensor([1, 2, 3], dtype=d), op)(0)
-                             for d in (t.int8, t.uint8, t.int16, t.int32, t.int64, t.bool)]
-        out[op + "_dtype"] = (getattr(x, op)(1, dtype=t.float64),
-                              getattr(t.tensor([1.5, 2.5, -1.5]), op)(0, dtype=t.int32),
-                              getattr(t.tensor([1, 2]), op)(0, dtype=t.float32))
+        out[op + "_ints"] = [
+            getattr(t.tensor([1, 2, 3], dtype=d), op)(0)
+            for d in (t.int8, t.uint8, t.int16, t.int32, t.int64, t.bool)
+        ]
+        out[op + "_dtype"] = (
+            getattr(x, op)(1, dtype=t.float64),
+            getattr(t.tensor([1.5, 2.5, -1.5]), op)(0, dtype=t.int32),
+            getattr(t.tensor([1, 2]), op)(0, dtype=t.float32),
+        )
         out[op + "_half"] = getattr(t.tensor([1.0, 2.5, 3.0], dtype=t.float16), op)(0)
         out[op + "_0d"] = (getattr(t.tensor(2.0), op)(0), getattr(t.tensor(2.0), op)(-1))
         out[op + "_empty"] = getattr(t.zeros(0, 3), op)(1)
@@ -377,7 +406,8 @@ def cumsum_cumprod_errors(t):
             "bool_": catch(lambda op=op: getattr(t.tensor([True, False]), op + "_")(0)),
             "dtype_": catch(lambda op=op: getattr(x.clone(), op + "_")(0, dtype=t.float64)),
             "int_dtype_": catch(
-                lambda op=op: getattr(t.tensor([1, 2]), op + "_")(0, dtype=t.float32)),
+                lambda op=op: getattr(t.tensor([1, 2]), op + "_")(0, dtype=t.float32)
+            ),
             "expanded_": catch(lambda op=op: getattr(t.ones(1, 3).expand(3, 3), op + "_")(0)),
             "leaf_": catch(lambda op=op: getattr(leaf(t, arr(3)), op + "_")(0, dtype=t.float64)),
         }
@@ -408,8 +438,9 @@ def cumsum_cumprod_autograd(t):
 
 @prog
 def cumprod_backward_with_zeros(t):
-    v = t.tensor([[2.0, 0.0, 3.0, 4.0], [0.0, 1.5, 0.0, 2.0], [1.0, 2.0, 3.0, 0.0],
-                  [0.5, -1.0, 2.0, 3.0]])
+    v = t.tensor(
+        [[2.0, 0.0, 3.0, 4.0], [0.0, 1.5, 0.0, 2.0], [1.0, 2.0, 3.0, 0.0], [0.5, -1.0, 2.0, 3.0]]
+    )
     a = t.tensor(v.tolist(), requires_grad=True)
     y = a.cumprod(1)
     y.backward(upstream(t, y))

@@ -1,0 +1,242 @@
+"""Norms: Tensor.norm (PyTorch's torch.norm, which calls linalg.vector_norm for the vector
+orders: p = 2 / 'fro', 1, inf, -inf, 0 and any other number) and renorm/renorm_.
+
+The node is LinalgVectorNormBackward0, as PyTorch names it: it saves self and the result, and
+ord, dim and keepdim as they were passed. float16/bfloat16 accumulate in float32. renorm
+rescales every slice along ``dim`` whose p-norm exceeds ``maxnorm`` down to it; its node
+(RenormBackward0) saves self and recomputes the norms in backward, as PyTorch does.
+"""
+from __future__ import annotations
+
+import math
+import numbers
+
+import numpy as np
+
+from .. import dtypes
+from ..autograd.derivatives import derivative
+from ..autograd.record import record, record_inplace
+from ..layout import wrap_dim
+from ..tensor import Tensor, tensor_method
+from ._args import check_number, type_name
+from ._int_args import int_arg, saved, signed
+from ._iter import check_internal_overlap
+from .compare import where
+from .reduce import _out_shape
+
+_VN = "linalg.vector_norm"
+
+
+def _reduce_dims(self: Tensor, dim) -> tuple:
+    if dim is None:
+        return tuple(range(self.dim()))
+    wrapped = [wrap_dim(d, self.dim()) for d in dim]
+    for d in wrapped:
+        if wrapped.count(d) > 1:
+            raise RuntimeError(f"dim {d} appears multiple times in the list of dims")
+    return tuple(sorted(wrapped))
+
+
+def _check_vector_norm(self: Tensor, ord: float, dims: tuple, dim, dtype) -> None:
+    if self.dtype.category != dtypes.FLOATING:
+        raise RuntimeError(f"{_VN}: Expected a floating point or complex tensor as input. "
+                           f"Got {self.dtype.short}")
+    if dtype is not None and dtype.category != dtypes.FLOATING:
+        raise RuntimeError(f"{_VN}: dtype should be floating point or complex, but got "
+                           f"{dtype.short}")
+    if self.numel() == 0 and (ord < 0 or ord == math.inf):
+        if dim is None:
+            raise RuntimeError(f"{_VN} cannot compute the {ord:g} norm on an empty tensor "
+                               "because the operation does not have an identity")
+        for d in dims:
+            if self._shape[d] == 0:
+                raise RuntimeError(f"{_VN} cannot compute the {ord:g} norm on the dimension "
+                                   f"{d}because this dimension is empty and the operation "
+                                   "does not have an identity")
+
+
+def _norm_into(a: np.ndarray, ord: float, dims: tuple, keepdim: bool, out: np.ndarray,
+               op: str) -> None:
+    """out = the ord-norm of a over dims, through one counted float buffer of a's size."""
+    tmp = Tensor._empty(a.shape, dtypes.from_numpy_dtype(out.dtype), op + " (|x|)")._array()
+    if ord == 0:
+        np.not_equal(a, 0, out=tmp, casting="unsafe")
+    else:
+        np.abs(a, out=tmp, casting="unsafe")
+    if ord == math.inf:
+        np.max(tmp, axis=dims, keepdims=keepdim, out=out)
+    elif ord == -math.inf:
+        np.min(tmp, axis=dims, keepdims=keepdim, out=out)
+    elif ord in (0, 1):
+        np.sum(tmp, axis=dims, keepdims=keepdim, out=out)
+    elif ord == 2:
+        np.multiply(tmp, tmp, out=tmp)
+        np.sum(tmp, axis=dims, keepdims=keepdim, out=out)
+        np.sqrt(out, out=out)
+    else:
+        np.power(tmp, ord, out=tmp)
+        np.sum(tmp, axis=dims, keepdims=keepdim, out=out)
+        np.power(out, 1.0 / ord, out=out)
+
+
+def _vector_norm(self: Tensor, ord, dims: tuple, keepdim: bool, dtype) -> Tensor:
+    """The norm's value as a new tensor (no node): float16/bfloat16 accumulate in float32."""
+    rd = dtype or self.dtype
+    shape = _out_shape(self, dims, keepdim)
+    out = Tensor._empty(shape, rd, "linalg_vector_norm")
+    acc = dtypes.float32 if rd in (dtypes.float16, dtypes.bfloat16) else rd
+    target = out if acc is rd else Tensor._empty(shape, acc, "linalg_vector_norm (float32)")
+    _norm_into(self._array(), float(ord), dims, keepdim, target._array(), "linalg_vector_norm")
+    if target is not out:
+        np.copyto(out._array(), target._array(), casting="unsafe")
+    return out
+
+
+def _dim_list(dim):
+    """torch.norm's dim: an int becomes [dim]; anything else goes on as it is."""
+    if isinstance(dim, (int, np.integer)) and not isinstance(dim, bool):
+        return (int(dim),)
+    return dim
+
+
+def _vector_dims(dim):
+    """linalg.vector_norm's dim argument: None or a sequence of ints."""
+    if dim is None:
+        return None
+    if not isinstance(dim, (list, tuple)) or not all(
+            isinstance(d, (int, np.integer)) and not isinstance(d, bool) for d in dim):
+        raise TypeError(f"linalg_vector_norm(): argument 'dim' (position 3) must be tuple of "
+                        f"ints, not {type_name(dim)}")
+    return tuple(int(d) for d in dim)
+
+
+@tensor_method
+def norm(self, p="fro", dim=None, keepdim: bool = False, dtype=None) -> Tensor:
+    """torch.norm: p = 'fro' (or None) is the 2-norm; any number is the vector p-norm."""
+    dims_arg = _dim_list(dim)
+    if isinstance(p, str):  # torch.norm asks len(dim) here, whatever dim is
+        if p != "fro" or (dims_arg is not None and len(dims_arg) > 2):
+            if p == "nuc":
+                raise NotImplementedError("norm(p='nuc') (the nuclear norm needs an SVD) is not "
+                                          "in the core")
+            raise RuntimeError(f"linalg.matrix_norm: Order {p} not supported.")
+        ord = 2
+    else:
+        ord = 2.0 if p is None else p
+        check_number("linalg_vector_norm", "ord", ord, 2)
+    if dtype is not None and not isinstance(dtype, dtypes.dtype):
+        raise TypeError(f"linalg_vector_norm(): argument 'dtype' must be torch.dtype, not "
+                        f"{type_name(dtype)}")
+    dims_arg = _vector_dims(dims_arg)
+    dims = _reduce_dims(self, dims_arg)
+    _check_vector_norm(self, float(ord), dims, dims_arg, dtype)
+    out = _vector_norm(self, ord, dims, keepdim, dtype)
+    return record("linalg_vector_norm", out, {"self": self}, ord=ord,
+                  dim=None if dims_arg is None else saved(dims_arg), keepdim=keepdim)
+
+
+def _norm_backward(g: Tensor, x: Tensor, p: float, norm: Tensor, dims: tuple,
+                   keepdim: bool) -> Tensor | None:
+    """PyTorch's norm_backward: the gradient of ``norm = |x|_p`` over dims."""
+    if not keepdim and x.dim():
+        for d in dims:
+            g, norm = g.unsqueeze(d), norm.unsqueeze(d)
+    if p == 0:
+        return None  # PyTorch gives no gradient at all (x.grad stays None)
+    if p == 1:
+        return x.sgn() * g
+    if p == 2:
+        return g * (x / norm).masked_fill_(norm == 0, 0)
+    if math.isinf(p):  # amax of |x|: the gradient is shared by the cells that reach it
+        xa = x.abs()
+        mask = (xa == norm).logical_or(xa != xa)
+        return x.sgn() * ((g / mask.sum(dims, keepdim=True)) * mask)
+    if p < 1:
+        scaled = x.sgn() * x.abs().pow_(p - 1).masked_fill_(x == 0, 0)
+        return scaled * g * norm.pow(1 - p)
+    scaled = x.sgn() * x.abs().pow_(p - 1) if p < 2 else x * x.abs().pow_(p - 2)
+    scale = g / norm.pow(p - 1)
+    return scaled * scale.masked_fill_(norm == 0, 0)
+
+
+@derivative("linalg_vector_norm", "LinalgVectorNormBackward0",
+            saves={"self": None, "result": None})
+def _linalg_vector_norm_bw(ctx, g):
+    x, dim = ctx.saved("self"), ctx.attr("dim")
+    dims = _reduce_dims(x, None if dim is None else signed(dim))
+    return (_norm_backward(g, x, float(ctx.attr("ord")), ctx.saved("result"), dims,
+                           ctx.attr("keepdim")),)
+
+
+# --------------------------------------------------------------------------- renorm
+def _renorm_args(op: str, p, dim, maxnorm) -> int:
+    if not isinstance(p, numbers.Number) or isinstance(p, Tensor):
+        raise TypeError(f"{op}(): argument 'p' (position 1) must be Number, not {type_name(p)}")
+    dim = int_arg(op, "dim", dim, 2)
+    if not isinstance(maxnorm, numbers.Number):
+        raise TypeError(f"{op}(): argument 'maxnorm' (position 3) must be Number, not "
+                        f"{type_name(maxnorm)}")
+    return dim
+
+
+def _renorm_check(self: Tensor, p, dim: int, maxnorm) -> tuple:
+    """renorm's checks in PyTorch's order; the dims its norms reduce over."""
+    if p <= 0:
+        raise RuntimeError("renorm: non-positive-norm not supported")
+    if maxnorm < 0:
+        raise RuntimeError(f"renorm: expected maxnorm to be >= 0 but got {float(maxnorm):g}")
+    if self.dim() < 2:
+        raise RuntimeError(f"renorm: input needs at least 2 dimensions, got {self.dim()} "
+                           "dimensions")
+    d = wrap_dim(dim, self.dim())
+    _check_vector_norm(self, float(p), (), None, None)
+    return tuple(i for i in range(self.dim()) if i != d)
+
+
+def _renorm_factor(self: Tensor, p, reduce: tuple, maxnorm) -> np.ndarray:
+    """maxnorm / (norm + 1e-7) for the slices over maxnorm, 1 for the others (small)."""
+    norm = _vector_norm(self, p, reduce, True, None)._array()
+    acc = norm.astype(np.float32) if norm.dtype.itemsize < 4 else norm
+    return np.where(acc > maxnorm, maxnorm / (acc + 1e-7), 1.0).astype(acc.dtype)
+
+
+@tensor_method
+def renorm(self, p, dim: int, maxnorm) -> Tensor:
+    dim = _renorm_args("renorm", p, dim, maxnorm)
+    reduce = _renorm_check(self, p, dim, maxnorm)
+    out = Tensor._empty(self._shape, self.dtype, "renorm")
+    np.multiply(self._array(), _renorm_factor(self, p, reduce, maxnorm), out=out._array(),
+                casting="unsafe")
+    return record("renorm", out, {"self": self}, p=p, dim=saved(dim), maxnorm=maxnorm)
+
+
+@tensor_method
+def renorm_(self, p, dim: int, maxnorm) -> Tensor:
+    dim = _renorm_args("renorm_", p, dim, maxnorm)
+    a = self._array()
+    plan = {}
+
+    def check():
+        plan["reduce"] = _renorm_check(self, p, dim, maxnorm)
+        check_internal_overlap(self)
+
+    def compute():
+        np.multiply(a, _renorm_factor(self, p, plan["reduce"], maxnorm), out=a,
+                    casting="unsafe")
+
+    return record_inplace("renorm", self, {"self": self}, compute=compute, check=check, p=p,
+                          dim=saved(dim), maxnorm=maxnorm)
+
+
+@derivative("renorm", "RenormBackward0", saves={"self": None})
+def _renorm_bw(ctx, g):
+    x, p, maxnorm = ctx.saved("self"), float(ctx.attr("p")), ctx.attr("maxnorm")
+    d = wrap_dim(signed(ctx.attr("dim")), x.dim())
+    reduce = tuple(i for i in range(x.dim()) if i != d)
+    acc = dtypes.float32 if x.dtype in (dtypes.float16, dtypes.bfloat16) else None
+    norm = _vector_norm(x, p, reduce, True, acc)
+    grad_output = (x * g).sum(reduce, keepdim=True)
+    nb = _norm_backward(grad_output, x, p, norm, reduce, True)
+    invnorm = (norm + 1e-7).reciprocal()
+    grad_norm = maxnorm * invnorm * (g - invnorm * nb)
+    return (where(norm > maxnorm, grad_norm.to(g.dtype), g),)

@@ -1,0 +1,173 @@
+"""Sorting: sort, argsort and topk.
+
+sort and topk return values and indices (a ``torch.return_types`` pair); their nodes save the
+indices, so backward scatters the gradient back to where each value came from (and modifying
+the indices in place before backward is caught by their version). Sorting is stable: equal
+values keep their order, as PyTorch's CPU sort does; NaN sorts as the largest value.
+Line by line, a few thousand elements at a time, so NumPy's own index arrays stay small.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from .. import dtypes
+from ..autograd.derivatives import derivative
+from ..autograd.record import record
+from ..creation import zeros
+from ..layout import wrap_dim
+from ..tensor import Tensor, tensor_method
+from ._args import type_name
+from ._int_args import int_arg, saved, signed
+from ._iter import chunks
+from .reorder import _like
+
+_LINE_CHUNK = 1024  # elements sorted per NumPy call: its index temporaries stay ~8 KiB each
+
+
+def _return_type(name: str) -> type:
+    """torch.return_types.<name>: a (values, indices) tuple with names."""
+    def __repr__(self) -> str:
+        return f"torch.return_types.{name}(\nvalues={self[0]!r},\nindices={self[1]!r})"
+
+    return type(name, (tuple,), {"__slots__": (), "__repr__": __repr__,
+                                 "values": property(lambda self: self[0]),
+                                 "indices": property(lambda self: self[1])})
+
+
+SortResult = _return_type("sort")
+TopkResult = _return_type("topk")
+
+
+def _order(line: np.ndarray, descending: bool) -> np.ndarray:
+    """Stable argsort along the last axis. Descending: sort the reversed line ascending and
+    reverse back, so equal values still keep their order and NaN comes first."""
+    if not descending:
+        return np.argsort(line, axis=-1, kind="stable")
+    n = line.shape[-1]
+    rev = np.argsort(line[..., ::-1], axis=-1, kind="stable")[..., ::-1]
+    return np.subtract(n - 1, rev, out=rev.copy())
+
+
+def _sort_lines(a: np.ndarray, dim: int, descending: bool, k: int | None,
+                values: np.ndarray | None, indices: np.ndarray) -> None:
+    """Sort ``a`` along dim into ``values``/``indices`` (the first k of each line for topk)."""
+    a, idx_out = np.moveaxis(a, dim, -1), np.moveaxis(indices, dim, -1)
+    val_out = None if values is None else np.moveaxis(values, dim, -1)
+    n = a.shape[-1]
+    if n == 0 or idx_out.size == 0:
+        return
+    for part in chunks(a.shape[:-1], max(1, _LINE_CHUNK // n)):
+        sel = part + (slice(None),)
+        order = _order(a[sel], descending)
+        if k is not None:
+            order = order[..., :k]
+        idx_out[sel] = order
+        if val_out is not None:
+            val_out[sel] = np.take_along_axis(a[sel], order, axis=-1)
+
+
+def _bool_arg(op: str, name: str, value) -> bool:
+    if not isinstance(value, (bool, np.bool_)):
+        raise TypeError(f"{op}(): argument '{name}' must be bool, not {type_name(value)}")
+    return bool(value)
+
+
+_SORT_FORMS = (" * (*, bool stable, int dim = -1, bool descending = False)\n"
+               " * (int dim = -1, bool descending = False)\n")
+
+
+def _sort_args(op: str, dim, descending, stable) -> tuple:
+    """sort/argsort have two overloads (with and without ``stable``): a wrong type lists both."""
+    def refuse(got: str, why: str = "") -> TypeError:
+        return TypeError(f"{op}() received an invalid combination of arguments - got ({got}), "
+                         f"but expected one of:\n{_SORT_FORMS}{why}")
+    if stable is not None and not isinstance(stable, (bool, np.bool_)):
+        raise refuse(f"stable={type_name(stable)}, ")
+    if not isinstance(dim, (int, np.integer)) or isinstance(dim, (bool, np.bool_)):
+        raise refuse(type_name(dim))
+    if not isinstance(descending, (bool, np.bool_)):
+        raise refuse(f"int, {type_name(descending)}", "      didn't match because some of the "
+                     f"arguments have invalid types: (!int!, !{type_name(descending)}!)\n")
+    return int(dim), bool(descending)
+
+
+# --------------------------------------------------------------------------- sort / argsort
+@tensor_method
+def sort(self, dim: int = -1, descending: bool = False, *, stable: bool | None = None):
+    dim, descending = _sort_args("sort", dim, descending, stable)
+    d = wrap_dim(dim, self.dim())
+    values = _like(self, "sort")
+    indices = _like(self, "sort (indices)", dtypes.int64)
+    if self.dim() == 0:
+        values._array()[...] = self._array()
+        indices._array()[...] = 0
+    else:
+        _sort_lines(self._array(), d, descending, None, values._array(), indices._array())
+    record("sort", values, {"self": self}, dim=saved(dim), indices=indices,
+           self_sym_sizes=self._shape)
+    return SortResult((values, indices))
+
+
+@tensor_method
+def argsort(self, dim: int = -1, descending: bool = False, *, stable: bool = False) -> Tensor:
+    dim, descending = _sort_args("argsort", dim, descending, stable)
+    d = wrap_dim(dim, self.dim())
+    indices = _like(self, "argsort", dtypes.int64)
+    if self.dim() == 0:
+        indices._array()[...] = 0
+    else:
+        _sort_lines(self._array(), d, descending, None, None, indices._array())
+    return indices
+
+
+# --------------------------------------------------------------------------- topk
+@tensor_method
+def topk(self, k: int, dim: int = -1, largest: bool = True, sorted: bool = True):  # noqa: A002
+    """The k largest (or smallest) values along dim, largest first. ``sorted=False`` leaves
+    the order unspecified in PyTorch; here they come sorted all the same."""
+    k = int_arg("topk", "k", k, 1)
+    dim = int_arg("topk", "dim", dim, 2)
+    largest = _bool_arg("topk", "largest", largest)
+    _bool_arg("topk", "sorted", sorted)
+    d = wrap_dim(dim, self.dim())
+    size = self._shape[d] if self.dim() else 1
+    if not 0 <= k <= size:
+        raise RuntimeError("selected index k out of range")
+    if self.dtype is dtypes.bool_:
+        raise RuntimeError("topk does not support bool dtypes on CPU")
+    shape = list(self._shape)
+    if shape:
+        shape[d] = k
+    values = Tensor._empty(tuple(shape), self.dtype, "topk")
+    indices = Tensor._empty(tuple(shape), dtypes.int64, "topk (indices)")
+    if self.dim() == 0:
+        values._array()[...] = self._array()
+        indices._array()[...] = 0
+    else:
+        _sort_lines(self._array(), d, largest, k, values._array(), indices._array())
+    record("topk", values, {"self": self}, dim=saved(dim), indices=indices,
+           self_sym_sizes=self._shape)
+    return TopkResult((values, indices))
+
+
+def _scatter_back(ctx, g):
+    """Gradient of picking values by index: zeros of self's shape, g put at the indices."""
+    sizes, idx = ctx.attr("self_sym_sizes"), ctx.saved("indices")
+    out = zeros(sizes, dtype=g.dtype)
+    if not sizes:
+        out._array()[...] = g._array()
+        return (out,)
+    d = wrap_dim(signed(ctx.attr("dim")), len(sizes))
+    o = np.moveaxis(out._array(), d, -1)
+    i = np.moveaxis(idx._array(), d, -1)
+    v = np.moveaxis(np.broadcast_to(g._array(), idx._shape), d, -1)
+    n = max(1, i.shape[-1])
+    if i.size:
+        for part in chunks(i.shape[:-1], max(1, _LINE_CHUNK // n)):
+            sel = part + (slice(None),)
+            np.put_along_axis(o[sel], i[sel], v[sel], axis=-1)
+    return (out,)
+
+
+derivative("sort", "SortBackward0", saves={"indices": None})(_scatter_back)
+derivative("topk", "TopkBackward0", saves={"indices": None})(_scatter_back)

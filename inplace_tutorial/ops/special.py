@@ -1,0 +1,122 @@
+"""Special functions: i0, the modified Bessel function of the first kind of order 0.
+
+Computed as PyTorch computes it (Cephes' ``i0``): a Chebyshev series for exp(-x) I0(x) on
+[0, 8] and one for exp(-x) sqrt(x) I0(x) above, summed by Clenshaw's recurrence. Its
+derivative is I1 (order 1, Cephes' ``i1``), so I0Backward0 saves self. The series run in
+float64 on chunks of a few thousand elements inside the shared workspace, so nothing of the
+input's size is allocated besides the result.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from .. import dtypes
+from ..tensor import Tensor, tensor_method
+from ._iter import Scratch, call_kernel, chunks
+from ._pointwise import register, unary, unary_
+
+# Cephes' Chebyshev coefficients (the constants PyTorch's Math.h uses, float64 sets)
+_I0_A = (-4.41534164647933937950e-18, 3.33079451882223809783e-17, -2.43127984654795469359e-16,
+         1.71539128555513303061e-15, -1.16853328779934516808e-14, 7.67618549860493561688e-14,
+         -4.85644678311192946090e-13, 2.95505266312963983461e-12, -1.72682629144155570723e-11,
+         9.67580903537323691224e-11, -5.18979560163526290666e-10, 2.65982372468238665035e-9,
+         -1.30002500998624804212e-8, 6.04699502254191894932e-8, -2.67079385394061173391e-7,
+         1.11738753912010371815e-6, -4.41673835845875056359e-6, 1.64484480707288970893e-5,
+         -5.75419501008210370398e-5, 1.88502885095841655729e-4, -5.76375574538582365885e-4,
+         1.63947561694133579842e-3, -4.32430999505057594430e-3, 1.05464603945949983183e-2,
+         -2.37374148058994688156e-2, 4.93052842396707084878e-2, -9.49010970480476444210e-2,
+         1.71620901522208775349e-1, -3.04682672343198398683e-1, 6.76795274409476084995e-1)
+_I0_B = (-7.23318048787475395456e-18, -4.83050448594418207126e-18, 4.46562142029675999901e-17,
+         3.46122286769746109310e-17, -2.82762398051658348494e-16, -3.42548561967721913462e-16,
+         1.77256013305652638360e-15, 3.81168066935262242075e-15, -9.55484669882830764870e-15,
+         -4.15056934728722208663e-14, 1.54008621752140982691e-14, 3.85277838274214270114e-13,
+         7.18012445138366623367e-13, -1.79417853150680611778e-12, -1.32158118404477131188e-11,
+         -3.14991652796324136454e-11, 1.18891471078464383424e-11, 4.94060238822496958910e-10,
+         3.39623202570838634515e-9, 2.26666899049817806459e-8, 2.04891858946906374183e-7,
+         2.89137052083475648297e-6, 6.88975834691682398426e-5, 3.36911647825569408990e-3,
+         8.04490411014108831608e-1)
+_I1_A = (2.77791411276104639959e-18, -2.11142121435816608115e-17, 1.55363195773620046921e-16,
+         -1.10559694773538630805e-15, 7.60068429473540693410e-15, -5.04218550472791168711e-14,
+         3.22379336594557470981e-13, -1.98397439776494371520e-12, 1.17361862988909016308e-11,
+         -6.66348972350202774223e-11, 3.62559028155211703701e-10, -1.88724975172282928790e-9,
+         9.38153738649577178388e-9, -4.44505912879632808065e-8, 2.00329475355213526229e-7,
+         -8.56872026469545474066e-7, 3.47025130813767847674e-6, -1.32731636560394358279e-5,
+         4.78156510755005422638e-5, -1.61760815825896745588e-4, 5.12285956168575772895e-4,
+         -1.51357245063125314899e-3, 4.15642294431288815669e-3, -1.05640848946261981558e-2,
+         2.47264490306265168283e-2, -5.29459812080949914269e-2, 1.02643658689847095384e-1,
+         -1.76416518357834055153e-1, 2.52587186443633654823e-1)
+_I1_B = (7.51729631084210481353e-18, 4.41434832307170791151e-18, -4.65030536848935832153e-17,
+         -3.20952592199342395980e-17, 2.96262899764595013876e-16, 3.30820231092092828324e-16,
+         -1.88035477551078244854e-15, -3.81440307243700780478e-15, 1.04202769841288027642e-14,
+         4.27244001671195135429e-14, -2.10154184277266431302e-14, -4.08355111109219731823e-13,
+         -7.19855177624590851209e-13, 2.03562854414708950722e-12, 1.41258074366137813316e-11,
+         3.25260358301548823856e-11, -1.89749581235054123450e-11, -5.58974346219658380687e-10,
+         -3.83538038596423702205e-9, -2.63146884688951950684e-8, -2.51223623787020892529e-7,
+         -3.88256480887769039346e-6, -1.10588938762623716291e-4, -9.76109749136146840777e-3,
+         7.78576235018280120474e-1)
+
+_CHUNK = 4096  # elements per step: 6 float64 work rows of this length fill the workspace
+
+
+def _chbevl(y, coeffs, b0, b1, b2) -> None:
+    """Clenshaw's recurrence for the Chebyshev series ``coeffs`` at y; the sum lands in b0."""
+    b0.fill(coeffs[0])
+    b1.fill(0.0)
+    for c in coeffs[1:]:
+        b2[...] = b1
+        b1[...] = b0
+        np.multiply(y, b1, out=b0)
+        b0 -= b2
+        b0 += c
+    np.subtract(b0, b2, out=b0)
+    b0 *= 0.5
+
+
+def _bessel_into(x: np.ndarray, out: np.ndarray, order: int) -> None:
+    """out = I0(x) (order 0) or I1(x) (order 1), chunk by chunk."""
+    small_a, big_b = (_I0_A, _I0_B) if order == 0 else (_I1_A, _I1_B)
+    with Scratch(np.float64, "i0", 6 * _CHUNK) as scratch:
+        rows = scratch.view((6, _CHUNK))
+        for idx in chunks(out.shape, _CHUNK):
+            part, dst = x[idx], out[idx]
+            ax, y, b0, b1, b2, big = (r[:dst.size].reshape(dst.shape) for r in rows)
+            np.abs(part, out=ax, casting="unsafe")
+            np.divide(32.0, ax, out=y)  # x > 8: the series in 32/x - 2
+            y -= 2.0
+            _chbevl(y, big_b, b0, b1, b2)
+            np.sqrt(ax, out=big)
+            np.divide(b0, big, out=big)
+            np.multiply(ax, 0.5, out=y)  # x <= 8: the series in x/2 - 2
+            y -= 2.0
+            _chbevl(y, small_a, b0, b1, b2)
+            if order == 1:
+                b0 *= ax
+            np.copyto(big, b0, where=ax <= 8.0)
+            np.exp(ax, out=b1)
+            big *= b1
+            if order == 1:  # I1 is odd
+                np.copysign(big, part, out=big, casting="unsafe")
+            np.copyto(dst, big, casting="unsafe")
+
+
+def _i0_kernel(x, out, dtype) -> None:
+    _bessel_into(x, out, 0)
+
+
+@register("i0", _i0_kernel, "I0Backward0", saves={"self": None})
+def _i0_bw(ctx, g):
+    x = ctx.saved("self")
+    i1 = Tensor._empty(x._shape, x.dtype, "i0 backward (i1)")
+    call_kernel(lambda a, out, dtype: _bessel_into(a, out, 1), [x._array()], i1._array(),
+                dtypes.compute_np(x.dtype))
+    return (g * i1,)
+
+
+@tensor_method
+def i0(self) -> Tensor:
+    return unary("i0", self)
+
+
+@tensor_method
+def i0_(self) -> Tensor:
+    return unary_("i0", self)
