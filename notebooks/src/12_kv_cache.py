@@ -75,7 +75,8 @@ print("same tokens with every cache:", all(t == tokens[None] for t in tokens.val
 # Same tokens: a cache changes how much is computed and allocated, never what comes out.
 # `generate_measured` feeds the prompt once, then one token per step, greedily (always the most
 # likely next token), under `inference_mode` unless told otherwise.
-#
+
+# %% [markdown]
 # ## 2. Growing the cache with `cat`
 #
 # One step by hand, on a cache of 10 positions (1 sequence, 4 heads, 16 numbers per head):
@@ -96,7 +97,8 @@ print("allocated by one cat:", [e.nbytes for e in step.events if e.kind == "allo
 # old 10 and the new one in, and the old storage is freed when `K` is rebound. Each token copies
 # the whole cache, and the copy grows with every token. *In real PyTorch:* the same new storage
 # (parity test `test_12_cat_allocates_a_new_storage`).
-#
+
+# %% [markdown]
 # ## 3. Preallocated and written in place
 #
 # The other way: allocate storage for all `block_size` positions once, and write position `t`
@@ -116,7 +118,8 @@ print("allocated:", [e.nbytes for e in step.events if e.kind == "alloc"], "B",
 # %% [markdown]
 # One version step per write; nothing allocated but `index_copy_`'s index. *In real PyTorch:*
 # same memory, same version steps (parity test `test_12_cache_writes_in_place`).
-#
+
+# %% [markdown]
 # ## 4. Measured over a whole generation
 #
 # Now 56 tokens after the 4-token prompt, with each cache, under `inference_mode`. For every
@@ -164,7 +167,8 @@ fig
 #   the cache into fixed-size blocks allocated as needed, for that reason (vLLM's
 #   PagedAttention: Kwon et al., "Efficient Memory Management for Large Language Model Serving
 #   with PagedAttention", SOSP 2023).
-#
+
+# %% [markdown]
 # ## 5. `_version` and `inference_mode`: notebook 03 again
 #
 # Predict: after 6 tokens, what is the version of layer 0's keys?
@@ -199,7 +203,8 @@ except RuntimeError as e:
 # notebook 03's surprise: PyTorch raises *after* its kernel wrote, so the cache holds the new
 # key although the call failed; the core refuses before writing (parity test
 # `test_12_inference_cache_rules`).
-#
+
+# %% [markdown]
 # ## 6. The same cache with grad enabled
 #
 # Forget the `with` block, and generation runs with grad enabled: the weights require grad, so
