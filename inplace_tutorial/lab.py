@@ -8,6 +8,8 @@
    stretch task asks for a cut of over 90% (process the batch in chunks).
 3. Gradient clipping by total norm, in place. ``check_clip(fn)`` compares with the formula of
    PyTorch's ``clip_grad_norm_`` and measures the peak.
+4. and 5. The Transformer scenarios (a broken attention block; a generation loop's cache) live
+   in ``lab_transformer.py`` and are re-exported here, so notebook 10 reads ``lab.<name>``.
 """
 from __future__ import annotations
 
@@ -278,3 +280,26 @@ def check_clip(clip: Callable, max_norm: float = MAX_NORM) -> tuple[bool, str]:
                        f"large as a gradient ({largest:,} B)")
     return True, (f"gradients clipped in place, norm right, peak extra {peak:,} B "
                   f"(largest gradient {largest:,} B)")
+
+
+# ----------------------------------------------------------------------------- scenarios 4-5
+from .lab_transformer import (  # noqa: E402, F401  (re-exported for notebook 10)
+    ATTENTION_FILE,
+    BROKEN_ATTENTION,
+    NEW_TOKENS,
+    PROMPT,
+    REQUIRED_FACTOR,
+    LabAttention,
+    attention_culprit_line,
+    broken_block_step,
+    check_attention_fix,
+    check_generate,
+    embed,
+    generate_with_cat,
+    make_attention,
+    make_decoder,
+    make_tokens,
+    measure_allocated,
+    next_token,
+    show_broken_attention,
+)

@@ -178,6 +178,43 @@ def answer(model, x, chunk=16):
         return out
 """
 
+SOLUTIONS["10.6"] = """
+answer = 7   # x += ... overwrites x, which LayerNorm saved on line 3; line 5 is safe
+"""
+SOLUTIONS["10.7"] = """
+def answer(block, idx):
+    x = block.wte(idx)
+    q, k, v = block.heads(block.qkv(block.ln(x)))
+    scores = q.matmul(k.transpose(-2, -1)) * block.scale
+    scores.masked_fill_(block.future, float("-inf"))   # safe: the product saved q and k
+    y = block.merge(scores.softmax(-1).matmul(v))
+    x = x + block.proj(y)                              # out of place: LayerNorm's x survives
+    loss = x.pow(2).mean()
+    loss.backward()
+    return loss
+"""
+SOLUTIONS["10.8"] = """
+from inplace_tutorial import lab
+
+
+def answer(model, prompt, new_tokens):
+    ids, n = list(prompt), len(prompt) + new_tokens
+    keys = values = None
+    with ipt.inference_mode():
+        for pos in range(n - 1):
+            x = lab.embed(model, ids[pos], pos)
+            q, k, v = model.heads(model.qkv(model.ln(x)))
+            if keys is None:                    # once: room for every position
+                keys = ipt.empty(1, k.shape[1], n, k.shape[3])
+                values = ipt.empty(1, v.shape[1], n, v.shape[3])
+            keys[:, :, pos:pos + 1] = k         # written in place, no new storage
+            values[:, :, pos:pos + 1] = v
+            if pos >= len(prompt) - 1:
+                ids.append(lab.next_token(model, x, q, keys[:, :, :pos + 1],
+                                          values[:, :, :pos + 1]))
+    return ids
+"""
+
 # --- notebook 11: in-place inside a Transformer ---
 SOLUTIONS["11.1"] = """
 # b: softmax saved its result (probs); c: LayerNorm saved its input (the stream x);

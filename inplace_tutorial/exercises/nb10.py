@@ -59,3 +59,43 @@ def _(answer):
     "Make the (256, 10) result once, then fill it slice by slice (out[i:j] = ... or copy_)."))
 def _(answer):
     return lab.check_memory(answer, required=lab.STRETCH_CUT)
+
+
+@exercise("10.6", hint=(
+    "Run lab.broken_block_step under `with ipt.autograd.detect_anomaly():` as in Task 1.",
+    "Two lines write in place. For each, ask which node saved the tensor it writes into.",
+    "The product on line 4 saved q and k, not the scores. LayerNorm on line 3 saved x."))
+def _(answer):
+    got = whole_number(answer)
+    if got is None:
+        return False, f"answer must be a line number of broken_attention.py, not {short(answer)}"
+    truth = lab.attention_culprit_line()
+    if got != truth:
+        line = lab.BROKEN_ATTENTION.splitlines()[got - 1].strip() if 0 < got <= len(
+            lab.BROKEN_ATTENTION.splitlines()) else ""
+        if "masked_fill_" in line:
+            return False, (f"line {got} writes into the scores before softmax: the product "
+                           "saved q and k, not its result, so that write is safe")
+        return False, f"line {got} is not the one that modified a saved tensor"
+    return True, (f"line {truth}: x += ... overwrites the stream x, which LayerNorm "
+                  "(NativeLayerNormBackward0) saved as its input on line 3")
+
+
+@exercise("10.7", hint=(
+    "Fix only the line 10.6 found; copy the rest as it is.",
+    "masked_fill_ on line 5 can stay: it writes into the product's result, which nobody saved.",
+    "Make the residual add produce a new tensor (or add in place into the branch's output "
+    "instead of into x)."))
+def _(answer):
+    return lab.check_attention_fix(answer)
+
+
+@exercise("10.8", hint=(
+    "Count what generate_with_cat allocates per token: each cat copies every key and value "
+    "so far into a new tensor.",
+    "Allocate the keys and values once, for all len(prompt) + new_tokens positions, before "
+    "the loop.",
+    "Write each step's k and v into their position with slice assignment or index_copy_, and "
+    "attend over the first pos + 1 positions of the cache: a slice is a view, not a copy."))
+def _(answer):
+    return lab.check_generate(answer)

@@ -70,7 +70,7 @@
 # | **total** | **385** |
 #
 # A class that trains Transformers can swap 08 (35) for 11 (45), in-place inside a
-# Transformer.
+# Transformer, and add lab 10's Transformer tasks (10.6–10.8, 30–40 minutes).
 #
 # **Exercises** end each notebook. Each has a cell like
 #

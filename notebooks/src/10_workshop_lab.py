@@ -10,6 +10,8 @@
 # - Fix a training step so that its gradients match a reference, bit for bit.
 # - Cut a model's inference peak memory by a *measured* percentage without changing its output.
 # - Clip gradients in place, without a hidden temporary.
+# - (After notebook 11) fix an attention block that breaks backward, and cut a generation loop's
+#   allocations with a preallocated cache by a measured factor.
 #
 # **Timing plan (60–90 min)**
 #
@@ -21,6 +23,14 @@
 # | 40–65 min | **Task 2** — cut the inference peak (10.3) | pairs |
 # | 65–75 min | **Task 3** — clip the gradients in place (10.4); fast pairs: the stretch task 10.5 | individually |
 # | 75–90 min | show-and-tell: whose `predict` has the lowest peak, and why | class |
+#
+# **Transformer tasks (30–40 min more, after notebook 11)**
+#
+# | time | what | who |
+# |---|---|---|
+# | 0–15 min | **Task 4** — the attention block that fails (10.6, 10.7) | pairs |
+# | 15–30 min | **Task 5** — a generation loop with a preallocated cache (10.8) | pairs |
+# | 30–40 min | debrief: which in-place write in the block was safe, and what the cache saved | class |
 #
 # Each task has stepped hints: `hint("10.2")` prints a nudge, each further call the next step.
 # The reference solutions are not in the participant install: `solution("10.k")` works once the
@@ -199,11 +209,86 @@ check("10.5", answer)
 # solution("10.5")
 
 # %% [markdown]
+# ## Task 4 · The attention block that fails
+#
+# A causal self-attention block over token embeddings (`lab.broken_block_step`, file
+# `broken_attention.py`). It writes in place twice. Read it:
+
+# %%
+lab.show_broken_attention()
+
+# %%
+block, idx = lab.make_attention(), lab.make_tokens()
+try:
+    lab.broken_block_step(block, idx)
+except RuntimeError as e:
+    print("RuntimeError:", str(e).split(". Hint")[0])
+
+# %% [markdown]
+# **10.6** Which line of `broken_attention.py` modified a tensor that backward needs? (Use the
+# tools of Task 1.)
+
+# %%
+answer = None  # your code here: an int
+check("10.6", answer)
+# hint("10.6")
+# solution("10.6")
+
+# %% [markdown]
+# **10.7** Write a fixed `block_step(block, idx)`: the same computation, returning the loss
+# after `loss.backward()`. Keep the in-place write that is safe. The helpers are
+# `block.heads` (split into q, k, v), `block.merge` (heads back to (B, T, C)), `block.scale`
+# and `block.future` (True where key j > query i).
+
+# %%
+answer = None  # your code here: a function block_step(block, idx)
+check("10.7", answer)
+# hint("10.7")
+# solution("10.7")
+
+# %% [markdown]
+# ## Task 5 · The generation loop's cache
+#
+# Generating text one token at a time, each step needs the keys and values of every earlier
+# position. `lab.generate_with_cat` keeps them in tensors that grow with `cat`: each step
+# allocates new tensors one position longer and copies everything so far into them.
+
+# %%
+print(inspect.getsource(lab.generate_with_cat))
+
+# %% [markdown]
+# Measured: all the bytes it allocates while generating `lab.NEW_TOKENS` tokens (the
+# `ipt.memory` trace of the whole loop):
+
+# %%
+base_bytes, base_ids = lab.measure_allocated(lab.generate_with_cat)
+print(f"generate_with_cat: {base_bytes:,} B allocated for {lab.NEW_TOKENS} tokens "
+      f"({base_bytes // lab.NEW_TOKENS:,} B a token on average)")
+print(f"to pass 10.8: at most {int(base_bytes / lab.REQUIRED_FACTOR):,} B "
+      f"({lab.REQUIRED_FACTOR:.0f}x fewer), the same tokens")
+
+# %% [markdown]
+# **10.8** Write `generate(model, prompt, new_tokens)` that returns the same tokens and
+# allocates at least `REQUIRED_FACTOR` times fewer bytes: allocate the keys and values once,
+# for all `len(prompt) + new_tokens` positions, and write each step's `k` and `v` into them in
+# place. `lab.embed` and `lab.next_token` are the loop's two helpers; measure yourself with
+# `lab.measure_allocated(generate)`.
+
+# %%
+answer = None  # your code here: a function generate(model, prompt, new_tokens)
+check("10.8", answer)
+# hint("10.8")
+# solution("10.8")
+
+# %% [markdown]
 # ## Debrief questions for the class
 # 1. Line 3 (`h.relu_()`) was never the problem. Which node would have to save `h` for it to be?
 # 2. In Task 2, why did `no_grad()` alone change nothing? (Hint: who holds `h1`, `a1`, `h2`?)
 # 3. In training, would `relu_` in Task 2's encoder lower the memory kept for backward? (Notebook 07 §3.)
 # 4. Where else would you run `explain()` before adding an in-place op to real code?
+# 5. In Task 4, why is `masked_fill_` on line 5 safe while `x += ...` on line 7 is not?
+# 6. In Task 5, which bytes did the preallocated cache save, and which does every step still
+#    allocate? Why does the loop run under `inference_mode()`?
 #
 # ## Summary
 # - A version-counter error names the tensor; `detect_anomaly()` names the line; `explain()` warns
@@ -214,3 +299,7 @@ check("10.5", answer)
 #   measured, not assumed.
 # - Gradients can be clipped in place: a dot product gives each sum of squares without a
 #   temporary, and `mul_` scales each `p.grad` in its own storage.
+# - In a Transformer block, write into what nobody saved (the scores before softmax, a branch's
+#   output), never into the residual stream that LayerNorm saved.
+# - A generation loop's cache, allocated once and written in place, turns a copy of the whole
+#   past per token into one write per token.

@@ -236,3 +236,20 @@ def test_11_sdpa_saves_no_probabilities(torch_mod, core):
         merged.sum().backward()
         assert tuple(x.grad.shape) == (2, 16, 144), t.__name__
     assert layouts[0] == layouts[1] == ((768, 12, 48, 1), True)
+
+
+def test_10_cache_written_with_grad_joins_the_graph(torch_mod, core):
+    # docs/instructor.md, lab 10 debrief 6: a cache written with grad enabled records one
+    # CopySlices per write, chained, so each step's graph stays alive with the cache
+    chains = []
+    for t in (torch_mod, core):
+        w = t.randn(4, requires_grad=True)
+        cache = t.zeros(3, 4)
+        for pos in range(3):
+            cache[pos:pos + 1] = (w * pos).unsqueeze(0)
+        names, fn = [], cache.grad_fn
+        while fn is not None and fn.name() == "torch::autograd::CopySlices":
+            names.append(fn.name())
+            fn = fn.next_functions[0][0]
+        chains.append((cache.requires_grad, len(names), cache._version))
+    assert chains[0] == chains[1] == (True, 3, 3)
