@@ -71,6 +71,10 @@
 #
 # A class that trains Transformers can swap 08 (35) for 11 (45), in-place inside a
 # Transformer, and add lab 10's Transformer tasks (10.6–10.8, 30–40 minutes).
+# Notebooks 11–14, in-place ops in models as they are built now (Transformers, the KV cache,
+# mixed precision, gradients), make a shorter second day: about 45, 35, 40 and 30 minutes of
+# content plus discussion (`docs/instructor.md` computes every notebook's minutes from its
+# cells).
 #
 # **Exercises** end each notebook. Each has a cell like
 #
