@@ -55,7 +55,7 @@ def _geometry(t) -> tuple:
 def as_strided_node(view, base) -> Node:
     """The regenerated grad_fn of a view whose base changed: AsStridedBackward0 on the base.
 
-    Its formula is registered by ops/indexing.py (``as_strided``), looked up when it runs."""
+    Its formula is registered by ops/strided.py (``as_strided``), looked up when it runs."""
     node = DERIVATIVES["as_strided"].node_cls((edge(base),), 1)
     node._input_meta = [(base._shape, base.dtype)]
     node._attrs.update(self_geometry=_geometry(base), view_geometry=_geometry(view))

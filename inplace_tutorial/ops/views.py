@@ -2,8 +2,9 @@
 
 Each gives a new shape/stride/offset over the SAME storage, sharing the version counter, and
 records a node (ViewBackward0 ...) that saves only shapes. Nothing here copies data, except
-``reshape`` when no view is possible. Selecting parts (select, slicing, split, as_strided), the
-metadata in-place ops (``t_``, ``transpose_`` ...) and clone/contiguous are in indexing.py.
+``reshape`` when no view is possible. Selecting parts (select, slicing, split) is in
+indexing.py; as_strided, the metadata in-place ops (``t_``, ``transpose_`` ...) and
+clone/contiguous are in strided.py.
 """
 from __future__ import annotations
 

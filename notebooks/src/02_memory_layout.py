@@ -11,7 +11,8 @@
 #
 # **Under the hood:** [`layout.py`](../inplace_tutorial/layout.py) (stride arithmetic),
 # [`tensor.py`](../inplace_tutorial/tensor.py), [`ops/views.py`](../inplace_tutorial/ops/views.py),
-# [`ops/indexing.py`](../inplace_tutorial/ops/indexing.py) (slicing, `t_()`, `clone()`); the
+# [`ops/indexing.py`](../inplace_tutorial/ops/indexing.py) (slicing),
+# [`ops/strided.py`](../inplace_tutorial/ops/strided.py) (`t_()`, `clone()`); the
 # [reading map](../inplace_tutorial/README.md) walks through the core.
 
 # %%

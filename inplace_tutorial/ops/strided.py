@@ -1,0 +1,166 @@
+"""Geometry set by hand: as_strided(_), the metadata in-place ops (t_, transpose_,
+(un)squeeze_) that change a tensor's own shape and strides, and the two copying ops that give
+a fresh layout (clone, contiguous). The views that select parts are in indexing.py.
+"""
+from __future__ import annotations
+
+from ..autograd.derivatives import derivative
+from ..autograd.record import record, record_inplace
+from ..autograd.views_backward import scatter_strided
+from ..creation import empty_strided
+from ..layout import dense_strides
+from ..tensor import Tensor, tensor_method
+from ._args import check_int, int_list
+from .views import _squeezed, _swap, _unsqueezed, _view_op
+
+
+# --------------------------------------------------------------------------- as_strided
+@tensor_method
+def as_strided(self, size, stride, storage_offset: int | None = None) -> Tensor:
+    size, stride, offset = _check_bounds(self, "as_strided", size, stride, storage_offset)
+    return _view_op(self, size, stride, offset, "as_strided",
+                    self_geometry=(self._shape, self._stride, self._offset),
+                    view_geometry=(tuple(size), tuple(stride), offset))
+
+
+def _check_bounds(self, op: str, size, stride, offset) -> tuple:
+    """as_strided's argument checks in PyTorch's order (setStrided, then
+    checkInBoundsForStorage, then numel), before any geometry changes. The sizes' bytes are
+    counted in uint64 as computeStorageNbytes does, so a negative size overflows there."""
+    size = int_list(op, "size", (size,), position=1, varargs=False)
+    stride = int_list(op, "stride", (stride,), position=2, varargs=False)
+    offset = self._offset if offset is None else check_int(op, "storage_offset", offset, 3)
+    if len(size) != len(stride):
+        raise RuntimeError("mismatch in length of strides and shape")
+    if any(st < 0 for st in stride):
+        raise RuntimeError("as_strided: Negative strides are not supported at the moment, got "
+                           f"strides: {list(stride)}")
+    nbytes = 0 if not all(size) else _storage_nbytes(size, stride, self.dtype.itemsize)
+    if nbytes is None:
+        raise RuntimeError(f"Storage size calculation overflowed with sizes={list(size)} and "
+                           f"strides={list(stride)}")
+    if offset < 0:
+        raise RuntimeError(f"Tensor: invalid storage offset {offset}")
+    available = self._storage._array.size * self.dtype.itemsize
+    if nbytes and nbytes + offset * self.dtype.itemsize > available:
+        raise RuntimeError(
+            f"setStorage: sizes {list(size)}, strides {list(stride)}, storage offset "
+            f"{offset}, and itemsize {self.dtype.itemsize} requiring a storage size of "
+            f"{nbytes + offset * self.dtype.itemsize} are out of bounds for storage of size "
+            f"{available}")
+    if any(s < 0 for s in size) and all(size):  # numel() multiplies them as uint64
+        raise RuntimeError("numel: integer multiplication overflow")
+    if any(s < 0 for s in size):
+        raise RuntimeError(f"Trying to create tensor with negative dimension {min(size)}: "
+                           f"{list(size)}")
+    return size, stride, offset
+
+
+def _storage_nbytes(size, stride, itemsize: int) -> int | None:
+    """PyTorch's computeStorageNbytes in uint64 arithmetic; None when it overflows."""
+    n = 1
+    for sz, st in zip(size, stride):
+        n += (st % 2**64) * ((sz - 1) % 2**64)
+        if n >= 2**64:
+            return None
+    n *= itemsize
+    return None if n > 2**63 - 1 else n
+
+
+@derivative("as_strided", "AsStridedBackward0")
+def _as_strided_bw(ctx, g):
+    return (scatter_strided(g, ctx.attr("self_geometry"), ctx.attr("view_geometry")),)
+
+
+# --------------------------------------------------------------------------- metadata in-place
+def _meta_inplace(self, op, shape, stride, offset, **attrs) -> Tensor:
+    def compute():
+        self._set_geometry(shape, stride, offset)
+    return record_inplace(op, self, {"self": self}, compute, metadata=True,
+                          self_sizes=self._shape, **attrs)
+
+
+@tensor_method
+def transpose_(self, dim0: int, dim1: int) -> Tensor:
+    d0, d1, (shape, stride) = _swap(self, dim0, dim1, "transpose_")
+    return _meta_inplace(self, "transpose_", shape, stride, self._offset, dim0=d0, dim1=d1)
+
+
+@tensor_method
+def t_(self) -> Tensor:
+    if self.dim() > 2:
+        raise RuntimeError(f"t_() expects a tensor with <= 2 dimensions, but self is {self.dim()}D")
+    return _meta_inplace(self, "t_", self._shape[::-1], self._stride[::-1], self._offset)
+
+
+@tensor_method
+def unsqueeze_(self, dim: int) -> Tensor:
+    dim, shape, stride = _unsqueezed(self, dim, "unsqueeze_")
+    return _meta_inplace(self, "unsqueeze_", shape, stride, self._offset, dim=dim)
+
+
+@tensor_method
+def squeeze_(self, dim: int | None = None) -> Tensor:
+    shape, stride = _squeezed(self, dim, "squeeze_")
+    op = "squeeze_" if dim is None else "squeeze_dim_"
+    return _meta_inplace(self, op, shape, stride, self._offset)
+
+
+@tensor_method
+def as_strided_(self, size, stride, storage_offset: int | None = None) -> Tensor:
+    size, stride, offset = _check_bounds(self, "as_strided_", size, stride, storage_offset)
+    return _meta_inplace(self, "as_strided_", size, stride, offset,
+                         self_geometry=(self._shape, self._stride, self._offset),
+                         view_geometry=(tuple(size), tuple(stride), offset))
+
+
+@derivative("transpose_", "TransposeBackward1")
+def _transpose__bw(ctx, g):
+    return (g.transpose(ctx.attr("dim0"), ctx.attr("dim1")),)
+
+
+@derivative("t_", "TBackward1")
+def _t__bw(ctx, g):
+    return (g.t(),)
+
+
+@derivative("unsqueeze_", "UnsqueezeBackward1")
+def _unsqueeze__bw(ctx, g):
+    return (g.squeeze(ctx.attr("dim")),)
+
+
+@derivative("squeeze_", "SqueezeBackward3")
+def _squeeze__bw(ctx, g):
+    return (g.reshape(ctx.attr("self_sizes")),)
+
+
+derivative("squeeze_dim_", "SqueezeBackward4")(_squeeze__bw)
+
+
+derivative("as_strided_", "AsStridedBackward1")(_as_strided_bw)
+
+
+# --------------------------------------------------------------------------- copies
+@tensor_method
+def clone(self, memory_format: str = "preserve_format") -> Tensor:
+    keep = memory_format == "preserve_format"
+    stride = dense_strides(self._shape, self._stride) if keep else None
+    if stride is None:
+        out = Tensor._empty(self._shape, self.dtype, "clone")
+    else:
+        out = empty_strided(self._shape, stride, self.dtype)
+        out._storage.op = "clone"
+    out._array()[...] = self._array()
+    return record("clone", out, {"self": self})
+
+
+@derivative("clone", "CloneBackward0")
+def _clone_bw(ctx, g):
+    return (g,)
+
+
+@tensor_method
+def contiguous(self, memory_format: str = "contiguous_format") -> Tensor:
+    if self.is_contiguous():
+        return self
+    return self.clone(memory_format="contiguous_format")
