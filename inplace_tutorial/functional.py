@@ -50,7 +50,8 @@ def pow(input, exponent, *, out: Tensor | None = None):  # noqa: A001
     return input.pow(exponent)
 
 # shape, gather and Transformer ops (issue 10): torch.masked_fill(x, mask, v) is x.masked_fill(...)
-_JOIN_INDEX = "masked_fill index_copy".split()
+_JOIN_INDEX = ("masked_fill masked_scatter index_select index_copy index_add index_fill gather "
+               "scatter scatter_add").split()
 _JOIN = ["cat", "concat", "concatenate", "hstack", "row_stack", "stack", "vstack"]
 
 for _name in _JOIN_INDEX:

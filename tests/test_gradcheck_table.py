@@ -201,6 +201,19 @@ CASES = {
     "masked_fill": (lambda a: a.masked_fill(a > 0.5, 0.25), [A], False),
     "masked_fill_tensor": (lambda a, b: (a * 1).masked_fill_(a > 0.0, b[0, 0]), [A, A], False),
     "index_copy_": (lambda a, b: a.index_copy(0, ipt.tensor([1, 0]), b[:2] * 1), [A, A], False),
+    "masked_scatter": (lambda a, b: a.masked_scatter(a > 0.5, b), [A, A], False),
+    "index_select": (lambda a: a.index_select(0, ipt.tensor([1, 0, 1])), [A], False),
+    "index_add": (lambda a, b: (a * 1).index_add_(1, ipt.tensor([2, 0, 2]), b[:, :3], alpha=2),
+                  [A, A], False),
+    "index_fill": (lambda a: a.index_fill(1, ipt.tensor([0, 2]), 0.5), [A], False),
+    "index_fill_tensor": (lambda a, b: (a * 1).index_fill_(0, ipt.tensor([1]), b[0, 1]),
+                          [A, A], False),
+    "gather": (lambda a, b: a.gather(1, (b.detach() > 0).long()), [A, A], False),
+    # one index row: no cell is written twice (PyTorch's formula assumes that)
+    "scatter_src": (lambda a, b: (a * 1).scatter_(0, (b[:1].detach() > 0).long(), b[:1] * 1),
+                    [A, A], False),
+    "scatter_value": (lambda a, b: a.scatter(1, (b.detach() > 0).long(), 0.5), [A, A], False),
+    "scatter_add": (lambda a, b: a.scatter_add(0, (b.detach() > 0).long(), b), [A, A], False),
 }
 
 # shape ops of issue 10 (ops/reorder.py, triangular.py, scan.py ...): a row serves both the

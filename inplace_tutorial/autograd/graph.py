@@ -67,8 +67,10 @@ class Node:
         raise AttributeError(attr)
 
     def __dir__(self):
+        # PyTorch lists every field its node declares, saved this time or not (then None)
+        declared = dict.fromkeys(self._formula.saves) if self._formula is not None else {}
         return [n for n in super().__dir__() if n != "_saved_scalar"] + [  # a flag, not saved
-            f"_saved_{k}" for k in {**self._attrs, **self._saved}]
+            f"_saved_{k}" for k in {**self._attrs, **self._saved, **declared}]
 
     def saved(self, key: str) -> Tensor:
         return self._saved[key].unpack()

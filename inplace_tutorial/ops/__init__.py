@@ -14,6 +14,6 @@ from . import reduce, ternary  # noqa: F401
 from . import operators  # noqa: F401
 from . import normalization, embedding, activations, attention  # noqa: F401
 from . import trig, unary_math, compare_inplace, logical, bitwise, binary_math  # noqa: F401
-from . import joining, masking, index_ops  # noqa: F401
+from . import joining, masking, index_ops, index_fill, scatter_gather  # noqa: F401
 from . import reorder, triangular, scan, sorting, dims, special, norms  # noqa: F401
 # isort: on

@@ -1,5 +1,5 @@
 """Whole slices picked by an index vector along one dimension: index_select, index_copy(_),
-index_add(_), index_fill(_).
+index_add(_) (index_fill(_) is in index_fill.py).
 
 ``x.index_copy_(0, idx, src)`` writes row ``src[i]`` into row ``idx[i]`` of x. The nodes save
 the index tensor (with its version), so changing the index in place before backward raises,
@@ -11,12 +11,14 @@ import numbers
 
 import numpy as np
 
+from .. import dtypes
 from ..autograd.derivatives import derivative
 from ..autograd.record import record, record_inplace
+from ..creation import zeros
 from ..layout import non_overlapping_and_dense, wrap_dim
 from ..tensor import Tensor, tensor_method
-from ._args import type_name
-from ._iter import check_internal_overlap
+from ._args import is_number, type_name
+from ._iter import axpy_, check_internal_overlap
 from .joining import saved_dim, symint
 
 _OVERLAP = ("unsupported operation: some elements of the input tensor and the written-to tensor "
@@ -51,14 +53,22 @@ def check_args(op: str, dim, index, source=None, source_name: str = "source") ->
                         f"{type_name(source)}")
 
 
+def first_bad_index(idx: np.ndarray, low: int, high: int) -> int | None:
+    """The first index outside [low, high), or None. min/max first: no index-sized
+    temporary on the everyday path where every index is fine."""
+    if idx.size == 0 or (low <= idx.min() and idx.max() < high):
+        return None
+    return int(idx[(idx < low) | (idx >= high)].reshape(-1)[0])
+
+
 def _sliced(shape: tuple, dim: int) -> list:
     return list(shape[:dim] + shape[dim + 1:]) if shape else []
 
 
 def _check_bounds(op: str, idx: np.ndarray, dim: int, size: int) -> None:
-    bad = idx[(idx < 0) | (idx >= size)]
-    if bad.size:
-        raise IndexError(f"{op}(): index {int(bad[0])} is out of bounds for dimension {dim} "
+    bad = first_bad_index(idx, 0, size)
+    if bad is not None:
+        raise IndexError(f"{op}(): index {bad} is out of bounds for dimension {dim} "
                          f"with size {size}")
 
 
@@ -151,13 +161,13 @@ def _index_copy_bw(ctx, g):
     g_self = g_source = None
     if ctx.needs(0):  # the overwritten slices had no say in the result
         g_self = g.clone()
-        _fill_slices(g_self, dim, index._array().reshape(-1), 0)
+        fill_slices(g_self, dim, index._array().reshape(-1), 0)
     if ctx.needs(1):
-        g_source = _select(g, dim, index)
+        g_source = select_plain(g, dim, index)
     return (g_self, g_source)
 
 
-def _fill_slices(t: Tensor, dim: int, idx: np.ndarray, value) -> None:
+def fill_slices(t: Tensor, dim: int, idx: np.ndarray, value) -> None:
     a = t._array()
     if t.dim() == 0:
         a[...] = value
@@ -165,7 +175,7 @@ def _fill_slices(t: Tensor, dim: int, idx: np.ndarray, value) -> None:
         a[_at(dim, idx)] = value
 
 
-def _select(g: Tensor, dim: int, index: Tensor) -> Tensor:
+def select_plain(g: Tensor, dim: int, index: Tensor) -> Tensor:
     """g.index_select(dim, index) without recording (a backward's helper)."""
     idx = index._array().reshape(-1)
     if g.dim() == 0:
@@ -179,4 +189,150 @@ def _select(g: Tensor, dim: int, index: Tensor) -> Tensor:
     return out
 
 
-__all__ = ["check_no_overlap", "index_copy", "index_copy_"]
+# --------------------------------------------------------------------------- index_select
+@tensor_method
+def index_select(self, dim: int, index: Tensor) -> Tensor:
+    check_args("index_select", dim, index)
+    d = wrap_dim(dim, self.dim())
+    n = index.numel()
+    if index.dim() > 1:
+        raise IndexError("index_select(): Index is supposed to be a vector")
+    if self.dim() == 0 and n != 1:
+        raise RuntimeError(f"index_select(): Index to scalar can have only 1 value, got {n} "
+                           "value(s)")
+    if index.dtype.short not in ("Long", "Int"):
+        raise RuntimeError("index_select(): Expected dtype int32 or int64 for index")
+    idx = index._array().reshape(-1)
+    size = self._shape[d] if self.dim() else 1
+    bad = first_bad_index(idx, 0, size)
+    if bad is not None:
+        if self.dim() >= 2 and d == 1:  # PyTorch's dim-1 kernel words it differently
+            raise RuntimeError(f"INDICES element is out of DATA bounds, id={bad} "
+                               f"axis_dim={size}")
+        raise IndexError("index out of range in self")
+    out = select_plain(self, d, index) if self.dim() else fresh_copy(self, "index_select")
+    return record("index_select", out, {"self": self, "index": index}, dim=symint(dim),
+                  self_sym_sizes=self._shape)
+
+
+@derivative("index_select", "IndexSelectBackward0", saves={"index": None})
+def _index_select_bw(ctx, g):
+    shape = ctx.attr("self_sym_sizes")
+    out = zeros(shape, dtype=g.dtype)
+    if not shape:
+        out._array()[...] = g._array().reshape(())
+        return (out,)
+    d = saved_dim(ctx, len(shape))
+    np.add.at(out._array(), _at(d, ctx.saved("index")._array().reshape(-1)), g._array())
+    return (out,)
+
+
+# --------------------------------------------------------------------------- index_add
+def _index_add_checks(self: Tensor, dim: int, index: Tensor, source: Tensor,
+                      write: bool) -> np.ndarray:
+    """index_func_meta_impl's checks in its order (overlap only when writing into self)."""
+    n = index.numel()
+    if index.dim() > 1:
+        raise IndexError("index_add_(): Index is supposed to be a vector, but got dim: "
+                         f"{index.dim()} with type: {index.dtype.short} and size: "
+                         f"[{', '.join(map(str, index._shape))}]")
+    if index.dtype.short not in ("Long", "Int"):
+        raise RuntimeError("index_add_(): Expected dtype int32/int64 for index but got: "
+                           f"{index.dtype.short}")
+    if self.dtype is not source.dtype:
+        raise RuntimeError(f"index_add_(): self ({self.dtype.short}) and source "
+                           f"({source.dtype.short}) must have the same scalar type")
+    if dim != 0 and dim >= source.dim():
+        raise RuntimeError(f"index_add_(): Indexing dim {dim} is out of bounds of the source "
+                         f"tensor with dim {source.dim()}")
+    if n != (1 if source.dim() == 0 else source._shape[dim]):
+        raise RuntimeError(f"index_add_(): Number of indices ({n}) should be equal to "
+                           f"source.size(dim): ({source._shape[dim]}), for dim: {dim}")
+    dst, src = list(self._shape), list(source._shape)
+    if source.dim() and self.dim():
+        dst, src = _sliced(self._shape, dim), _sliced(source._shape, dim)
+    if dst != src:
+        raise RuntimeError(
+            "source tensor shape must match self tensor shape, excluding the specified "
+            f"dimension. Got self.shape = [{', '.join(map(str, self._shape))}] source.shape = "
+            f"[{', '.join(map(str, source._shape))}]")
+    if write:
+        check_internal_overlap(self)
+        check_no_overlap(self, index)
+        check_no_overlap(self, source)
+    idx = index._array().reshape(-1)
+    size = self._shape[dim] if self.dim() else 1
+    bad = first_bad_index(idx, 0, size)
+    if bad is not None:
+        raise RuntimeError(f"index {bad} is out of bounds for dimension {dim} with "
+                           f"size {size}")
+    return idx
+
+
+def _alpha(self: Tensor, alpha):
+    """alpha as the kernel sees it: converted to self's dtype (1.5 is 1 for a long tensor)."""
+    if self.dtype.category == dtypes.INTEGER and not isinstance(alpha, int):
+        alpha = int(alpha)
+    return self.dtype.np.type(alpha)
+
+
+def _index_add_kernel(self: Tensor, dim: int, idx: np.ndarray, source: Tensor, alpha) -> None:
+    a, s = self._array(), source._array()
+    if self.dim() == 0 or source.dim() == 0:
+        a, s = a.reshape(-1), s.reshape(-1)
+        dim = 0
+    if alpha == 1 or self.dtype is dtypes.bool_:
+        np.add.at(a, _at(dim, idx), s)  # a repeated index adds twice
+        return
+    for i, j in enumerate(idx):  # alpha * source, one slice at a time, through the workspace
+        axpy_(a[_at(dim, int(j))], s[_at(dim, i)], _alpha(self, alpha), "index_add_",
+              a.dtype)
+
+
+def _check_alpha(op: str, alpha) -> None:
+    if not is_number(alpha):
+        raise TypeError(f"{op}(): argument 'alpha' must be Number, not {type_name(alpha)}")
+
+
+@tensor_method
+def index_add_(self, dim: int, index: Tensor, source: Tensor, *, alpha=1) -> Tensor:
+    check_args("index_add_", dim, index, source)
+    _check_alpha("index_add_", alpha)
+    found = []
+
+    def check():
+        d = wrap_dim(dim, self.dim())
+        found.append((d, _index_add_checks(self, d, index, source, write=True)))
+
+    return record_inplace(
+        "index_add", self, {"self": self, "source": source, "index": index},
+        lambda: _index_add_kernel(self, *found[0], source, alpha), check=check,
+        alpha=alpha, dim=symint(dim), source_dim=source.dim())
+
+
+@tensor_method
+def index_add(self, dim: int, index: Tensor, source: Tensor, *, alpha=1) -> Tensor:
+    check_args("index_add", dim, index, source)
+    _check_alpha("index_add", alpha)
+    d = wrap_dim(dim, self.dim())
+    idx = _index_add_checks(self, d, index, source, write=False)
+    out = fresh_copy(self, "index_add")
+    _index_add_kernel(out, d, idx, source, alpha)
+    return record("index_add", out, {"self": self, "source": source, "index": index},
+                  alpha=alpha, dim=symint(dim), source_dim=source.dim())
+
+
+@derivative("index_add", "IndexAddBackward0", inputs=("self", "source"),
+            saves={"index": "source", "source": "source"})
+def _index_add_bw(ctx, g):
+    g_source = None
+    if ctx.needs(1):
+        g_source = select_plain(g, saved_dim(ctx, g.dim()), ctx.saved("index"))
+        alpha = ctx.attr("alpha")
+        if alpha != 1:
+            g_source._array()[...] *= alpha
+    return (g if ctx.needs(0) else None, g_source)
+
+
+__all__ = ["check_args", "check_no_overlap", "fill_slices", "first_bad_index", "fresh_copy",
+           "index_add", "index_add_", "index_copy", "index_copy_", "index_select", "select_plain"]

@@ -16,7 +16,7 @@ from ..autograd.record import record, record_inplace
 from ..layout import broadcast_shapes
 from ..tensor import Tensor, tensor_method
 from ._args import is_number, type_name
-from ._iter import check_partial_overlap
+from ._iter import CHUNK, check_internal_overlap, check_partial_overlap, chunks
 
 
 def _shape_str(shape) -> str:
@@ -142,4 +142,101 @@ def _masked_fill_tensor_bw(ctx, g):
     return (g_self, g_value)
 
 
-__all__ = ["masked_fill", "masked_fill_"]
+# --------------------------------------------------------------------------- masked_scatter
+def _check_scatter_args(op: str, mask, source) -> None:
+    for pos, (name, v) in enumerate((("mask", mask), ("source", source)), 1):
+        if not isinstance(v, Tensor):
+            raise TypeError(f"{op}(): argument '{name}' (position {pos}) must be Tensor, not "
+                            f"{type_name(v)}")
+
+
+def _expand_error(mask: Tensor, shape: tuple) -> str | None:
+    """expand_inplace's error for a mask that does not expand to ``shape``, or None."""
+    if mask.dim() > len(shape):
+        return (f"expand(CPUBoolType{{{_shape_str(mask._shape)}}}, size={_shape_str(shape)}): "
+                f"the number of sizes provided ({len(shape)}) must be greater or equal to the "
+                f"number of dimensions in the tensor ({mask.dim()})")
+    lead = len(shape) - mask.dim()
+    for i, n in enumerate(mask._shape):
+        if n != 1 and n != shape[lead + i]:
+            return (f"The expanded size of the tensor ({shape[lead + i]}) must match the "
+                    f"existing size ({n}) at non-singleton dimension {lead + i}.  Target sizes: "
+                    f"{_shape_str(shape)}.  Tensor sizes: {_shape_str(mask._shape)}")
+    return None
+
+
+def _masked_scatter_checks(self: Tensor, mask: Tensor, source: Tensor) -> None:
+    """masked_scatter__cpu's checks, in its order (the count is checked before any write)."""
+    if _expanded(self):
+        check_internal_overlap(self)
+    if self.dtype is not source.dtype:
+        raise RuntimeError("masked_scatter: expected self and source to have same dtypes but "
+                           f"got{self.dtype.short} and {source.dtype.short}")
+    err = _expand_error(mask, self._shape)
+    if err is not None:
+        raise RuntimeError(err)
+    if mask.dtype is not dtypes.bool_:
+        raise RuntimeError("masked_scatter_ only supports boolean masks, but got mask with "
+                           f"dtype {mask.dtype.short}")
+    if np.count_nonzero(mask._array()) * (self.numel() // max(mask.numel(), 1)) > source.numel():
+        raise RuntimeError("Number of elements of source < number of ones in mask")
+
+
+def _masked_scatter_kernel(self: Tensor, mask: Tensor, source: Tensor) -> None:
+    """Source's elements, in its logical order, go to the masked cells in self's order."""
+    a = self._array()
+    m = np.broadcast_to(mask._array(), a.shape)
+    src = source._array().reshape(-1)  # a copy only if source is not contiguous
+    at = 0
+    for piece in chunks(a.shape, CHUNK):
+        mp = m[piece]
+        k = int(np.count_nonzero(mp))
+        if k:
+            a[piece][mp] = src[at:at + k]
+            at += k
+
+
+@tensor_method
+def masked_scatter_(self, mask: Tensor, source: Tensor) -> Tensor:
+    _check_scatter_args("masked_scatter_", mask, source)
+    return record_inplace("masked_scatter", self, {"self": self, "source": source, "mask": mask},
+                          lambda: _masked_scatter_kernel(self, mask, source),
+                          check=lambda: _masked_scatter_checks(self, mask, source),
+                          source_sym_sizes=source._shape)
+
+
+@tensor_method
+def masked_scatter(self, mask: Tensor, source: Tensor) -> Tensor:
+    """A contiguous copy of self broadcast with the mask, then masked_scatter_ on it."""
+    _check_scatter_args("masked_scatter", mask, source)
+    shape = broadcast_shapes(mask._shape, self._shape)  # expand_outplace(mask, self)
+    out = Tensor._empty(shape, self.dtype, "masked_scatter")
+    np.copyto(out._array(), np.broadcast_to(self._array(), shape))
+    _masked_scatter_checks(out, mask, source)
+    _masked_scatter_kernel(out, mask, source)
+    return record("masked_scatter", out, {"self": self, "source": source, "mask": mask},
+                  source_sym_sizes=source._shape)
+
+
+@derivative("masked_scatter", "MaskedScatterBackward0", inputs=("self", "source"),
+            saves={"mask": None})
+def _masked_scatter_bw(ctx, g):
+    mask = ctx.saved("mask")
+    g_self = _zero_where(g, mask) if ctx.needs(0) else None
+    g_source = None
+    if ctx.needs(1):  # masked_scatter_backward: the picked gradients first, zeros after
+        sizes = ctx.attr("source_sym_sizes")
+        g_source = Tensor._empty(sizes, g.dtype, "masked_scatter backward")
+        flat = g_source._array().reshape(-1)
+        flat.fill(0)
+        shape = broadcast_shapes(g._shape, mask._shape)
+        ga, m = np.broadcast_to(g._array(), shape), np.broadcast_to(mask._array(), shape)
+        at = 0
+        for piece in chunks(shape, CHUNK):
+            picked = ga[piece][m[piece]]
+            flat[at:at + picked.size] = picked
+            at += picked.size
+    return (g_self, g_source)
+
+
+__all__ = ["masked_fill", "masked_fill_", "masked_scatter", "masked_scatter_"]

@@ -299,6 +299,7 @@ def _saved_programs(t):
         "addcdiv": lambda: x(3).addcdiv(x(3, seed=1), x(3, seed=2)),
         **_pointwise_saved_programs(t, x, nl),
         **_shape_saved_programs(t, x, nl),
+        **_join_index_saved_programs(t, x, nl),
     }
 
 
@@ -313,6 +314,29 @@ def _shape_saved_programs(t, x, nl):
         "linalg_vector_norm": lambda: x(2, 3).norm(dim=1),
         "renorm": lambda: nl(2, 3).renorm_(2, 0, 1.0),
         "unfold": lambda: x(2, 4).unfold(1, 2, 1), "i0": lambda: x(3).i0(),
+    }
+
+
+def _join_index_saved_programs(t, x, nl):
+    """The joining, masking, index and scatter/gather rows."""
+    m = t.tensor([True, False, True])
+    i = t.tensor([2, 0])
+    gi = t.tensor([[0, 2, 1]])
+    return {
+        "cat": lambda: t.cat([x(2, 3), x(1, 3, seed=1)]),
+        "stack": lambda: t.stack([x(3), x(3, seed=1)], 1),
+        "masked_fill": lambda: x(2, 3).masked_fill(m, 0.0),
+        "masked_fill_tensor": lambda: nl(2, 3).masked_fill_(m, t.tensor(1.5, requires_grad=True)),
+        "masked_scatter": lambda: x(2, 3).masked_scatter(m, x(4, seed=1)),
+        "index_copy_": lambda: nl(3, 2).index_copy_(0, i, x(2, 2, seed=1)),
+        "index_select": lambda: x(3, 2).index_select(0, i),
+        "index_add": lambda: x(3, 2).index_add(0, i, x(2, 2, seed=1), alpha=2),
+        "index_fill": lambda: x(3, 2).index_fill(0, i, 0.5),
+        "index_fill_tensor": lambda: nl(3, 2).index_fill_(0, i, t.tensor(1.5, requires_grad=True)),
+        "gather": lambda: x(2, 3).gather(1, gi.expand(2, 3)),
+        "scatter_src": lambda: nl(2, 3).scatter_(1, gi, x(1, 3, seed=1)),
+        "scatter_value": lambda: x(2, 3).scatter(1, gi, 0.5),
+        "scatter_add": lambda: x(2, 3).scatter_add(1, gi, x(1, 3, seed=1)),
     }
 
 

@@ -484,6 +484,378 @@ def slice_assignment_and_new_ops_under_inference_mode(t):
             "w_inference": w.is_inference()}
 
 
+
+# ======================================================================================
+# masked_scatter
+
+
+@prog
+def masked_scatter_values_and_backward(t):
+    a = leaf(t, arr(2, 3, seed=1))
+    s = leaf(t, arr(7, seed=2))
+    m = t.tensor([True, False, True])
+    y = a.masked_scatter(m, s)
+    y.backward(upstream(t, y))
+    h = a.detach().clone()
+    r = h.masked_scatter_(m, t.tensor(arr(2, 3, seed=3)).t())
+    b = leaf(t, arr(3, seed=4))
+    z = b.masked_scatter(t.tensor([[True, False, True], [False, True, False]]), s * 1)
+    z.backward(upstream(t, z))
+    return {"y": y, "meta": meta(y), "fn": fn_name(y.grad_fn), "saved": saved_values(y.grad_fn),
+            "ga": dense(t, a), "gs": dense(t, s), "h": h, "same": r is h, "version": h._version,
+            "z": z, "gb": dense(t, b), "t": meta(a.detach().t().masked_scatter(
+                t.tensor([True, False]), s.detach())),
+            "long": t.tensor([[0, 1, 2], [3, 4, 5]]).masked_scatter_(m, t.arange(6)),
+            "empty": t.zeros(2, 3).masked_scatter_(t.zeros(3, dtype=t.bool), t.zeros(0))}
+
+
+@prog
+def masked_scatter_errors(t):
+    x = t.tensor(arr(2, 3, seed=1))
+    m = t.tensor([True, False, True])
+    return {
+        "few": catch(lambda: x.clone().masked_scatter_(m, t.tensor([1.0, 2, 3]))),
+        "zero_dim_src": catch(lambda: x.clone().masked_scatter_(m, t.tensor(1.0))),
+        "oop_few": catch(lambda: x.masked_scatter(m, t.tensor([1.0]))),
+        "float_mask": catch(lambda: x.clone().masked_scatter_(m.float(), t.ones(6))),
+        "dtype": catch(lambda: x.clone().masked_scatter_(m, t.ones(6, dtype=t.float64))),
+        "mask_big": catch(lambda: x.clone().masked_scatter_(t.ones(4, 2, 3, dtype=t.bool),
+                                                            t.ones(24))),
+        "mask_mismatch": catch(lambda: x.clone().masked_scatter_(t.ones(2, dtype=t.bool),
+                                                                 t.ones(6))),
+        "oop_mismatch": catch(lambda: x.masked_scatter(t.ones(2, dtype=t.bool), t.ones(6))),
+        "src_list": catch(lambda: x.clone().masked_scatter_(m, [1.0])),
+        "src_num": catch(lambda: x.clone().masked_scatter_(m, 1.0)),
+        "mask_list": catch(lambda: x.clone().masked_scatter_([True], t.ones(6))),
+        "expanded": catch(lambda: t.zeros(1, 3).expand(2, 3).masked_scatter_(m, t.ones(6))),
+        "saved_mask": _saved_mask_error(t),
+    }
+
+
+def _saved_mask_error(t):
+    a = leaf(t, arr(3, seed=5))
+    m = t.tensor([True, False, True])
+    y = a.masked_scatter(m, t.ones(3))
+    m.logical_not_()
+    return backward_error(t, y)
+
+
+# ======================================================================================
+# index_select, index_add, index_fill
+
+
+@prog
+def index_select_values_and_backward(t):
+    a = leaf(t, arr(3, 4, seed=1))
+    outs = {}
+    for d, idx in ((0, [2, 0, 2]), (1, [3, 1]), (-1, [0])):
+        y = a.index_select(d, t.tensor(idx))
+        y.backward(upstream(t, y))
+        outs[d] = (y, meta(y), saved_values(y.grad_fn))
+    x = t.tensor(arr(3, 4, seed=2))
+    return {
+        **{str(k): v for k, v in outs.items()}, "g": dense(t, a), "fn": fn_name(y.grad_fn),
+        "zero_dim_index": x.index_select(1, t.tensor(2)), "int": x.index_select(0, t.tensor(
+            [1], dtype=t.int32)), "t": (x.t().index_select(0, t.tensor([2, 0])),
+                                       meta(x.t().index_select(0, t.tensor([2, 0])))),
+        "empty": x.index_select(1, t.tensor([], dtype=t.int64)),
+        "scalar": t.tensor(5.0).index_select(0, t.tensor(0)),
+        "bool": x.gt(0).index_select(1, t.tensor([1, 1])),
+        "fn_module": t.index_select(x, 0, t.tensor([1])),
+    }
+
+
+@prog
+def index_select_errors(t):
+    x = t.tensor(arr(2, 3, seed=1))
+    return {
+        "float": catch(lambda: x.index_select(1, t.tensor([0.0]))),
+        "2d": catch(lambda: x.index_select(1, t.tensor([[0]]))),
+        "oob_dim1": catch(lambda: x.index_select(1, t.tensor([3]))),
+        "neg_dim1": catch(lambda: x.index_select(1, t.tensor([-1]))),
+        "oob_dim0": catch(lambda: x.index_select(0, t.tensor([2]))),
+        "oob_3d_last": catch(lambda: t.zeros(2, 3, 4).index_select(2, t.tensor([5]))),
+        "oob_3d_mid": catch(lambda: t.zeros(2, 3, 4).index_select(1, t.tensor([0, 5]))),
+        "oob_1d": catch(lambda: t.zeros(3).index_select(0, t.tensor([3]))),
+        "scalar_many": catch(lambda: t.tensor(5.0).index_select(0, t.tensor([0, 0]))),
+        "scalar_oob": catch(lambda: t.tensor(5.0).index_select(0, t.tensor([1]))),
+        "dim": catch(lambda: x.index_select(2, t.tensor([0]))),
+        "list": catch(lambda: x.index_select(1, [0])),
+        "saved_index": _saved_index_select_error(t),
+    }
+
+
+def _saved_index_select_error(t):
+    a = leaf(t, arr(3, seed=2))
+    i = t.tensor([2, 0])
+    y = a.index_select(0, i)
+    i.add_(0)
+    return backward_error(t, y)
+
+
+@prog
+def index_add_values_and_backward(t):
+    a = leaf(t, arr(3, 4, seed=1))
+    s = leaf(t, arr(2, 4, seed=2))
+    h = a * 1
+    h.index_add_(0, t.tensor([2, 2]), s, alpha=2.5)
+    h.backward(upstream(t, h))
+    y = a.index_add(1, t.tensor([3, 0]), s.t()[:3] * 1)
+    x = t.tensor(arr(2, 3, seed=3))
+    return {
+        "h": h, "fn": fn_name(h.grad_fn), "saved": saved_values(h.grad_fn), "ga": dense(t, a),
+        "gs": dense(t, s), "y": y, "meta_t": meta(x.t().index_add(0, t.tensor([1]),
+                                                                 t.ones(1, 2))),
+        "self_only": saved_values(a.index_add(0, t.tensor([0]), t.ones(1, 4)).grad_fn),
+        "int_alpha": t.tensor([[1, 2], [3, 4]]).index_add_(0, t.tensor([1]),
+                                                             t.tensor([[5, 5]]), alpha=1.5),
+        "int_index": x.index_add(0, t.tensor([1], dtype=t.int32), t.ones(1, 3)),
+        "bool": x.gt(0).index_add_(0, t.tensor([1]), t.ones(1, 3, dtype=t.bool)),
+        "int8_wrap": t.tensor([100], dtype=t.int8).index_add_(0, t.tensor([0]),
+                                                             t.tensor([100], dtype=t.int8)),
+        "zero_dim": t.tensor(1.0).index_add_(0, t.tensor([0]), t.tensor(2.0)),
+        "alpha_saved": a.index_add(0, t.tensor([0]), s[:1], alpha=3).grad_fn._saved_alpha,
+        "fn_module": t.index_add(x, 1, t.tensor([0]), t.ones(2, 1), alpha=-1),
+    }
+
+
+@prog
+def index_add_errors(t):
+    x = t.tensor(arr(2, 3, seed=1))
+    o = t.ones(1, 3)
+    i1 = t.tensor([1])
+    y = t.arange(8.0)
+    return {
+        "float": catch(lambda: x.clone().index_add_(0, t.tensor([1.0]), o)),
+        "2d": catch(lambda: x.clone().index_add_(0, t.tensor([[1]]), o)),
+        "oob": catch(lambda: x.clone().index_add_(0, t.tensor([2]), o)),
+        "neg": catch(lambda: x.clone().index_add_(0, t.tensor([-1]), o)),
+        "count": catch(lambda: x.clone().index_add_(0, t.tensor([1, 0]), o)),
+        "slice": catch(lambda: x.clone().index_add_(0, i1, t.ones(1, 4))),
+        "ndim": catch(lambda: x.clone().index_add_(0, i1, t.ones(3))),
+        "dtype": catch(lambda: x.clone().index_add_(0, i1, o.double())),
+        "zero_dim_src": catch(lambda: t.zeros(3).index_add_(0, i1, t.tensor(2.0))),
+        "zero_dim_self": catch(lambda: t.tensor(1.0).index_add_(0, t.tensor([0]),
+                                                               t.tensor([2.0]))),
+        "scalar_src": catch(lambda: x.clone().index_add_(0, i1, 1.0)),
+        "alpha_str": catch(lambda: x.clone().index_add_(0, i1, o, alpha="a")),
+        "expanded": catch(lambda: t.zeros(1, 3).expand(2, 3).index_add_(0, i1, o)),
+        "overlap": catch(lambda: y[:4].index_add_(0, t.tensor([0, 1]), y[1:3])),
+        "dim_src": catch(lambda: t.zeros(2, 3).index_add_(1, t.tensor([0]), t.ones(3))),
+        "y": y,
+    }
+
+
+@prog
+def index_fill_values_and_backward(t):
+    a = leaf(t, arr(3, 4, seed=1))
+    h = a * 1
+    h.index_fill_(1, t.tensor([0, -1]), -2.0)
+    v = t.tensor(1.5, requires_grad=True)
+    y = a.index_fill(0, t.tensor([2, 2]), v)
+    (h.sum() + (y * y).sum()).backward()
+    x = t.tensor(arr(2, 3, seed=2))
+    return {
+        "h": h, "fn": fn_name(h.grad_fn), "saved": saved_values(h.grad_fn), "y": y,
+        "fn1": fn_name(y.grad_fn), "saved1": saved_values(y.grad_fn), "ga": dense(t, a),
+        "gv": dense(t, v), "t": (x.t().index_fill(0, t.tensor([0]), 9.0),
+                                 meta(x.t().index_fill(0, t.tensor([0]), 9.0))),
+        "zero_dim_index": x.clone().index_fill_(1, t.tensor(1), 1.0),
+        "zero_dim_self": t.tensor(1.0).index_fill_(0, t.tensor([0]), 5.0),
+        "long": t.tensor([[1, 2], [3, 4]]).index_fill_(1, t.tensor([0]), 1.7),
+        "tensor_value": x.clone().index_fill_(0, t.tensor([1]), t.tensor(-1.0)),
+        "fn_module": t.index_fill(x, 1, t.tensor([2]), 0.0),
+        "expanded": warned(lambda: t.zeros(1, 3).expand(2, 3).index_fill_(1, t.tensor([0]),
+                                                                         1.0)),
+    }
+
+
+@prog
+def index_fill_errors(t):
+    x = t.tensor(arr(2, 3, seed=1))
+    i = t.tensor([0])
+    lng = t.tensor([0, 1, 2])
+    return {
+        "value_1d": catch(lambda: x.clone().index_fill_(1, i, t.tensor([1.0]))),
+        "int_index": catch(lambda: x.clone().index_fill_(1, i.int(), 1.0)),
+        "2d": catch(lambda: x.clone().index_fill_(1, t.tensor([[0]]), 1.0)),
+        "oob": catch(lambda: x.clone().index_fill_(1, t.tensor([3]), 1.0)),
+        "neg_oob": catch(lambda: x.clone().index_fill_(1, t.tensor([-4]), 1.0)),
+        "int8": catch(lambda: t.tensor([[1]], dtype=t.int8).index_fill_(1, i, 300)),
+        "str": catch(lambda: x.clone().index_fill_(1, i, "a")),
+        "none": catch(lambda: x.clone().index_fill_(1, i, None)),
+        "list_index": catch(lambda: x.clone().index_fill_(1, [0], 1.0)),
+        "overlap": catch(lambda: lng.index_fill_(0, lng[:1], 5)),
+        "dim": catch(lambda: x.clone().index_fill_(2, i, 1.0)),
+        "leaf": catch(lambda: leaf(t, arr(3, seed=2)).index_fill_(0, i.int(), 1.0)),
+    }
+
+
+# ======================================================================================
+# gather, scatter, scatter_add
+
+
+@prog
+def gather_values_and_backward(t):
+    a = leaf(t, arr(3, 4, seed=1))
+    idx = t.tensor([[0, 1, 2, 0], [2, 2, 1, 0]])
+    y = a.gather(0, idx)
+    y.backward(upstream(t, y))
+    z = a.gather(-1, t.tensor([[3], [0], [3]]))
+    x = t.tensor(arr(2, 3, seed=2))
+    return {
+        "y": y, "meta": meta(y), "fn": fn_name(y.grad_fn), "saved": saved_values(y.grad_fn),
+        "g": dense(t, a), "z": z, "z_saved": saved_values(z.grad_fn),
+        "small": x.gather(1, t.tensor([[2], [0]])), "wide": x.gather(1, t.tensor([[2, 0, 1, 1]])),
+        "int": x.gather(1, t.tensor([[1, 0]], dtype=t.int32)),
+        "zero_dim": t.tensor(5.0).gather(0, t.tensor(0)),
+        "zero_dim_many": t.tensor(5.0).gather(0, t.tensor([0, 0])),
+        "vector_0d_index": t.arange(3.0).gather(0, t.tensor(2)),
+        "t": (x.t().gather(0, t.tensor([[1, 0], [0, 1]])),
+              meta(x.t().gather(0, t.tensor([[1, 0], [0, 1]])))),
+        "empty": x.gather(1, t.zeros(2, 0, dtype=t.int64)),
+        "fn_module": t.gather(x, 0, t.tensor([[1, 0, 1]])),
+    }
+
+
+@prog
+def gather_saves_self_and_index(t):
+    a = leaf(t, arr(2, 3, seed=1))
+    h = a * 1
+    i = t.tensor([[0, 2]])
+    y = h.gather(1, i)
+    h.mul_(2)
+    err_self = backward_error(t, y)
+    j = t.tensor([[0, 2]])
+    z = a.gather(1, j)
+    j[0, 0] = 1
+    return {"self": err_self, "index": backward_error(t, z)}
+
+
+@prog
+def gather_errors(t):
+    x = t.tensor(arr(2, 3, seed=1))
+    return {
+        "float": catch(lambda: x.gather(1, t.tensor([[0.0]]))),
+        "ndim": catch(lambda: x.gather(1, t.tensor([0]))),
+        "size": catch(lambda: x.gather(1, t.tensor([[2], [0], [1]]))),
+        "oob": catch(lambda: x.gather(1, t.tensor([[3]]))),
+        "neg": catch(lambda: x.gather(1, t.tensor([[-1]]))),
+        "dim": catch(lambda: x.gather(2, t.tensor([[0]]))),
+        "list": catch(lambda: x.gather(1, [[0]])),
+    }
+
+
+@prog
+def scatter_values_and_backward(t):
+    a = leaf(t, arr(3, 4, seed=1))
+    s = leaf(t, arr(2, 4, seed=2))
+    idx = t.tensor([[0, 1, 2, 0], [2, 2, 1, 1]])
+    h = a * 1
+    r = h.scatter_(0, idx, s)
+    y = a.scatter(1, t.tensor([[3], [0], [1]]), -1.0)
+    (h * h).sum().backward(retain_graph=True)
+    y.backward(upstream(t, y))
+    x = t.tensor(arr(2, 3, seed=3))
+    return {
+        "h": h, "same": r is h, "version": h._version, "fn": fn_name(h.grad_fn),
+        "saved": saved_values(h.grad_fn), "y": y, "fn1": fn_name(y.grad_fn),
+        "saved1": saved_values(y.grad_fn), "ga": dense(t, a), "gs": dense(t, s),
+        "value_kw": x.clone().scatter_(1, t.tensor([[2], [0]]), value=7.0),
+        "src_kw": x.clone().scatter_(1, t.tensor([[2], [0]]), src=t.ones(2, 1)),
+        "src_bigger": x.clone().scatter_(1, t.tensor([[2], [0]]), t.tensor(arr(2, 5, seed=4))),
+        "dup": x.clone().scatter_(1, t.tensor([[1, 1]]), t.tensor([[5.0, 6.0]])),
+        "wide": x.clone().scatter_(1, t.tensor([[2, 0, 1, 1]]), t.tensor(arr(1, 4, seed=5))),
+        "long_float": t.tensor([[1, 2, 3]]).scatter_(1, t.tensor([[1]]), 1.7),
+        "t": (x.t().scatter(0, t.tensor([[1]]), 7.0), meta(x.t().scatter(0, t.tensor([[1]]),
+                                                                            7.0))),
+        "zero_dim": t.tensor(1.0).scatter_(0, t.tensor(0), 5.0),
+        "empty": x.clone().scatter_(1, t.zeros(2, 0, dtype=t.int64), 1.0),
+        "int_index": x.clone().scatter_(1, t.tensor([[2, 1]], dtype=t.int32), 0.5),
+        "fn_module": t.scatter(x, 0, t.tensor([[1, 0, 1]]), t.ones(1, 3)),
+    }
+
+
+@prog
+def scatter_errors(t):
+    x = t.tensor(arr(2, 3, seed=1))
+    i = t.tensor([[1]])
+    y = t.arange(8.0)
+    lng = t.tensor([0, 1, 2, 3])
+    return {
+        "float": catch(lambda: x.clone().scatter_(1, t.tensor([[1.0]]), 1.0)),
+        "oob": catch(lambda: x.clone().scatter_(1, t.tensor([[3]]), 1.0)),
+        "oob_src": catch(lambda: x.clone().scatter_(1, t.tensor([[0, 3]]), t.ones(1, 2))),
+        "neg": catch(lambda: x.clone().scatter_(1, t.tensor([[-1]]), 1.0)),
+        "ndim": catch(lambda: x.clone().scatter_(1, t.tensor([1]), 1.0)),
+        "ndim_src": catch(lambda: x.clone().scatter_(1, i, t.ones(1))),
+        "zero_dim_src": catch(lambda: x.clone().scatter_(1, i, t.tensor(5.0))),
+        "dtype": catch(lambda: x.clone().scatter_(1, i, t.ones(1, 1, dtype=t.float64))),
+        "src_small": catch(lambda: x.clone().scatter_(1, t.tensor([[2, 1], [0, 1]]),
+                                                      t.ones(2, 1))),
+        "self_small": catch(lambda: x.clone().scatter_(1, t.tensor([[2], [0], [1]]),
+                                                       t.ones(3, 1))),
+        "value_small": catch(lambda: x.clone().scatter_(1, t.tensor([[2], [0], [1]]), 1.0)),
+        "int8": catch(lambda: t.tensor([[1]], dtype=t.int8).scatter_(1, t.tensor([[0]]), 300)),
+        "str": catch(lambda: x.clone().scatter_(1, i, "a")),
+        "none": catch(lambda: x.clone().scatter_(1, i, None)),
+        "expanded": catch(lambda: t.zeros(1, 3).expand(2, 3).scatter_(0, t.tensor([[0, 1, 0]]),
+                                                                      1.0)),
+        "overlap": catch(lambda: y[:4].scatter_(0, t.tensor([0, 1]), y[1:3])),
+        "same_index": catch(lambda: lng.scatter_(0, lng, 5)),
+        "not_dense_overlap": y.view(2, 4)[:, :2].scatter_(1, t.tensor([[0, 1]]),
+                                                          y.view(2, 4)[:, 1:3]),
+        "leaf": catch(lambda: leaf(t, arr(3, seed=2)).scatter_(0, t.tensor([9]), 1.0)),
+    }
+
+
+@prog
+def scatter_add_values_and_backward(t):
+    a = leaf(t, arr(3, 4, seed=1))
+    s = leaf(t, arr(2, 4, seed=2))
+    idx = t.tensor([[0, 1, 2, 0], [0, 2, 2, 1]])
+    h = a * 1
+    h.scatter_add_(0, idx, s)
+    y = a.scatter_add(1, t.tensor([[3, 3], [0, 0], [1, 2]]), s.t()[:3, :2] * 1)
+    (h * h).sum().backward(retain_graph=True)
+    y.backward(upstream(t, y))
+    x = t.tensor(arr(2, 3, seed=3))
+    return {
+        "h": h, "fn": fn_name(h.grad_fn), "saved": saved_values(h.grad_fn), "y": y,
+        "ga": dense(t, a), "gs": dense(t, s), "t": meta(x.t().scatter_add(
+            0, t.tensor([[1]]), t.ones(1, 1))),
+        "self_only": saved_values(a.scatter_add(0, idx, s.detach()).grad_fn),
+        "bool": x.gt(0).scatter_add_(1, t.tensor([[1]]), t.ones(1, 1, dtype=t.bool)),
+        "long": t.tensor([[1, 2, 3]]).scatter_add_(1, t.tensor([[0, 0]]), t.tensor([[4, 5]])),
+        "fn_module": t.scatter_add(x, 0, t.tensor([[1, 1, 0]]), t.ones(1, 3)),
+    }
+
+
+@prog
+def scatter_add_errors(t):
+    x = t.tensor(arr(2, 3, seed=1))
+    return {
+        "value": catch(lambda: x.clone().scatter_add_(1, t.tensor([[1]]), 2.0)),
+        "oob": catch(lambda: x.clone().scatter_add_(1, t.tensor([[3]]), t.ones(1, 1))),
+        "float": catch(lambda: x.clone().scatter_add_(1, t.tensor([[1.0]]), t.ones(1, 1))),
+        "dtype": catch(lambda: x.clone().scatter_add_(1, t.tensor([[1]]),
+                                                      t.ones(1, 1, dtype=t.float64))),
+        "size": catch(lambda: x.clone().scatter_add_(1, t.tensor([[2], [0], [1]]),
+                                                     t.ones(3, 1))),
+        "src_small": catch(lambda: x.clone().scatter_add_(1, t.tensor([[2, 1]]), t.ones(1, 1))),
+        "list": catch(lambda: x.clone().scatter_add_(1, t.tensor([[1]]), [1.0])),
+        "saved_index": _saved_scatter_add_error(t),
+    }
+
+
+def _saved_scatter_add_error(t):
+    s = leaf(t, arr(1, 2, seed=2))
+    i = t.tensor([[0, 2]])
+    y = t.zeros(2, 3).scatter_add(1, i, s)
+    i.zero_()
+    return backward_error(t, y)
+
+
 @pytest.mark.parametrize("prog", prog.params())
 def test_join_index_parity(prog, torch_mod, core):
     check_parity(prog, torch_mod, core)

@@ -1,0 +1,128 @@
+"""index_fill(_): fill the slices an index vector picks along one dimension with one value.
+
+Like masked_fill_ with a mask along one dimension: the old values of the filled slices get no
+gradient; IndexFillBackward0/1 save the index (with its version). Negative indices count from
+the end here, unlike index_copy_ and index_add_, and an expanded self only warns.
+"""
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+
+from .. import dtypes
+from ..autograd.derivatives import derivative
+from ..autograd.record import record, record_inplace
+from ..creation import empty_like
+from ..layout import wrap_dim
+from ..tensor import Tensor, tensor_method
+from ._args import is_number, type_name
+from .index_ops import check_args, check_no_overlap, fill_slices, first_bad_index
+from .joining import saved_dim, symint
+
+
+# --------------------------------------------------------------------------- index_fill
+def _index_fill_args(op: str, dim, index, value) -> None:
+    if isinstance(index, Tensor) and (isinstance(value, Tensor) or is_number(value)):
+        check_args(op, dim, index)
+        return
+    got = ", ".join(type_name(v) for v in (dim, index, value))
+    bad_index = not isinstance(index, Tensor)
+    shown = [type_name(dim), f"!{type_name(index, detailed=True)}!" if bad_index else "Tensor"]
+    lines = [f"{op}() received an invalid combination of arguments - got ({got}), but expected "
+             "one of:"]
+    for kind in ("Tensor", "Number"):
+        ok = isinstance(value, Tensor) if kind == "Tensor" else is_number(value)
+        mark = type_name(value) if ok and not bad_index else \
+            f"!{type_name(value, detailed=True)}!"
+        lines += [f" * (int dim, Tensor index, {kind} value)",
+                  "      didn't match because some of the arguments have invalid types: "
+                  f"({', '.join(shown + [mark])})"]
+    raise TypeError("\n".join(lines) + "\n")
+
+
+def _index_fill_checks(self: Tensor, dim, index: Tensor, value) -> tuple:
+    """index_fill_'s checks in its order; returns (wrapped dim, flat index, fill value)."""
+    if isinstance(value, Tensor):
+        if value.dim() != 0:
+            raise RuntimeError("index_fill_ only supports a 0-dimensional value tensor, but got "
+                               f"tensor with {value.dim()} dimension(s).")
+        value = value.item()
+    if index.dtype.short != "Long":
+        raise IndexError("index_fill_(): Expected dtype int64 for index.")
+    check_no_overlap(self, index)
+    if _expanded(self):
+        warnings.warn("Use of index_fill_ on expanded tensors is deprecated. Please clone() the "
+                      "tensor before performing this operation. This also applies to advanced "
+                      "indexing e.g. tensor[mask] = scalar", UserWarning, stacklevel=5)
+    d = wrap_dim(dim, max(self.dim(), 1))
+    if index.dim() > 1:
+        raise RuntimeError("Index has to be a vector/scalar")
+    value = dtypes.checked_scalar(value, self.dtype, "fill")
+    idx = index._array().reshape(-1)
+    size = self._shape[d] if self.dim() else 1
+    bad = first_bad_index(idx, -size, size)
+    if bad is not None:
+        raise IndexError(f"index {bad} is out of bounds for dimension {d} with size "
+                         f"{size}")
+    return d, idx % max(size, 1), value  # negative indices count from the end here
+
+
+def _expanded(t: Tensor) -> bool:
+    return 0 not in t._shape and any(n > 1 and st == 0 for n, st in zip(t._shape, t._stride))
+
+
+@tensor_method
+def index_fill_(self, dim: int, index: Tensor, value) -> Tensor:
+    _index_fill_args("index_fill_", dim, index, value)
+    found = []
+    op = "index_fill_tensor" if isinstance(value, Tensor) else "index_fill"
+    return record_inplace(
+        op, self, {"self": self, "value": value, "index": index},
+        lambda: fill_slices(self, *found[0]),
+        check=lambda: found.append(_index_fill_checks(self, dim, index, value)),
+        dim=symint(dim))
+
+
+@tensor_method
+def index_fill(self, dim: int, index: Tensor, value) -> Tensor:
+    """A copy of self in its own layout (clone's preserve_format), then index_fill_."""
+    _index_fill_args("index_fill", dim, index, value)
+    out = empty_like(self)
+    np.copyto(out._array(), self._array())
+    fill_slices(out, *_index_fill_checks(out, dim, index, value))
+    op = "index_fill_tensor" if isinstance(value, Tensor) else "index_fill"
+    return record(op, out, {"self": self, "value": value, "index": index}, dim=symint(dim))
+
+
+def _fill_zero_bw(ctx, g) -> Tensor:
+    out = g.clone()
+    fill_slices(out, saved_dim(ctx, max(g.dim(), 1)), _wrapped(ctx, g), 0)
+    return out
+
+
+def _wrapped(ctx, g) -> np.ndarray:
+    size = g._shape[saved_dim(ctx, g.dim())] if g.dim() else 1
+    return ctx.saved("index")._array().reshape(-1) % max(size, 1)
+
+
+@derivative("index_fill", "IndexFillBackward0", saves={"index": None})
+def _index_fill_bw(ctx, g):
+    return (_fill_zero_bw(ctx, g),)
+
+
+@derivative("index_fill_tensor", "IndexFillBackward1", inputs=("self", "value"),
+            saves={"index": None})
+def _index_fill_tensor_bw(ctx, g):
+    g_value = None
+    if ctx.needs(1):  # grad.index_select(dim, index).sum()
+        idx = _wrapped(ctx, g)
+        a = g._array()
+        picked = a.reshape(-1)[idx] if g.dim() == 0 or a.ndim == 0 else \
+            np.take(a, idx, axis=saved_dim(ctx, g.dim()))
+        g_value = Tensor._empty((), g.dtype, "index_fill backward")
+        g_value._array()[...] = picked.sum()
+    return (_fill_zero_bw(ctx, g) if ctx.needs(0) else None, g_value)
+
+
+__all__ = ["index_fill", "index_fill_"]

@@ -1,0 +1,304 @@
+"""Element-wise picking by an index tensor: gather, scatter(_), scatter_add(_).
+
+``y = x.gather(1, idx)`` reads ``y[i][j] = x[i][idx[i][j]]``; ``x.scatter_(1, idx, src)``
+writes ``x[i][idx[i][j]] = src[i][j]``. The index may be smaller than self (and than src) in
+every dimension; only its own cells take part. The nodes save the index with its version;
+GatherBackward0 also saves self (PyTorch reads its sizes from it), so changing self in place
+after gather raises at backward. The backward of each is the other one.
+"""
+from __future__ import annotations
+
+import numbers
+
+import numpy as np
+
+from .. import dtypes
+from ..autograd.derivatives import derivative
+from ..autograd.record import record, record_inplace
+from ..creation import zeros
+from ..layout import wrap_dim
+from ..tensor import Tensor, tensor_method
+from ._args import is_number, type_name
+from ._iter import check_internal_overlap, chunks
+from .index_ops import check_no_overlap, first_bad_index, fresh_copy
+from .joining import saved_dim, symint
+
+_PIECE = 8192  # index cells per NumPy call: its index arrays stay small (NumPy's buffer size)
+
+
+def _size(t: Tensor, d: int) -> int:
+    return 1 if t.dim() == 0 else t._shape[d]  # PyTorch's ensure_nonempty_size
+
+
+def _shape_str(shape) -> str:
+    return "[" + ", ".join(map(str, shape)) + "]"
+
+
+def _check_index_dtype(op: str, index: Tensor) -> None:
+    if index.numel() and index.dtype.short not in ("Long", "Int"):
+        raise RuntimeError(f"{op}(): Expected dtype int32/int64 for index")
+
+
+def _check_bounds(index: Tensor, dim: int, size: int) -> None:
+    bad = first_bad_index(index._array(), 0, size)
+    if bad is not None:
+        raise RuntimeError(f"index {bad} is out of bounds for dimension {dim} with size {size}")
+
+
+def _pieces(index: Tensor, dim: int):
+    """(cells of the index, the coordinates they address) in pieces of at most _PIECE cells,
+    in C order: along ``dim`` the coordinate is the index's value, elsewhere its own position.
+    0-dim tensors act as 1-element vectors."""
+    idx = index._array().reshape(index._shape or (1,))
+    shape = idx.shape
+    for piece in chunks(shape, _PIECE):
+        if piece == (Ellipsis,):
+            piece = ()
+        piece = piece + (slice(None),) * (len(shape) - len(piece))
+        sub = idx[piece]
+        coords, axis = [], 0
+        for d, p in enumerate(piece):
+            if isinstance(p, int):
+                coords.append(p)
+                continue
+            r = np.arange(*p.indices(shape[d]))
+            coords.append(r.reshape((-1,) + (1,) * (sub.ndim - axis - 1)))
+            axis += 1
+        coords[dim] = sub
+        yield piece, tuple(coords)
+
+
+def _nonempty(a: np.ndarray) -> np.ndarray:
+    return a.reshape(1) if a.ndim == 0 else a
+
+
+# --------------------------------------------------------------------------- gather
+def _check_dim_index(op: str, dim, index, pos_index: int = 2) -> None:
+    if isinstance(dim, (bool, np.bool_)) or not isinstance(dim, numbers.Integral):
+        raise TypeError(f"{op}(): argument 'dim' (position 1) must be int, not {type_name(dim)}")
+    if not isinstance(index, Tensor):
+        raise TypeError(f"{op}(): argument 'index' (position {pos_index}) must be Tensor, not "
+                        f"{type_name(index)}")
+
+
+@tensor_method
+def gather(self, dim: int, index: Tensor, *, sparse_grad: bool = False) -> Tensor:
+    _check_dim_index("gather", dim, index)
+    d = wrap_dim(dim, self.dim())
+    _check_index_dtype("gather", index)
+    if index.numel() and max(self.dim(), 1) != max(index.dim(), 1):
+        raise RuntimeError("Index tensor must have the same number of dimensions as input tensor")
+    for i in range(max(self.dim(), 1) if index.numel() else 0):
+        if i != d and _size(index, i) > _size(self, i):
+            raise RuntimeError(
+                f"Size does not match at dimension {i} expected index {_shape_str(index._shape)}"
+                f" to be no larger than self {_shape_str(self._shape)} apart from dimension {d}")
+    _check_bounds(index, d, _size(self, d))
+    out = Tensor._empty(index._shape, self.dtype, "gather")
+    a, o = _nonempty(self._array()), _nonempty(out._array())
+    for piece, coords in _pieces(index, d):
+        o[piece] = a[coords]  # a piece-sized NumPy temporary at most
+    return record("gather", out, {"self": self, "index": index}, dim=symint(dim),
+                  sparse_grad=sparse_grad)
+
+
+@derivative("gather", "GatherBackward0", saves={"self": None, "index": None})
+def _gather_bw(ctx, g):
+    self, index = ctx.saved("self"), ctx.saved("index")
+    out = zeros(self._shape, dtype=g.dtype)
+    _scatter_add_kernel(out, saved_dim(ctx, max(g.dim(), 1)), index, g)
+    return (out,)
+
+
+# --------------------------------------------------------------------------- scatter
+def _scatter_overload_error(op: str, dim, index, value) -> TypeError:
+    got = ", ".join(type_name(v) for v in (dim, index, value))
+    marks = f"int, Tensor, !{type_name(value, detailed=True)}!"
+    lines = [f"{op}() received an invalid combination of arguments - got ({got}), but expected "
+             "one of:"]
+    for kind, name in (("Tensor", "src"), ("Number", "value")):
+        lines += [f" * (int dim, Tensor index, {kind} {name})",
+                  f"      didn't match because some of the arguments have invalid types: ({marks})",
+                  f" * (int dim, Tensor index, {kind} {name}, *, str reduce)"]
+    return TypeError("\n".join(lines) + "\n")
+
+
+def _scatter_checks(op: str, self: Tensor, dim: int, index: Tensor, src) -> None:
+    """scatter's meta function: dtypes, shapes, then (for a write into self) overlap."""
+    _check_index_dtype("scatter", index)
+    if isinstance(src, Tensor) and self.dtype is not src.dtype:
+        raise RuntimeError("scatter(): Expected self.dtype to be equal to src.dtype")
+    if index.numel():
+        n = max(self.dim(), 1)
+        if n != max(index.dim(), 1):
+            raise RuntimeError("Index tensor must have the same number of dimensions as self "
+                               "tensor")
+        wrong = any(d != dim and _size(index, d) > _size(self, d) for d in range(n))
+        if not wrong and isinstance(src, Tensor):
+            wrong = any(_size(index, d) > (1 if src.dim() == 0 else src.size(d))
+                        for d in range(n))
+        if isinstance(src, Tensor):
+            if max(src.dim(), 1) != max(index.dim(), 1):
+                raise RuntimeError("Index tensor must have the same number of dimensions as src "
+                                   "tensor")
+            if wrong:
+                raise RuntimeError(
+                    f"Expected index {_shape_str(index._shape)} to be no larger than self "
+                    f"{_shape_str(self._shape)} apart from dimension {dim} and to be no larger "
+                    f"size than src {_shape_str(src._shape)}")
+        elif wrong:
+            raise RuntimeError(
+                f"Expected index {_shape_str(index._shape)} to be no larger than self "
+                f"{_shape_str(self._shape)} apart from dimension {dim}")
+
+
+def _write_checks(self: Tensor, index: Tensor, src) -> None:
+    check_internal_overlap(self)
+    check_no_overlap(self, index)
+    check_no_overlap(self, src)
+
+
+def _src_cells(src: Tensor, index: Tensor) -> np.ndarray:
+    """The part of src the index covers (src may be larger in every dimension)."""
+    s = _nonempty(src._array())
+    return s[tuple(slice(0, n) for n in (index._shape or (1,)))]
+
+
+def _scatter_kernel(self: Tensor, dim: int, index: Tensor, src) -> None:
+    a = _nonempty(self._array())
+    if isinstance(src, Tensor):
+        s = _src_cells(src, index)
+        for piece, coords in _pieces(index, dim):
+            a[coords] = s[piece]  # repeated targets: the last one wins, as PyTorch's CPU loop
+    else:
+        for _, coords in _pieces(index, dim):
+            a[coords] = src
+
+
+def _scatter_add_kernel(self: Tensor, dim: int, index: Tensor, src: Tensor) -> None:
+    a, s = _nonempty(self._array()), _src_cells(src, index)
+    for piece, coords in _pieces(index, dim):
+        np.add.at(a, coords, s[piece])  # repeated targets accumulate
+
+
+def _scatter_value(self: Tensor, src):
+    """A Number ``value`` converted as PyTorch's fill converts it (int8 refuses 300)."""
+    return src if isinstance(src, Tensor) else dtypes.checked_scalar(src, self.dtype, "fill")
+
+
+def _scatter_args(op: str, dim, index, src, value, reduce):
+    if value is not None:
+        src = value
+    _check_dim_index(op, dim, index)
+    if not (isinstance(src, Tensor) or is_number(src)):
+        raise _scatter_overload_error(op, dim, index, src)
+    if reduce is not None:
+        raise NotImplementedError(f"this core's {op} has no reduce= (use scatter_add_)")
+    return src
+
+
+@tensor_method
+def scatter_(self, dim: int, index: Tensor, src=None, *, value=None, reduce=None) -> Tensor:
+    src = _scatter_args("scatter_", dim, index, src, value, reduce)
+    found = []
+
+    def check():
+        d = wrap_dim(dim, self.dim())
+        _scatter_checks("scatter_", self, d, index, src)
+        _write_checks(self, index, src)
+        _check_bounds(index, d, _size(self, d))
+        found.append((d, _scatter_value(self, src)))
+
+    op = "scatter_src" if isinstance(src, Tensor) else "scatter_value"
+    return record_inplace(op, self, {"self": self, "src": src, "index": index},
+                          lambda: _scatter_kernel(self, found[0][0], index, found[0][1]),
+                          check=check,
+                          dim=symint(dim))
+
+
+@tensor_method
+def scatter(self, dim: int, index: Tensor, src=None, *, value=None, reduce=None) -> Tensor:
+    src = _scatter_args("scatter", dim, index, src, value, reduce)
+    d = wrap_dim(dim, self.dim())
+    _scatter_checks("scatter", self, d, index, src)
+    out = fresh_copy(self, "scatter")
+    _check_bounds(index, d, _size(self, d))
+    _scatter_kernel(out, d, index, _scatter_value(self, src))
+    op = "scatter_src" if isinstance(src, Tensor) else "scatter_value"
+    return record(op, out, {"self": self, "src": src, "index": index}, dim=symint(dim))
+
+
+def _scatter_zeros(g: Tensor, ctx) -> Tensor:
+    """grad.scatter(dim, index, 0): the overwritten cells had no say in the result."""
+    out = g.clone()
+    _scatter_kernel(out, saved_dim(ctx, max(g.dim(), 1)), ctx.saved("index"), 0)
+    return out
+
+
+@derivative("scatter_src", "ScatterBackward0", inputs=("self", "src"), saves={"index": None})
+def _scatter_src_bw(ctx, g):
+    g_src = _gather_plain(g, saved_dim(ctx, max(g.dim(), 1)), ctx.saved("index")) \
+        if ctx.needs(1) else None
+    return (_scatter_zeros(g, ctx) if ctx.needs(0) else None, g_src)
+
+
+@derivative("scatter_value", "ScatterBackward1", saves={"index": None})
+def _scatter_value_bw(ctx, g):
+    return (_scatter_zeros(g, ctx),)
+
+
+def _gather_plain(g: Tensor, dim: int, index: Tensor) -> Tensor:
+    """g.gather(dim, index), not recorded (for backward formulas)."""
+    out = Tensor._empty(index._shape, g.dtype, "gather")
+    a, o = _nonempty(g._array()), _nonempty(out._array())
+    for piece, coords in _pieces(index, dim):
+        o[piece] = a[coords]
+    return out
+
+
+# --------------------------------------------------------------------------- scatter_add
+def _check_scatter_add_args(op: str, dim, index, src) -> None:
+    _check_dim_index(op, dim, index)
+    if not isinstance(src, Tensor):
+        raise TypeError(f"{op}(): argument 'src' (position 3) must be Tensor, not "
+                        f"{type_name(src)}")
+
+
+@tensor_method
+def scatter_add_(self, dim: int, index: Tensor, src: Tensor) -> Tensor:
+    _check_scatter_add_args("scatter_add_", dim, index, src)
+    found = []
+
+    def check():
+        d = wrap_dim(dim, self.dim())
+        _scatter_checks("scatter_add_", self, d, index, src)
+        _write_checks(self, index, src)
+        _check_bounds(index, d, _size(self, d))
+        found.append(d)
+
+    return record_inplace("scatter_add", self, {"self": self, "src": src, "index": index},
+                          lambda: _scatter_add_kernel(self, found[0], index, src), check=check,
+                          dim=symint(dim))
+
+
+@tensor_method
+def scatter_add(self, dim: int, index: Tensor, src: Tensor) -> Tensor:
+    _check_scatter_add_args("scatter_add", dim, index, src)
+    d = wrap_dim(dim, self.dim())
+    _scatter_checks("scatter_add", self, d, index, src)
+    _check_bounds(index, d, _size(self, d))
+    out = fresh_copy(self, "scatter_add")
+    _scatter_add_kernel(out, d, index, src)
+    return record("scatter_add", out, {"self": self, "src": src, "index": index},
+                  dim=symint(dim))
+
+
+@derivative("scatter_add", "ScatterAddBackward0", inputs=("self", "src"),
+            saves={"index": "src"})
+def _scatter_add_bw(ctx, g):
+    g_src = _gather_plain(g, saved_dim(ctx, max(g.dim(), 1)), ctx.saved("index")) \
+        if ctx.needs(1) else None
+    return (g if ctx.needs(0) else None, g_src)
+
+
+__all__ = ["gather", "scatter", "scatter_", "scatter_add", "scatter_add_"]
