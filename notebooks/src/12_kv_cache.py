@@ -223,7 +223,8 @@ for mode in ("inference_mode", "grad enabled"):
 # With grad enabled the cache's `grad_fn` is a `CopySlices` node (or `CatBackward0`), which
 # links to the graph of every step that wrote into it, and that graph keeps every step's saved
 # activations alive. The bytes held grow with every token, as if the whole generation were one
-# long forward pass waiting for a backward that never comes.
+# long forward pass waiting for a backward that never comes. *In real PyTorch:* the same two
+# nodes (parity tests `test_12_cache_written_with_grad`, `test_12_cat_allocates_a_new_storage`).
 #
 # And if a backward does come, the in-place cache breaks it. The smallest case by hand: one
 # key written, read by attention, then the next key written into the same cache.

@@ -26,6 +26,10 @@ def test_12_cat_allocates_a_new_storage(torch_mod, core):
         assert grown.data_ptr() != K.data_ptr(), t.__name__
         assert grown.untyped_storage().nbytes() == 11 * 4 * 16 * 4, t.__name__
         assert K.shape == (1, 4, 10, 16), t.__name__  # the old cache is untouched
+        # with grad enabled, a key that requires grad makes the grown cache a graph node
+        w = t.ones(16, requires_grad=True)
+        cache = t.zeros(1, 4, 10, 16)
+        assert t.cat([cache, t.ones(1, 4, 1, 16) * w], dim=2).grad_fn.name() == "CatBackward0"
 
 
 def test_12_cache_writes_in_place(torch_mod, core):
