@@ -81,6 +81,17 @@ def test_measure_block_adds_up_and_inplace_saves_only_transients():
     assert plain.saved_by_op["input x"] == b * n * 48 * 4  # LayerNorm saved the block input
 
 
+def test_inplace_choices_never_change_the_saved_bytes():
+    inplace = bm.Choices(inplace_mask=True, inplace_residual=True, dropout=0.1,
+                         inplace_dropout=True)
+    for n in (8, 16, 64):
+        assert (bm.measure_block(inplace, n, batch=1).saved
+                == bm.measure_block(bm.Choices(dropout=0.1), n, batch=1).saved), n
+        assert (bm.measure_block(bm.Choices(inplace_mask=True, inplace_residual=True), n,
+                                 batch=1).saved
+                == bm.measure_block(bm.Choices(), n, batch=1).saved), n
+
+
 def test_activation_memory_grows_quadratically_only_when_written_out():
     runs = bm.activation_memory({"w": bm.Choices(), "s": bm.Choices(attention="sdpa")},
                                 [16, 32, 64], batch=1)

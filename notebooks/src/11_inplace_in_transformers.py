@@ -299,32 +299,30 @@ for op, nbytes in written.saved_by_op.items():
 
 # %%
 lengths = [16, 32, 64, 128, 256]
-variants = {"written out": bm.Choices(),
-            "written out, mask + residual in place": bm.Choices(inplace_mask=True,
-                                                                inplace_residual=True),
-            "scaled_dot_product_attention": bm.Choices(attention="sdpa")}
+variants = {"written out": bm.Choices(), "scaled_dot_product_attention": bm.Choices(
+    attention="sdpa")}
 runs = bm.activation_memory(variants, lengths, batch=2)
 fig = viz.memory_curves(lengths, {f"saved, {n}": [m.saved for m in rows]
                                   for n, rows in runs.items()},
-                        xlabel="sequence length T", styles={
-                            "saved, written out, mask + residual in place": "--"},
+                        xlabel="sequence length T",
                         title="activation memory of one block (saved for backward)")
 fig
 
 # %%
-print(f"{'T':>4} | {'saved: written out':>19} {'in place':>11} {'sdpa':>11} | "
-      f"{'fwd peak: written':>18} {'in place':>11} {'sdpa':>11}")
+print(f"{'T':>4} | {'saved: written out':>19} {'sdpa':>11} | "
+      f"{'fwd peak: written out':>22} {'sdpa':>11}")
 for i, n in enumerate(lengths):
-    w_, p_, s_ = (runs[v][i] for v in variants)
-    print(f"{n:>4} | {w_.saved:>19,} {p_.saved:>11,} {s_.saved:>11,} | "
-          f"{w_.forward_peak:>18,} {p_.forward_peak:>11,} {s_.forward_peak:>11,}")
+    w_, s_ = (runs[v][i] for v in variants)
+    print(f"{n:>4} | {w_.saved:>19,} {s_.saved:>11,} | {w_.forward_peak:>22,} "
+          f"{s_.forward_peak:>11,}")
 w256, s256 = runs["written out"][-1], runs["scaled_dot_product_attention"][-1]
 print(f"\nat T = 256 the fused kernel keeps {1 - s256.saved / w256.saved:.0%} fewer bytes for "
       f"backward, and its forward peak is {1 - s256.forward_peak / w256.forward_peak:.0%} lower")
 
 # %% [markdown]
-# The written-out curves grow with T²: the probabilities are batch × heads × T × T floats.
-# The in-place line lies on the written-out one: no in-place choice can remove bytes that a
+# The written-out curve grows with T²: the probabilities are batch × heads × T × T floats.
+# The in-place choices of §5 would draw the same curve (they change no saved byte at any
+# length; `tests/test_block_memory.py` checks that): no in-place choice can remove bytes that a
 # backward formula needs. What removes them is a kernel that does not need them:
 # `scaled_dot_product_attention` recomputes the probabilities from `q`, `k` and the
 # `logsumexp` in backward, so its activation memory grows with T, not T².
