@@ -12,7 +12,8 @@ from ._style import RC, fmt_bytes, fmt_seconds, to_png
 from .compare import compare_bars
 from .curves import memory_curves
 from .graph import graph_diagram
-from .precision import bit_fields, float_formats, line_chart
+from .lines import line_chart
+from .precision import bit_fields, float_formats
 from .storage import Snapshot, compare_storages, snapshot, storage_diagram
 from .timeline import memory_timeline, peak_report
 
