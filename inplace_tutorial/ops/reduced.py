@@ -3,9 +3,9 @@
 PyTorch's CPU kernels load 16-bit floats into float32 registers, compute there (``a +
 alpha * b`` as one fused multiply-add) and round once on the way back; Python scalars join
 in float32 without being rounded to 16 bits first (except add's alpha, read as the tensor's
-own type). Here the operands are widened chunk by
-chunk into counted float64 scratch (float16 through a 65,536-entry table of every bit
-pattern), the kernel runs there, and the result is rounded to float32 and then to 16 bits:
+own type). Here the operands are widened chunk by chunk into counted float64 scratch, the
+kernel runs there, and the result is rounded to float32 and then to 16 bits (float16 on the
+bits, _narrow_f16, as NumPy's own cast has no vector instructions):
 for +, -, *, /, sqrt and fused multiply-adds that gives exactly PyTorch's float32 result,
 and for exp, tanh ... the correctly rounded one, which PyTorch's float32 result matches
 after the rounding to 16 bits except in rare near-ties.
@@ -18,7 +18,6 @@ from ..creation import blocks
 from ..storage import UntypedStorage
 
 CHUNK = 16 * 1024  # elements per scratch buffer (128 KiB of float64)
-_F16_TABLE: list = []  # [float32 value of every float16 bit pattern], built on first use
 
 
 def is_reduced(np_dtype: np.dtype) -> bool:
@@ -26,14 +25,37 @@ def is_reduced(np_dtype: np.dtype) -> bool:
     return np_dtype.itemsize == 2 and np_dtype.kind != "i"
 
 
-def _widen(src: np.ndarray, dst: np.ndarray) -> None:
-    if src.dtype == np.float16:
-        if not _F16_TABLE:
-            _F16_TABLE.append(np.arange(65536, dtype=np.uint32).astype(np.uint16)
-                              .view(np.float16).astype(np.float64))
-        np.take(_F16_TABLE[0], src.view(np.uint16), out=dst, mode="clip")  # (unbuffered)
-    else:
-        np.copyto(dst, src, casting="unsafe")
+# float32 bit patterns (sign cleared) that round to a normal float16: [2**-14, 65520)
+_F16_NORMAL_LO, _F16_NORMAL_SPAN = 113 << 23, 30 << 23
+
+
+def _narrow_f16(src: np.ndarray, out: np.ndarray, t: np.ndarray, u: np.ndarray) -> None:
+    """float32 ``src`` rounded to nearest-even float16 into ``out``: NumPy's own cast runs
+    about 7 ns an element (no vector instructions), so the common case is done here on the
+    bits, in uint32 scratch ``t`` and ``u`` of src's shape. For a value in float16's normal
+    range the half's bits are (bits - (112 << 23) + 0xfff + odd) >> 13 with the sign put
+    back (odd: the lowest kept bit, so that ties go to even); zeros, subnormals, overflow,
+    inf and NaN are left to NumPy's cast, element by element, for the few cells that have
+    them. Bit for bit the values of ``np.copyto(out, src, casting="unsafe")``."""
+    if src.size == 0:
+        return
+    w = src.view(np.uint32)
+    np.bitwise_and(w, 0x7FFFFFFF, out=t)
+    special = t.min() < _F16_NORMAL_LO or t.max() >= _F16_NORMAL_LO + _F16_NORMAL_SPAN
+    np.right_shift(t, 13, out=u)
+    np.bitwise_and(u, 1, out=u)
+    np.add(t, u, out=t)
+    np.add(t, 0xFFF - (112 << 23) + (1 << 32), out=t)  # wraps modulo 2**32: minus the bias
+    np.right_shift(w, 3, out=u)  # the sign to bit 28, which is bit 15 after the shift
+    np.bitwise_and(u, 1 << 28, out=u)
+    np.bitwise_or(t, u, out=t)
+    np.right_shift(t, 13, out=out.view(np.uint16), casting="unsafe")
+    if special:
+        np.bitwise_and(w, 0x7FFFFFFF, out=t)
+        np.subtract(t, _F16_NORMAL_LO, out=t)  # below the range wraps to a large number
+        mask = np.greater_equal(t, _F16_NORMAL_SPAN,
+                                out=u.reshape(-1).view(np.bool_)[: t.size].reshape(t.shape))
+        np.copyto(out, src, casting="unsafe", where=mask)
 
 
 def _scalar(x, np_dtype: np.dtype, keep32: bool):
@@ -91,10 +113,7 @@ def run(kernel, xs: tuple, out: np.ndarray) -> None:
             elif isinstance(v, np.ndarray):
                 part = v[idx]
                 buf = bufs[b][: part.size].reshape(part.shape)
-                if flat:
-                    _widen(part, buf)
-                else:
-                    np.copyto(buf, part, casting="unsafe")
+                np.copyto(buf, part, casting="unsafe")  # exact: every 16-bit value fits
                 args.append(buf)
                 b += 1
             else:
@@ -107,4 +126,8 @@ def run(kernel, xs: tuple, out: np.ndarray) -> None:
             np.add(res, args[0], out=res)
         res32 = single[: o.size].reshape(o.shape)
         np.copyto(res32, res, casting="unsafe")  # float32 first, as PyTorch's registers
-        np.copyto(o, res32, casting="unsafe")
+        if o.dtype == np.float16:  # the float64 result buffer is free now: uint32 scratch
+            t, u = result.view(np.uint32)[: 2 * o.size].reshape((2, *o.shape))
+            _narrow_f16(res32, o, t, u)
+        else:
+            np.copyto(o, res32, casting="unsafe")
