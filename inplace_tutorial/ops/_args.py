@@ -35,6 +35,8 @@ def type_name(v, detailed: bool = False) -> str:
 
 
 def is_number(v) -> bool:
+    if type(v) is float or type(v) is int:  # the common case, before the slow ABC check
+        return True
     if isinstance(v, (Tensor, np.ndarray)):
         return False
     return isinstance(v, (numbers.Number, np.bool_))
