@@ -53,10 +53,15 @@ def type_name(v) -> str:
     return t.__name__ if t.__module__ == "builtins" else f"{t.__module__}.{t.__name__}"
 
 
+_FAST_OPERANDS = (Tensor, float, int)
+
+
 def check_operands(method: str, others) -> None:
     """Operands after self must be tensors or numbers, checked before anything is computed
     or written (op modules with other overloads check their own arguments first)."""
     for pos, o in enumerate(others, 1):
+        if type(o) in _FAST_OPERANDS:
+            continue  # the common case, without numbers.Number's slow ABC check
         if not isinstance(o, (Tensor, numbers.Number, np.bool_)):
             raise TypeError(f"{method}(): argument 'other' (position {pos}) must be Tensor, "
                             f"not {type_name(o)}")
