@@ -7,6 +7,8 @@
   temporary per step) beside ``pytorch_sgd_update`` (``param.add_(grad, alpha=-lr)``).
 * Two digits classifiers (``digits_mlp``, ``digits_cnn``) and ``train``/``evaluate``.
 * A tiny GPT with a KV cache (``gpt.py``), trained on rule-generated text (data/tiny_text.py).
+* Its block with each in-place choice as a switch, and what each saves, measured
+  (``block_memory.py``, notebook 11).
 """
 from __future__ import annotations
 

@@ -230,8 +230,8 @@ fig
 
 # %% [markdown]
 # `y[:, 0]` is a *view*; writing into it changes its base `y`, so autograd rewrites `y`'s
-# history: `CopySlices` wraps the write (here a `fill_` of the view, whose gradient is zero)
-# and passes the gradient of the other columns down to `MulBackward0` unchanged.
+# history: `CopySlices` wraps the write (the written column gets gradient zero) and passes
+# the gradient of the other columns down to `MulBackward0` unchanged.
 # A boolean mask is different: `y[mask]` would be a copy, so `y[mask] = 0` is not a write into
 # a view but one op on `y` itself, `index_put_`:
 
