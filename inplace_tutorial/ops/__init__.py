@@ -7,7 +7,7 @@ The import order below is the order of the table's rows, which the course prints
 # isort: off
 from . import advanced_indexing  # noqa: F401
 from . import elementwise, unary, compare  # noqa: F401
-from . import fill, random, casts  # noqa: F401
+from . import fill, random, random_from_to, casts  # noqa: F401
 from . import views, indexing, strided  # noqa: F401
 from . import linalg, einsum, loss_ops, nn_ops  # noqa: F401
 from . import reduce, ternary  # noqa: F401
