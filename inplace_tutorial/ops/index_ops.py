@@ -31,8 +31,10 @@ def check_no_overlap(self: Tensor, other) -> None:
     refused, even the very same cells (index ops read their inputs while they write)."""
     if not isinstance(other, Tensor) or other._storage is not self._storage:
         return
-    if (self._shape, self._stride, self._offset) == (other._shape, other._stride, other._offset):
+    if other is self:
         raise RuntimeError(_OVERLAP)
+    if self.numel() == 0 or other.numel() == 0:
+        return
     if not (non_overlapping_and_dense(self._shape, self._stride)
             and non_overlapping_and_dense(other._shape, other._stride)):
         return  # "too hard" for PyTorch too
@@ -125,6 +127,10 @@ def _index_copy_kernel(self: Tensor, dim: int, idx: np.ndarray, source: Tensor) 
     a, s = self._array(), source._array()
     if self.dim() == 0 or source.dim() == 0:  # a scalar on either side: one element
         a[_at(dim, idx[0]) if self.dim() else ()] = s.reshape(-1)[0]
+        return
+    if np.shares_memory(a, s):  # a source aliasing self (allowed when PyTorch can't tell):
+        for i, j in enumerate(idx):  # its loop reads each slice after the earlier writes
+            a[_at(dim, int(j))] = s[_at(dim, i)]
         return
     a[_at(dim, idx)] = s  # NumPy writes repeated indices in order: the last one wins, as on CPU
 
@@ -281,10 +287,11 @@ def _index_add_kernel(self: Tensor, dim: int, idx: np.ndarray, source: Tensor, a
     if self.dim() == 0 or source.dim() == 0:
         a, s = a.reshape(-1), s.reshape(-1)
         dim = 0
-    if alpha == 1 or self.dtype is dtypes.bool_:
+    if (alpha == 1 or self.dtype is dtypes.bool_) and not np.shares_memory(a, s):
         np.add.at(a, _at(dim, idx), s)  # a repeated index adds twice
         return
     for i, j in enumerate(idx):  # alpha * source, one slice at a time, through the workspace
+        # (also a source aliasing self: each slice is read after the earlier writes)
         axpy_(a[_at(dim, int(j))], s[_at(dim, i)], _alpha(self, alpha), "index_add_",
               a.dtype)
 

@@ -187,6 +187,12 @@ def _masked_scatter_kernel(self: Tensor, mask: Tensor, source: Tensor) -> None:
     a = self._array()
     m = np.broadcast_to(mask._array(), a.shape)
     src = source._array().reshape(-1)  # a copy only if source is not contiguous
+    if source._storage is self._storage and np.shares_memory(src, a):
+        # PyTorch's loop reads source while it writes self, one element after the other:
+        # a cell written earlier is read back written
+        for j, p in enumerate(np.flatnonzero(m)):
+            a[np.unravel_index(p, a.shape)] = src[j]
+        return
     at = 0
     for piece in chunks(a.shape, CHUNK):
         mp = m[piece]

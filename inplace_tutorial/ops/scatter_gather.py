@@ -164,10 +164,24 @@ def _src_cells(src: Tensor, index: Tensor) -> np.ndarray:
     return s[tuple(slice(0, n) for n in (index._shape or (1,)))]
 
 
+def _one_by_one(a: np.ndarray, s: np.ndarray, index: Tensor, dim: int, add: bool) -> None:
+    """A source aliasing self (allowed where PyTorch can't tell): its loop reads every source
+    cell after the earlier writes, so this one does too."""
+    for piece, coords in _pieces(index, dim):
+        sub = s[piece]
+        cells = np.broadcast_arrays(*[np.asarray(c) for c in coords])
+        for k in np.ndindex(sub.shape):
+            at = tuple(int(c[k]) for c in cells)
+            a[at] = a[at] + sub[k] if add else sub[k]
+
+
 def _scatter_kernel(self: Tensor, dim: int, index: Tensor, src) -> None:
     a = _nonempty(self._array())
     if isinstance(src, Tensor):
         s = _src_cells(src, index)
+        if np.shares_memory(a, s):
+            _one_by_one(a, s, index, dim, add=False)
+            return
         for piece, coords in _pieces(index, dim):
             a[coords] = s[piece]  # repeated targets: the last one wins, as PyTorch's CPU loop
     else:
@@ -177,6 +191,9 @@ def _scatter_kernel(self: Tensor, dim: int, index: Tensor, src) -> None:
 
 def _scatter_add_kernel(self: Tensor, dim: int, index: Tensor, src: Tensor) -> None:
     a, s = _nonempty(self._array()), _src_cells(src, index)
+    if np.shares_memory(a, s):
+        _one_by_one(a, s, index, dim, add=True)
+        return
     for piece, coords in _pieces(index, dim):
         np.add.at(a, coords, s[piece])  # repeated targets accumulate
 

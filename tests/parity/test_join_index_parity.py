@@ -856,6 +856,33 @@ def _saved_scatter_add_error(t):
     return backward_error(t, y)
 
 
+
+@prog
+def writes_whose_source_is_self(t):
+    """masked_scatter_ reads its source while it writes (a source that is self sees earlier
+    writes); the index ops refuse a source that is the same tensor object, or a dense view
+    of the same cells, but let a non-dense alias through (PyTorch's "too hard" case)."""
+    x = t.tensor(arr(3, 4, seed=1))
+    x.masked_scatter_(x > 0, x)
+    y = t.tensor(arr(3, 4, seed=2))
+    y.masked_scatter_(y > 0, y.expand_as(y))
+    v = t.tensor(arr(3, 4, seed=3)).narrow(1, 2, 1)
+    w = t.tensor(arr(4, 2, seed=4))
+    n5 = t.tensor(arr(3, 4, seed=5)).narrow(1, 2, 1)
+    n6 = t.tensor(arr(3, 4, seed=6)).narrow(1, 2, 1)
+    return {
+        "x": x, "y": y,
+        "narrow_alias": v.index_copy_(0, t.tensor([2, 0, 1]), v.expand_as(v)),
+        "same_object": catch(lambda: w.index_copy_(0, t.tensor([1, 0, 3, 2]), w)),
+        "dense_alias": catch(lambda: w.index_copy_(0, t.tensor([1, 0, 3, 2]), w.view(4, 2))),
+        "scatter_same": catch(lambda: w.scatter_(0, t.tensor([[1, 0]]), w)),
+        "index_add_alias": v.index_add_(0, t.tensor([2, 0, 1]), v.view(3, 1)),
+        "scatter_alias": n5.scatter_(0, t.tensor([[2], [0], [1]]), n5.expand(3, 1)),
+        "scatter_add_alias": n6.scatter_add_(0, t.tensor([[2], [0], [2]]), n6.expand(3, 1)),
+        "empty": t.zeros(0, 2).index_copy_(0, t.tensor([], dtype=t.int64), t.zeros(0, 2)),
+    }
+
+
 @pytest.mark.parametrize("prog", prog.params())
 def test_join_index_parity(prog, torch_mod, core):
     check_parity(prog, torch_mod, core)
