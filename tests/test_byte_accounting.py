@@ -162,6 +162,25 @@ def test_every_derivative_table_op_counts_its_bytes(op):
     _check(f"{op} backward", small[1], big[1])
 
 
+# advanced indexing alone, with no op after it whose allocation would reach the same peak and
+# hide a gather temporary: an integer tensor, a whole-shape mask, rows picked by a mask
+INDEXING = {
+    "x[integer tensor]": lambda a: a[ipt.tensor(np.arange(a.shape[0])[::-1].copy())],
+    "x[mask]": lambda a: a[a > 0.0],
+    "x[row mask]": lambda a: a[ipt.tensor(np.arange(a.shape[0]) % 3 == 0)],
+}
+
+
+@pytest.mark.parametrize("name", sorted(INDEXING))
+def test_advanced_indexing_counts_its_gather(name):
+    fn = INDEXING[name]
+    _floor()
+    small = _fwd_bwd(fn, _leaves([(3, 4)], False))
+    big = _fwd_bwd(fn, _leaves(_scaled([(3, 4)]), False))
+    _check(f"{name} forward", small[0], big[0])
+    _check(f"{name} backward", small[1], big[1])
+
+
 @pytest.mark.parametrize("op", sorted(NOT_IMPLEMENTED))
 def test_rows_without_a_backward_count_their_forward_bytes(op):
     """The derivative table's rows whose backward raises (floor_divide, heaviside, asinh_ ...)

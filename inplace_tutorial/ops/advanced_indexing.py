@@ -45,19 +45,48 @@ def index(self: Tensor, idx) -> Tensor:
     """x[idx] with an advanced index: a new tensor (IndexBackward0 saves the indices)."""
     np_idx = _numpy_index(idx)
     try:
-        gathered = self._array()[np_idx]  # NumPy's gather: a short-lived temporary
+        shape = _selection_shape(self._shape, np_idx)
     except IndexError as e:
         raise IndexError(str(e)) from None
-    out = Tensor._empty(gathered.shape, self.dtype, "index")
-    out._array()[...] = gathered
-    del gathered
+    out = Tensor._empty(shape, self.dtype, "index")
+    _gather(self._array(), np_idx, out._array())
     return record("index", out, {"self": self}, indices=np_idx, self_sizes=self._shape)
+
+
+_GATHER_CHUNK = 8192  # mask cells a masked gather reads at a time (NumPy's own buffer size)
+
+
+def _gather(a: np.ndarray, np_idx: tuple, out: np.ndarray) -> None:
+    """out = a[np_idx], straight into the counted result where NumPy allows it (the index is
+    already checked): on a contiguous tensor, one integer array is a take along dim 0, and a
+    boolean mask over the leading dims takes the rows it picks, a chunk of the mask at a time
+    (their positions, at most 64 KiB, are the only temporary). Any other index goes through
+    NumPy's own gather, a temporary the size of the result."""
+    only = np_idx[0] if len(np_idx) == 1 and isinstance(np_idx[0], np.ndarray) else None
+    if only is None or not a.flags.c_contiguous:
+        out[...] = a[np_idx]
+    elif only.dtype.kind in "iu" and a.ndim:
+        np.take(a, only, axis=0, out=out, mode="wrap")  # "wrap": -1 is the last row, as a[-1]
+    elif only.dtype == np.bool_ and only.shape == a.shape[:only.ndim]:
+        rows = a.reshape((-1,) + a.shape[only.ndim:])  # a view: a is contiguous
+        mask, done = only.reshape(-1), 0
+        for s in range(0, mask.size, _GATHER_CHUNK):
+            picked = np.flatnonzero(mask[s:s + _GATHER_CHUNK])
+            picked += s
+            np.take(rows, picked, axis=0, out=out[done:done + picked.size], mode="wrap")
+            done += picked.size
+    else:
+        out[...] = a[np_idx]
 
 
 @derivative("index", "IndexBackward0", saves={"indices": None})
 def _index_bw(ctx, g):
     out = zeros(ctx.attr("self_sizes"), dtype=g.dtype)
-    np.add.at(out._array(), ctx.attr("indices"), g._array())  # repeated indices accumulate
+    idx = ctx.attr("indices")
+    if len(idx) == 1 and getattr(idx[0], "dtype", None) == np.bool_:
+        out._array()[idx] = g._array()  # a mask picks each cell once: no accumulation needed
+    else:
+        np.add.at(out._array(), idx, g._array())  # repeated indices accumulate
     return (out,)
 
 
