@@ -181,8 +181,8 @@ for _op, _inputs in (("floor_divide", ("self", "other")), ("floor_divide_scalar"
         _not_implemented_bw(_op.replace("_scalar", "")))
 
 
-@derivative("hypot", "HypotBackward0", inputs=("self", "other"),
-            saves={"self": None, "other": None, "result": None})
+@derivative("hypot", "HypotBackward0", inputs=("self", "other"),  # each saved only if needed
+            saves={"self": "self", "other": "other", "result": None})
 def _hypot_bw(ctx, g):
     r = ctx.saved("result")
     return (g * ctx.saved("self") / r if ctx.needs(0) else None,
