@@ -15,17 +15,16 @@ from .. import dtypes
 from ..autograd.derivatives import derivative
 from ..autograd.record import record
 from ..creation import empty_strided, zeros
-from ..layout import wrap_dim
+from ..layout import dense_strides, wrap_dim
 from ..tensor import Tensor, tensor_method
 from ._int_args import int_list, saved, signed
-from ._iter import out_strides
 
 
 def _like(self: Tensor, op: str, dtype: dtypes.dtype | None = None) -> Tensor:
-    """A new tensor (of self's dtype unless given) laid out as TensorIterator lays out an
-    output that follows self."""
+    """A new tensor (of self's dtype unless given) laid out as empty_like(self) lays it out
+    (preserve_format): self's strides when self is dense, else dense in self's memory order."""
     dtype = dtype or self.dtype
-    strides = out_strides(self._shape, (self,))
+    strides = dense_strides(self._shape, self._stride)
     if strides is None:
         return Tensor._empty(self._shape, dtype, op)
     out = empty_strided(self._shape, strides, dtype)

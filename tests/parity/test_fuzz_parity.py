@@ -284,9 +284,15 @@ def generate(seed):
     if POOLS["dtype"] and erng.random() < 0.12:
         mode = erng.choice(POOLS["dtype"])
 
+    picks = {}
+
     def new_op(kind, op, rate=0.4):
         if POOLS[kind] and erng.random() < rate:
-            return erng.choice(POOLS[kind])
+            # in turn from an op the seed picks, not at random: every op of a pool is drawn in
+            # a few hundred programs however large the pool grows (a random choice left
+            # masked_fill out of 300 programs once the shape ops joined)
+            n = picks[kind] = picks.get(kind, seed) + 1
+            return POOLS[kind][n % len(POOLS[kind])]
         return op
 
     def dtype():

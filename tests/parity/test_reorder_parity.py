@@ -53,6 +53,22 @@ def flip_values_and_layouts(t):
 
 
 @prog
+def flip_keeps_dense_strides(t):
+    # a dense tensor whose size-1 dim has an odd stride: flip (empty_like's preserve_format)
+    # keeps self's strides exactly; a non-dense one gets dense strides in its memory order
+    x = t.arange(12.0).as_strided((3, 1, 4), (4, 7, 1))
+    y = t.arange(24.0).reshape(4, 6)[:, ::2].t()
+    return {
+        "odd": (x.flip(0), meta(x.flip(2))),
+        "sliced": (y.flip(1), meta(y.flip(1))),
+        "sort": meta(x.sort(0).values),
+        "argsort": meta(y.argsort(0)),
+        "roll": meta(x.roll(1, 0)),
+        "cumsum": meta(x.cumsum(2)),
+    }
+
+
+@prog
 def flip_errors(t):
     x = t.zeros(2, 3)
     return {
