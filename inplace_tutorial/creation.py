@@ -11,7 +11,14 @@ import types
 import numpy as np
 
 from . import dtypes, storage
-from .layout import contiguous_strides, dense_strides, non_overlapping_and_dense, storage_extent
+from .arg_parser import argument_error, int_list, is_number
+from .layout import (
+    contiguous_strides,
+    dense_strides,
+    non_overlapping_and_dense,
+    storage_extent,
+    storage_nbytes,
+)
 from .storage import UntypedStorage
 from .tensor import Tensor
 
@@ -29,10 +36,25 @@ def default_generator() -> np.random.Generator:
     return _generator
 
 
-def _shape(size) -> tuple:
-    if len(size) == 1 and isinstance(size[0], (tuple, list)):
-        size = tuple(size[0])
-    return tuple(int(s) for s in size)
+def _shape(op: str, size: tuple, varargs: bool = True) -> tuple:
+    """A ``tuple of ints size`` as PyTorch's binding reads it (``zeros(2, 3)`` or
+    ``zeros((2, 3))``), then its negative-size check (zeros words it its own way)."""
+    shape = int_list(op, "size", size, position=1, varargs=varargs)
+    negative = [s for s in shape if s < 0]
+    if negative:
+        if op == "zeros":
+            raise RuntimeError("zeros: Dimension size must be non-negative.")
+        raise RuntimeError(f"Trying to create tensor with negative dimension {negative[0]}: "
+                           f"{list(shape)}")
+    return shape
+
+
+def _check_options(op: str, dtype, requires_grad) -> None:
+    """The keyword arguments every factory takes."""
+    if dtype is not None and not isinstance(dtype, dtypes.dtype):
+        raise argument_error(op, "dtype", None, "torch.dtype", dtype)
+    if not isinstance(requires_grad, bool):
+        raise argument_error(op, "requires_grad", None, "bool", requires_grad)
 
 
 def _finish(t: Tensor, requires_grad: bool) -> Tensor:
@@ -144,6 +166,8 @@ def _from_sequence(data, dtype: dtypes.dtype | None) -> tuple:
     """(NumPy array of the values, dtype) for a Python scalar or nested sequence, each
     element converted and checked as torch.tensor does (in PyTorch's words)."""
     leaves: list = []
+    if isinstance(data, range):  # a sequence, as PyTorch reads any Python sequence
+        data = list(data)
     if isinstance(data, (list, tuple)):
         data = _as_lists(data)  # NumPy arrays inside a list are nested sequences too
         _walk(data, leaves)
@@ -151,7 +175,7 @@ def _from_sequence(data, dtype: dtypes.dtype | None) -> tuple:
         leaves.append(data)
     inferred = _infer_dtype(leaves)  # raises for None, str, complex ... as PyTorch does
     dtype = dtype or inferred
-    shape = _check_nested(data, 0) if isinstance(data, (list, tuple)) else ()
+    shape = _check_nested(data, 0, dtype) if isinstance(data, (list, tuple)) else ()
     values = []
     for v in leaves:
         if isinstance(v, (Tensor, np.ndarray)):
@@ -171,16 +195,25 @@ def _from_sequence(data, dtype: dtypes.dtype | None) -> tuple:
 def tensor(data, dtype: dtypes.dtype | None = None, device=None,
            requires_grad: bool = False) -> Tensor:
     """A new tensor holding a copy of ``data`` (nested lists, scalars, NumPy arrays)."""
+    _check_options("tensor", dtype, requires_grad)
     if isinstance(data, Tensor):
         src, inferred = data.detach()._array(), data.dtype
     elif isinstance(data, np.ndarray):
         src, inferred = data, dtypes.from_numpy_dtype(data.dtype)
+        if any(st < 0 for st in data.strides):  # torch.tensor reads it through from_numpy
+            raise ValueError(_NEGATIVE_STRIDES)
     else:
         src, inferred = _from_sequence(data, dtype)
     dtype = dtype or inferred
     t = _empty_preserving(src.shape, _dense_layout(data), dtype, "tensor")
     cast_into(t._array(), src, dtype, "tensor")
     return _finish(t, requires_grad)
+
+
+_NEGATIVE_STRIDES = ("At least one stride in the given numpy array is negative, and "
+                     "tensors with negative strides are not currently supported. (You can "
+                     "probably work around this by making a copy of your array  with "
+                     "array.copy().) ")
 
 
 def from_numpy(ndarray: np.ndarray) -> Tensor:
@@ -193,10 +226,7 @@ def from_numpy(ndarray: np.ndarray) -> Tensor:
                          "order. Conversion between byte orders is currently not supported.")
     dtype = dtypes.from_numpy_dtype(ndarray.dtype)
     if any(st < 0 for st in ndarray.strides):
-        raise ValueError("At least one stride in the given numpy array is negative, and "
-                         "tensors with negative strides are not currently supported. (You can "
-                         "probably work around this by making a copy of your array  with "
-                         "array.copy().) ")
+        raise ValueError(_NEGATIVE_STRIDES)
     isz = ndarray.itemsize
     if any(st % isz for st in ndarray.strides):
         raise ValueError("given numpy array strides not a multiple of the element byte size. "
@@ -225,15 +255,17 @@ def _np_type_name(v) -> str:
     return t.__name__ if t.__module__ == "builtins" else f"{t.__module__}.{t.__name__}"
 
 
-def _check_nested(data, dim: int) -> tuple:
+def _check_nested(data, dim: int, dtype: dtypes.dtype) -> tuple:
     """torch.tensor's own check of ragged nested lists (NumPy's message is less helpful)."""
     if not isinstance(data, (list, tuple)):
         return ()
     shapes = []
     for item in data:
         if isinstance(item, (list, tuple)) != isinstance(data[0], (list, tuple)):
+            if isinstance(item, (list, tuple)):  # PyTorch converts it as a scalar, and fails
+                raise TypeError(_NOT_A_SCALAR[dtype.category].format(type(item).__name__))
             raise TypeError("not a sequence")
-        shapes.append(_check_nested(item, dim + 1))
+        shapes.append(_check_nested(item, dim + 1, dtype))
     if shapes and isinstance(data[0], (list, tuple)):
         want = len(data[0])
         for item in data:
@@ -241,6 +273,11 @@ def _check_nested(data, dim: int) -> tuple:
                 raise ValueError(f"expected sequence of length {want} at dim {dim + 1} "
                                  f"(got {len(item)})")
     return (len(data),) + (shapes[0] if shapes else ())
+
+
+_NOT_A_SCALAR = {dtypes.BOOL: "'{}' object cannot be interpreted as an integer",
+                 dtypes.INTEGER: "'{}' object cannot be interpreted as an integer",
+                 dtypes.FLOATING: "must be real number, not {}"}
 
 
 def _dense_layout(a) -> tuple | None:
@@ -266,19 +303,30 @@ def _empty_preserving(shape, strides, dtype, op: str) -> Tensor:
 
 
 def empty(*size, dtype: dtypes.dtype | None = None, requires_grad: bool = False) -> Tensor:
-    return _finish(Tensor._empty(_shape(size), dtype or dtypes.float32, "empty"), requires_grad)
+    _check_options("empty", dtype, requires_grad)
+    return _finish(Tensor._empty(_shape("empty", size), dtype or dtypes.float32, "empty"),
+                   requires_grad)
 
 
 def empty_strided(size, stride, dtype: dtypes.dtype | None = None) -> Tensor:
-    size, stride, dtype = tuple(size), tuple(stride), dtype or dtypes.float32
+    size = _shape("empty_strided", (size,), varargs=False)
+    stride = int_list("empty_strided", "stride", (stride,), position=2, varargs=False)
+    _check_options("empty_strided", dtype, False)
+    dtype = dtype or dtypes.float32
+    if storage_nbytes(size, stride, dtype.itemsize) is None:
+        raise RuntimeError(f"Storage size calculation overflowed with sizes={list(size)} and "
+                           f"strides={list(stride)}")
     storage = UntypedStorage(storage_extent(size, stride), dtype.np, "empty_strided")
     return Tensor._make(storage, size, stride, 0, dtype)
 
 
 def full(size, fill_value, dtype: dtypes.dtype | None = None,
          requires_grad: bool = False) -> Tensor:
+    shape = _shape("full", (size,), varargs=False)
+    if not is_number(fill_value):
+        raise argument_error("full", "fill_value", 2, "Number", fill_value)
+    _check_options("full", dtype, requires_grad)
     dtype = dtype or dtypes.scalar_dtype(fill_value)
-    shape = _shape((size,))
     value = dtypes.checked_scalar(fill_value, dtype, "fill", math.prod(shape))
     t = Tensor._empty(shape, dtype, "full")
     t._array().fill(value)
@@ -286,18 +334,25 @@ def full(size, fill_value, dtype: dtypes.dtype | None = None,
 
 
 def zeros(*size, dtype: dtypes.dtype | None = None, requires_grad: bool = False) -> Tensor:
-    t = Tensor._empty(_shape(size), dtype or dtypes.float32, "zeros")
+    _check_options("zeros", dtype, requires_grad)
+    t = Tensor._empty(_shape("zeros", size), dtype or dtypes.float32, "zeros")
     t._array().fill(0)
     return _finish(t, requires_grad)
 
 
 def ones(*size, dtype: dtypes.dtype | None = None, requires_grad: bool = False) -> Tensor:
-    t = Tensor._empty(_shape(size), dtype or dtypes.float32, "ones")
+    _check_options("ones", dtype, requires_grad)
+    t = Tensor._empty(_shape("ones", size), dtype or dtypes.float32, "ones")
     t._array().fill(1)
     return _finish(t, requires_grad)
 
 
 def _like(t: Tensor, dtype, requires_grad: bool, fill, op: str) -> Tensor:
+    if not isinstance(t, Tensor):
+        raise argument_error(op, "input", 1, "Tensor", t)
+    if op == "full_like" and not is_number(fill):
+        raise argument_error(op, "fill_value", 2, "Number", fill)
+    _check_options(op, dtype, requires_grad)
     out = _empty_preserving(t._shape, _dense_layout(t), dtype or t.dtype, op)
     if fill is not None:
         out._array().fill(fill)
@@ -323,7 +378,11 @@ def full_like(t: Tensor, fill_value, dtype=None, requires_grad: bool = False) ->
 def arange(start, end=None, step=1, dtype: dtypes.dtype | None = None,
            requires_grad: bool = False) -> Tensor:
     if end is None:
+        if not is_number(start):
+            raise argument_error("arange", "end", 1, "Number", start)
         start, end = 0, start
+    if not all(math.isfinite(v) for v in (start, end)):
+        raise RuntimeError(f"unsupported range: {start} -> {end}")
     if step == 0:
         raise RuntimeError("step must be nonzero")
     if (end - start) * step < 0:
@@ -340,16 +399,18 @@ def arange(start, end=None, step=1, dtype: dtypes.dtype | None = None,
 
 def randn(*size, dtype: dtypes.dtype | None = None, requires_grad: bool = False,
           generator: np.random.Generator | None = None) -> Tensor:
+    _check_options("randn", dtype, requires_grad)
     dtype = dtype or dtypes.float32
-    t = Tensor._empty(_shape(size), dtype, "randn")
+    t = Tensor._empty(_shape("randn", size), dtype, "randn")
     (generator or _generator).standard_normal(out=t._array(), dtype=dtype.np)
     return _finish(t, requires_grad)
 
 
 def rand(*size, dtype: dtypes.dtype | None = None, requires_grad: bool = False,
          generator: np.random.Generator | None = None) -> Tensor:
+    _check_options("rand", dtype, requires_grad)
     dtype = dtype or dtypes.float32
-    t = Tensor._empty(_shape(size), dtype, "rand")
+    t = Tensor._empty(_shape("rand", size), dtype, "rand")
     (generator or _generator).random(out=t._array(), dtype=dtype.np)
     return _finish(t, requires_grad)
 

@@ -41,6 +41,20 @@ def storage_extent(shape, stride) -> int:
     return 1 + sum((s - 1) * st for s, st in zip(shape, stride))
 
 
+def storage_nbytes(size, stride, itemsize: int) -> int | None:
+    """PyTorch's computeStorageNbytes in uint64 arithmetic (so a negative size or stride
+    overflows); None when it overflows, 0 for a geometry with no element."""
+    if not all(size):
+        return 0
+    n = 1
+    for sz, st in zip(size, stride):
+        n += (st % 2**64) * ((sz - 1) % 2**64)
+        if n >= 2**64:
+            return None
+    n *= itemsize
+    return None if n > 2**63 - 1 else n
+
+
 def wrap_dim(dim: int, ndim: int) -> int:
     """A dim argument in [-ndim, ndim) made non-negative; a 0-dim tensor accepts 0 and -1."""
     n = max(ndim, 1)

@@ -110,7 +110,7 @@ def dropout(input: Tensor, p: float = 0.5, training: bool = True,
         raise RuntimeError(f"result type Float can't be cast to the desired output type "
                            f"{input.dtype.short}")
     # torch: noise = empty_like(input).bernoulli_(1 - p).div_(1 - p); input * noise
-    mask = (rand(*input.shape, dtype=input.dtype) >= p).to(input.dtype).div_(1.0 - p)
+    mask = (rand(input.shape, dtype=input.dtype) >= p).to(input.dtype).div_(1.0 - p)
     return input.mul_(mask) if inplace else input * mask
 
 

@@ -8,7 +8,7 @@ from ..autograd.derivatives import derivative
 from ..autograd.record import record, record_inplace
 from ..autograd.views_backward import scatter_strided
 from ..creation import empty_strided
-from ..layout import dense_strides
+from ..layout import dense_strides, storage_nbytes
 from ..tensor import Tensor, tensor_method
 from ._args import check_int, int_list
 from .views import _squeezed, _swap, _unsqueezed, _view_op
@@ -35,7 +35,7 @@ def _check_bounds(self, op: str, size, stride, offset) -> tuple:
     if any(st < 0 for st in stride):
         raise RuntimeError("as_strided: Negative strides are not supported at the moment, got "
                            f"strides: {list(stride)}")
-    nbytes = 0 if not all(size) else _storage_nbytes(size, stride, self.dtype.itemsize)
+    nbytes = storage_nbytes(size, stride, self.dtype.itemsize)
     if nbytes is None:
         raise RuntimeError(f"Storage size calculation overflowed with sizes={list(size)} and "
                            f"strides={list(stride)}")
@@ -54,17 +54,6 @@ def _check_bounds(self, op: str, size, stride, offset) -> tuple:
         raise RuntimeError(f"Trying to create tensor with negative dimension {min(size)}: "
                            f"{list(size)}")
     return size, stride, offset
-
-
-def _storage_nbytes(size, stride, itemsize: int) -> int | None:
-    """PyTorch's computeStorageNbytes in uint64 arithmetic; None when it overflows."""
-    n = 1
-    for sz, st in zip(size, stride):
-        n += (st % 2**64) * ((sz - 1) % 2**64)
-        if n >= 2**64:
-            return None
-    n *= itemsize
-    return None if n > 2**63 - 1 else n
 
 
 @derivative("as_strided", "AsStridedBackward0")

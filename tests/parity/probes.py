@@ -219,7 +219,7 @@ PROBES: dict[str, list[str]] = {
         "t.full((2,), 'a')", "t.arange(0, 5, 0)", "t.arange(5, 0)", "t.arange(0, 1, 0.3)",
         "t.empty(2.5)", "t.zeros_like(None)", "t.tensor(np.array([1, 2], dtype=np.int32))",
         "t.tensor(np.array([1, 2], dtype=np.uint8))", "t.tensor(np.float16(1.5))",
-        "t.tensor([True, 2])", "t.tensor([1, 2.5])", "t.tensor(x)"],
+        "t.tensor([True, 2])", "t.tensor([1, 2.5])", "t.tensor(x)", *probes_args.CREATION],
     "conversion": [
         "x.to('a')", "x.to(t.int64)", "x.to(None)", "i.float().dtype", "x.long()",
         "x.type(t.float64).dtype", "x.item()", "s.item()", "x.tolist()", "int(x)", "float(s)",
