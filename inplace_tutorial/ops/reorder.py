@@ -90,19 +90,14 @@ def roll(self, shifts, dims=()) -> Tensor:
     if len(shifts) != len(dims):
         raise RuntimeError(f"shifts and dimensions must align. shifts: {len(shifts)}, "
                            f"dims:{len(dims)}")
-    if self.dim() == 0:
-        for d in dims:
-            if d not in (0, -1):
-                raise IndexError(f"Dimension specified as {d} but tensor has no dimensions")
+    if self.dim() == 0:  # with dims given, even 0 and -1 are refused (no scalar wrapping)
+        raise IndexError(f"Dimension specified as {dims[0]} but tensor has no dimensions")
     total: dict = {}
     for s, d in zip(shifts, dims):
         d = wrap_dim(d, self.dim())
         total[d] = total.get(d, 0) + s
     out = Tensor._empty(self._shape, self.dtype, "roll")
-    if self.dim() == 0:
-        out._array()[...] = self._array()
-    else:
-        _roll_into(out._array(), self._array(), total)
+    _roll_into(out._array(), self._array(), total)
     return record("roll", out, {"self": self}, dims=saved(dims), shifts=saved(shifts))
 
 

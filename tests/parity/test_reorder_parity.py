@@ -124,6 +124,8 @@ def roll_errors(t):
         "float": catch(lambda: x.roll(1.5)),
         "dim_float": catch(lambda: x.roll(1, 1.5)),
         "zero_dim": catch(lambda: t.tensor(1.0).roll(1, 1)),
+        "zero_dim_0": catch(lambda: t.tensor(1.0).roll(1, 0)),
+        "zero_dim_neg": catch(lambda: t.tensor(1.0).roll((1, 2), (-1, 0))),
     }
 
 
