@@ -99,3 +99,16 @@ def test_10_8_measures_the_factor():
     assert grade("10.8", _generate_without_cache)[0] == INCORRECT
     assert grade("10.8", lambda m, p, n: list(p) + [0] * n)[0] == INCORRECT
     assert grade("10.8", "cache")[0] == INCORRECT
+
+
+def test_instructor_debrief_numbers_are_measured():
+    # docs/instructor.md's answer to debrief question 6 quotes these bytes: keep them current
+    from pathlib import Path
+
+    from inplace_tutorial.exercises import reference, reference_answer
+
+    solutions = reference.load(Path(__file__).parents[1] / "instructor" / "ipt_solutions.py")
+    base, _ = lab.measure_allocated(lab.generate_with_cat)
+    mine, _ = lab.measure_allocated(reference_answer("10.8", solutions))
+    text = (Path(__file__).parents[1] / "docs" / "instructor.md").read_text(encoding="utf-8")
+    assert f"{mine:,} B in all against\n   {base:,} B, {base / mine:.1f}× fewer" in text
