@@ -99,7 +99,7 @@ def step_times(torch, make_model) -> dict:
     t_default = median_time(torch_step)
     torch.set_num_threads(1)
     try:  # in turns, as CPU time of this thread: the same load for both (timing.py)
-        t_core, t_torch = medians([core_step, torch_step], repeat=100)
+        t_core, t_torch = medians([core_step, torch_step], repeat=100, block=10)
     finally:
         torch.set_num_threads(default_threads)
     return {"core_ms": t_core * 1e3, "torch1_ms": t_torch * 1e3, "torch_default_ms":

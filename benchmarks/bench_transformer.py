@@ -98,7 +98,7 @@ def block_times(torch) -> dict:
     def torch_step():
         tb(tx).sum().backward()
 
-    t_core, t_torch = medians([core_step, torch_step], repeat=30)  # in turns (timing.py)
+    t_core, t_torch = medians([core_step, torch_step], repeat=30, block=10)  # in turns (timing.py)
     return {"core_ms": t_core * 1e3, "torch_ms": t_torch * 1e3, "ratio": t_core / t_torch}
 
 
