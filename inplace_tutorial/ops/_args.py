@@ -80,3 +80,14 @@ def check_overloads(op: str, params: list[str], values: tuple, optional: bool = 
             lines.append("      didn't match because some of the arguments have invalid "
                          f"types: ({marks})")
     raise TypeError("\n".join(lines) + "\n")
+
+
+_COMPLEX_OF = {"Double": "ComplexDouble", "Half": "ComplexHalf"}
+
+
+def check_real_scalar(self: Tensor, other) -> None:
+    """An in-place op given a Python complex: PyTorch's result type is complex, which can't
+    be written back into a real tensor (the core has no complex dtypes at all)."""
+    if type(other) is complex:
+        raise RuntimeError(f"result type {_COMPLEX_OF.get(self.dtype.short, 'ComplexFloat')} "
+                           f"can't be cast to the desired output type {self.dtype.short}")

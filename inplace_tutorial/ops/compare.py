@@ -99,6 +99,8 @@ def clamp_min(self, min) -> Tensor:
 @tensor_method
 def clamp_min_(self, min) -> Tensor:
     check_overloads("clamp_min_", ["min"], (min,))
+    if type(min) is complex:
+        raise NotImplementedError("clamp is not supported for complex types")
     if isinstance(min, Tensor):
         return _clamp_tensor_("clamp_min_tensor", self, min, None)
     rd = dtype_rules.clamp_result("clamp_min", self, min, inplace=True)
@@ -117,6 +119,8 @@ def clamp_max(self, max) -> Tensor:
 @tensor_method
 def clamp_max_(self, max) -> Tensor:
     check_overloads("clamp_max_", ["max"], (max,))
+    if type(max) is complex:
+        raise NotImplementedError("clamp is not supported for complex types")
     if isinstance(max, Tensor):
         return _clamp_tensor_("clamp_max_tensor", self, None, max)
     rd = dtype_rules.clamp_result("clamp_max", self, max, inplace=True)

@@ -16,7 +16,7 @@ from ..autograd.derivatives import derivative
 from ..autograd.record import record, record_inplace
 from ..tensor import Tensor, tensor_method
 from . import dtype_rules
-from ._args import check_number, check_overloads, check_tensor_or_number
+from ._args import check_number, check_overloads, check_real_scalar, check_tensor_or_number
 from ._iter import (
     axpy_,
     check_inplace_operands,
@@ -42,6 +42,12 @@ def _check_args(op: str, other, alpha=1) -> None:
 
 
 def _check_alpha(alpha, *operands) -> None:
+    """PyTorch's alpha_check on the result type (the core has no complex dtype)."""
+    if type(alpha) is complex:
+        raise RuntimeError("For non-complex input tensors, argument alpha must not be a "
+                           "complex number.")
+    if isinstance(alpha, bool) and dtypes.result_type(*operands) is not dtypes.bool_:
+        raise RuntimeError("Boolean alpha only supported for Boolean results.")
     if isinstance(alpha, float) and operands[0].dtype.category < 2 and \
             dtypes.result_type(*operands).category < 2:
         raise RuntimeError(
@@ -73,6 +79,7 @@ def add(self, other, alpha=1) -> Tensor:
 @tensor_method
 def add_(self, other, alpha=1) -> Tensor:
     _check_args("add_", other, alpha)
+    check_real_scalar(self, other)
     _check_alpha(alpha, self, other)
     kernel = add_kernel if alpha == 1 else axpy_kernel(alpha, "add_")
     return inplace_elementwise("add", False, kernel, self, other, alpha=alpha)
@@ -100,6 +107,7 @@ def sub(self, other, alpha=1) -> Tensor:
 @tensor_method
 def sub_(self, other, alpha=1) -> Tensor:
     _check_args("sub_", other, alpha)
+    check_real_scalar(self, other)
     dtype_rules.check_sub(self, other)
     _check_alpha(alpha, self, other)
     kernel = sub_kernel if alpha == 1 else axpy_kernel(-alpha, "sub_")
@@ -145,6 +153,7 @@ def mul(self, other) -> Tensor:
 @tensor_method
 def mul_(self, other) -> Tensor:
     check_tensor_or_number("mul_", "other", other)
+    check_real_scalar(self, other)
     return inplace_elementwise("mul", False, mul_kernel, self, other)
 
 
@@ -175,6 +184,7 @@ def div(self, other) -> Tensor:
 @tensor_method
 def div_(self, other) -> Tensor:
     check_tensor_or_number("div_", "other", other)
+    check_real_scalar(self, other)
     return inplace_elementwise("div", True, div_kernel, self, other)
 
 
@@ -259,6 +269,7 @@ def pow(self, exponent) -> Tensor:
 @tensor_method
 def pow_(self, exponent) -> Tensor:
     check_overloads("pow_", ["exponent"], (exponent,))
+    check_real_scalar(self, exponent)
     _check_int_exponent(self, exponent)
     if isinstance(exponent, Tensor):
         return _pow_tensor_("pow_", self, exponent, dtypes.result_type(self, exponent))

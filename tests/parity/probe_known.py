@@ -3,24 +3,7 @@
 probes.OWNER). A fix removes its probe from here."""
 
 KNOWN_DIFFERENT: dict[str, set[str]] = {
-    'operand type (binary in-place)': {  # pointwise
-        'v.add_(1j)',
-        'v.sub_(1j)',
-        'v.mul_(1j)',
-        'v.div_(1j)',
-        'v.pow_(1j)',
-        'v.clamp_min_(1j)',
-        'v.clamp_max_(1j)',
-    },
     'scalar arguments (alpha, value)': {  # pointwise
-        'x.add_(x, alpha=1j)',
-        'x.add_(x, alpha=True)',
-        'x.sub_(x, alpha=1j)',
-        'x.sub_(x, alpha=True)',
-        'x.add(x, alpha=1j)',
-        'x.add(x, alpha=True)',
-        'x.sub(x, alpha=1j)',
-        'x.sub(x, alpha=True)',
         "t.addmm(m, m, m, alpha='a')",
         't.addmm(m, m, m, alpha=None)',
         "t.addmm(m, m, m, beta='a')",

@@ -135,7 +135,8 @@ PROBES: dict[str, list[str]] = {
     + [f"x.{op}(x, x, value={bad})" for op in ("addcmul_", "addcdiv_", "addcmul", "addcdiv")
        for bad in ("None", "'a'", "[2]", "x")]
     + [f"m.addmm_(m, m, {k}={bad})" for k in ("alpha", "beta") for bad in ("'a'", "None", "[1]")]
-    + [f"t.addmm(m, m, m, {k}={bad})" for k in ("alpha", "beta") for bad in ("'a'", "None")],
+    + [f"t.addmm(m, m, m, {k}={bad})" for k in ("alpha", "beta") for bad in ("'a'", "None")]
+    + probes_args.SCALARS,
     "clamp bounds": [
         "x.clamp_(0, 'a')", "x.clamp_('a', 1)", "x.clamp_()", "x.clamp_(None, None)",
         "x.clamp_(min=[0])", "x.clamp_(2, 1)", "x.clamp(2, 1)", "x.clamp_(0, None)",

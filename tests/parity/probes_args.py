@@ -181,3 +181,11 @@ CREATION = [
     "t.from_numpy(np.array(['a']))", "t.tensor([1.0, [2]])", "t.tensor([True, [2]])",
     "t.tensor([[1], [2, 3]])", "t.tensor(range(0))",
 ]
+
+SCALARS = [  # complex scalars and alpha kinds, into real tensors
+    "x.double().add_(1j)", "i.add_(1j)", "b.add_(1j)", "x.half().add_(1j)",
+    "x.bfloat16().add_(1j)", "x.div_(2j)", "x.add_(1j, alpha=1j)", "i.add_(i, alpha=True)",
+    "b.add_(b, alpha=True).dtype", "b.add_(b, alpha=2)", "i.add(i, alpha=1.5)",
+    "x.mul_(complex(1, 0))", "x.clamp_max_(2j)", "x.add_(x, alpha=np.bool_(True))",
+    "i.sub_(i, alpha=True)", "i.mul_(1j)",
+]
