@@ -49,7 +49,8 @@ def _narrow_f16(src: np.ndarray, out: np.ndarray, t: np.ndarray, u: np.ndarray) 
     np.right_shift(w, 3, out=u)  # the sign to bit 28, which is bit 15 after the shift
     np.bitwise_and(u, 1 << 28, out=u)
     np.bitwise_or(t, u, out=t)
-    np.right_shift(t, 13, out=out.view(np.uint16), casting="unsafe")
+    np.right_shift(t, 13, out=t)
+    np.copyto(out.view(np.uint16), t, casting="unsafe")  # a plain cast: no loop buffer
     if special:
         np.bitwise_and(w, 0x7FFFFFFF, out=t)
         np.subtract(t, _F16_NORMAL_LO, out=t)  # below the range wraps to a large number
