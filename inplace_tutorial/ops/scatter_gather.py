@@ -209,9 +209,23 @@ def _scatter_args(op: str, dim, index, src, value, reduce):
     _check_dim_index(op, dim, index)
     if not (isinstance(src, Tensor) or is_number(src)):
         raise _scatter_overload_error(op, dim, index, src)
-    if reduce is not None:
-        raise NotImplementedError(f"this core's {op} has no reduce= (use scatter_add_)")
     return src
+
+
+_REDUCE = {"add": np.add, "multiply": np.multiply}
+
+
+def _check_reduce(reduce) -> None:
+    if reduce is not None and reduce not in _REDUCE:
+        raise RuntimeError("reduce argument must be either add or multiply.")
+
+
+def _scatter_reduce_kernel(self: Tensor, dim: int, index: Tensor, src, reduce: str) -> None:
+    """scatter_(..., reduce="add" | "multiply"): repeated targets combine, in index order."""
+    a, ufunc = _nonempty(self._array()), _REDUCE[reduce]
+    s = _src_cells(src, index) if isinstance(src, Tensor) else None
+    for piece, coords in _pieces(index, dim):
+        ufunc.at(a, coords, s[piece] if s is not None else self.dtype.np.type(src))
 
 
 @tensor_method
@@ -223,9 +237,14 @@ def scatter_(self, dim: int, index: Tensor, src=None, *, value=None, reduce=None
         d = wrap_dim(dim, self.dim())
         _scatter_checks("scatter_", self, d, index, src)
         _write_checks(self, index, src)
+        _check_reduce(reduce)
         _check_bounds(index, d, _size(self, d))
         found.append((d, _scatter_value(self, src)))
 
+    if reduce is not None:  # PyTorch has no derivative for it (its NotImplemented node)
+        return record_inplace("scatter_with_reduce_", self, {"self": self}, lambda:
+                              _scatter_reduce_kernel(self, found[0][0], index, found[0][1],
+                                                     reduce), check=check)
     op = "scatter_src" if isinstance(src, Tensor) else "scatter_value"
     return record_inplace(op, self, {"self": self, "src": src, "index": index},
                           lambda: _scatter_kernel(self, found[0][0], index, found[0][1]),
@@ -238,8 +257,12 @@ def scatter(self, dim: int, index: Tensor, src=None, *, value=None, reduce=None)
     src = _scatter_args("scatter", dim, index, src, value, reduce)
     d = wrap_dim(dim, self.dim())
     _scatter_checks("scatter", self, d, index, src)
+    _check_reduce(reduce)
     out = fresh_copy(self, "scatter")
     _check_bounds(index, d, _size(self, d))
+    if reduce is not None:
+        _scatter_reduce_kernel(out, d, index, _scatter_value(self, src), reduce)
+        return record("scatter_with_reduce", out, {"self": self})
     _scatter_kernel(out, d, index, _scatter_value(self, src))
     op = "scatter_src" if isinstance(src, Tensor) else "scatter_value"
     return record(op, out, {"self": self, "src": src, "index": index}, dim=symint(dim))
@@ -271,6 +294,16 @@ def _gather_plain(g: Tensor, dim: int, index: Tensor) -> Tensor:
     for piece, coords in _pieces(index, dim):
         o[piece] = a[coords]
     return out
+
+
+def _no_derivative(op: str):
+    def bw(ctx, g):
+        raise RuntimeError(f"derivative for aten::{op} is not implemented")
+    return bw
+
+
+derivative("scatter_with_reduce_", "NotImplemented", qualified=True)(_no_derivative("scatter_"))
+derivative("scatter_with_reduce", "NotImplemented", qualified=True)(_no_derivative("scatter"))
 
 
 # --------------------------------------------------------------------------- scatter_add

@@ -337,6 +337,8 @@ def _join_index_saved_programs(t, x, nl):
         "scatter_src": lambda: nl(2, 3).scatter_(1, gi, x(1, 3, seed=1)),
         "scatter_value": lambda: x(2, 3).scatter(1, gi, 0.5),
         "scatter_add": lambda: x(2, 3).scatter_add(1, gi, x(1, 3, seed=1)),
+        "scatter_with_reduce_": lambda: nl(2, 3).scatter_(1, gi, x(1, 3, seed=1), reduce="add"),
+        "scatter_with_reduce": lambda: x(2, 3).scatter(1, gi, 2.0, reduce="multiply"),
     }
 
 

@@ -883,6 +883,34 @@ def writes_whose_source_is_self(t):
     }
 
 
+
+@prog
+def scatter_with_reduce(t):
+    """reduce="add" / "multiply": repeated targets combine; PyTorch records its NotImplemented
+    node (one edge, to self) and backward raises."""
+    x = t.tensor(arr(2, 3, seed=1))
+    i = t.tensor([[1, 1, 0]])
+    a = leaf(t, arr(2, 3, seed=2))
+    h = a * 1
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # PyTorch warns once per process for a Tensor src
+        add = x.clone().scatter_(1, i, t.tensor(arr(1, 3, seed=3)), reduce="add")
+        r = h.scatter_(1, i, t.ones(1, 3), reduce="add")
+    y = a.scatter(1, i, 2.0, reduce="multiply")
+    return {
+        "add": add, "mul": x.clone().scatter_(1, i, 3.0, reduce="multiply"),
+        "long": t.tensor([[1, 2, 3]]).scatter_(1, t.tensor([[0, 0]]), 3, reduce="multiply"),
+        "oop": y, "fn": fn_name(y.grad_fn),
+        "next": [fn_name(f) for f, _ in y.grad_fn.next_functions],
+        "h_fn": fn_name(h.grad_fn), "same": r is h, "version": h._version,
+        "h_next": [fn_name(f) for f, _ in h.grad_fn.next_functions],
+        "bw": backward_error(t, y), "bw_": backward_error(t, h),
+        "bad": catch(lambda: x.clone().scatter_(1, t.tensor([[5]]), 2.0, reduce="max")),
+        "bad_dtype": catch(lambda: x.clone().scatter_(1, i, t.ones(1, 3, dtype=t.int64),
+                                                      reduce="max")),
+    }
+
+
 @pytest.mark.parametrize("prog", prog.params())
 def test_join_index_parity(prog, torch_mod, core):
     check_parity(prog, torch_mod, core)
