@@ -432,6 +432,45 @@ def i0_values_and_autograd(t):
     return out
 
 
+
+@prog
+def reduced_precision_shape_ops(t):
+    out = {}
+    for d in (t.float16, t.bfloat16):
+        x = t.tensor(arr(3, 4, seed=14)).to(d)
+        out[str(d)] = {
+            "sort": x.sort(1), "topk": x.topk(2), "argsort": x.argsort(0),
+            "cumsum": x.cumsum(1), "cumprod": x.cumprod(0), "flip": x.flip(0),
+            "roll": x.roll(1, 1), "tril": x.tril(), "norm": x.norm(), "norm1": x.norm(1, 1),
+            "renorm": x.renorm(2, 0, 1.0), "i0": x.i0(), "unfold": x.unfold(1, 2, 2),
+            "cumsum_": x.clone().cumsum_(0), "i0_": x.clone().i0_(),
+        }
+    return out
+
+
+@prog
+def shape_views_under_modes(t):
+    a = leaf(t, arr(3, 3, seed=15))
+    y = a * 1
+    with t.no_grad():
+        d = y.diagonal()
+        u = y.unfold(1, 2, 1)
+    out = {"no_grad": (d.requires_grad, u.requires_grad, d.grad_fn is None)}
+    out["no_grad_write"] = catch(lambda: d.mul_(2))
+    out["no_grad_write_unfold"] = catch(lambda: u.mul_(2))
+    with t.inference_mode():
+        x = t.ones(3, 3)
+        dv = x.diagonal()
+        s = x.sort(0).values
+    out["inference"] = (dv.is_inference(), s.is_inference(), catch(lambda: dv.add_(1)))
+    b = leaf(t, arr(3, 3, seed=16))
+    z = b * 2
+    z.retain_grad()
+    z.tril_()
+    z.sum().backward()
+    out["retain_grad_tril_"] = (z.retains_grad, z.grad, b.grad)
+    return out
+
 @pytest.mark.parametrize("prog", prog.params())
 def test_reorder_sort_norm_parity(prog, torch_mod, core):
     check_parity(prog, torch_mod, core)
