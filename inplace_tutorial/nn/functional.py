@@ -16,6 +16,7 @@ from .. import dtypes
 from ..creation import rand, zeros
 from ..layout import broadcast_shapes
 from ..ops import activations, attention, loss_ops, nn_ops, normalization
+from ..ops import batch_norm as batch_norm_ops
 from ..ops import embedding as embedding_ops
 from ..ops._args import check_tensor, check_type, int_list
 from ..tensor import Tensor
@@ -76,8 +77,8 @@ def batch_norm(input: Tensor, running_mean: Tensor | None, running_var: Tensor |
             raise ValueError("Expected more than 1 value per channel when training, got input "
                              f"size {size}")
     checks.batch_norm(input, running_mean, running_var, weight, bias, training)
-    return nn_ops.native_batch_norm(input, weight, bias, running_mean, running_var, training,
-                                    momentum, eps)
+    return batch_norm_ops.native_batch_norm(input, weight, bias, running_mean, running_var,
+                                            training, momentum, eps)
 
 
 def max_pool2d(input: Tensor, kernel_size, stride=None, padding=0,

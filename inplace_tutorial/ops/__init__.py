@@ -9,11 +9,11 @@ from . import advanced_indexing  # noqa: F401
 from . import elementwise, unary, compare  # noqa: F401
 from . import fill, random, random_from_to, casts  # noqa: F401
 from . import views, indexing, strided  # noqa: F401
-from . import linalg, einsum, loss_ops, nn_ops  # noqa: F401
+from . import linalg, einsum, loss_ops, nn_ops, batch_norm  # noqa: F401
 from . import reduce, ternary  # noqa: F401
 from . import operators  # noqa: F401
 from . import normalization, embedding, activations, attention  # noqa: F401
-from . import trig, unary_math, compare_inplace, logical, bitwise, binary_math  # noqa: F401
+from . import trig, rounding, unary_math, compare_inplace, logical, bitwise, binary_math  # noqa: F401
 from . import joining, masking, index_ops, index_fill, scatter_gather  # noqa: F401
 from . import reorder, triangular, scan, sorting, dims, special, norms  # noqa: F401
 # isort: on

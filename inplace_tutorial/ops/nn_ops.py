@@ -1,4 +1,5 @@
-"""Neural-network kernels: convolution (im2col), max/avg pooling and batch norm.
+"""Neural-network kernels: linear, convolution (im2col), max/avg pooling (batch norm is in
+batch_norm.py).
 
 Each op is declared like the element-wise ones: a NumPy kernel writing into counted
 buffers, then its derivative entry (PyTorch's node name, what it saves, the backward).
@@ -13,7 +14,6 @@ from numpy.lib.stride_tricks import sliding_window_view
 from .. import dtypes, memory
 from ..autograd.derivatives import derivative
 from ..autograd.record import record
-from ..modes import STATE
 from ..tensor import Tensor
 from ._chunked import ramp
 from ._iter import Scratch
@@ -290,153 +290,3 @@ def _avg_pool_bw(ctx, g):
     if ph == 0 and pw == 0:
         return (gp,)
     return (gp[:, :, ph:ph + h, pw:pw + w].contiguous(),)
-
-
-# --------------------------------------------------------------------------- batch norm
-def _stat_shape(x: Tensor) -> tuple:
-    return (1, x._shape[1]) + (1,) * (x.dim() - 2)
-
-
-def native_batch_norm(input: Tensor, weight: Tensor | None, bias: Tensor | None,
-                      running_mean: Tensor | None, running_var: Tensor | None, training: bool,
-                      momentum: float, eps: float) -> Tensor:
-    """y = (x - mean) * invstd * weight + bias over every dim but 1 (channels).
-
-    In training the batch statistics are used and the running ones are updated in place
-    (running_var gets the *unbiased* batch variance); in eval the running ones are used.
-    PyTorch's kernel writes the running stats without a version step (the op declares them
-    as mutated arguments, and autograd does not bump those), and saves them for backward:
-    changing them in place afterwards breaks backward, in training too.
-    """
-    if input.dtype.category != 2:
-        raise NotImplementedError(f"\"batch_norm\" not implemented for '{input.dtype.short}'")
-    axes = (0,) + tuple(range(2, input.dim()))
-    c = input._shape[1]
-    count = input.numel() // c
-    shp = _stat_shape(input)
-    if training:
-        if count <= 1:
-            raise ValueError(f"Expected more than 1 value per channel when training, got input "
-                             f"size {list(input.shape)}")
-        mean = Tensor._empty((c,), input.dtype, "native_batch_norm (save_mean)")
-        invstd = Tensor._empty((c,), input.dtype, "native_batch_norm (save_invstd)")
-        out = Tensor._empty(input._shape, input.dtype, "native_batch_norm")
-        o = out._array()
-        _batch_stats(input, axes, shp, mean, invstd, count, eps, running_mean, running_var,
-                     momentum, o)
-        np.subtract(input._array(), mean._array().reshape(shp), out=o)
-        o *= invstd._array().reshape(shp)
-        if weight is not None:
-            o *= weight._array().reshape(shp)
-        if bias is not None:
-            o += bias._array().reshape(shp)
-    else:
-        # eval: nothing is saved as result1/result2 (empty, as in PyTorch; backward reads the
-        # saved running stats). Like PyTorch's CPU kernel, fold everything into two
-        # per-channel buffers, alpha = weight * invstd and beta = bias - mean * alpha.
-        mean = invstd = None
-        if STATE["grad"] and any(t is not None and t._requires_grad
-                                 for t in (input, weight, bias)):  # only a node keeps them
-            mean = Tensor._empty((0,), input.dtype, "native_batch_norm (save_mean)")
-            invstd = Tensor._empty((0,), input.dtype, "native_batch_norm (save_invstd)")
-        alpha_t = _eval_invstd(running_var, eps, input.dtype)  # kept: its bytes stay counted
-        alpha = alpha_t._array()
-        if weight is not None:
-            alpha *= weight._array()
-        beta_t = Tensor._empty((c,), input.dtype, "native_batch_norm (beta)")
-        beta = beta_t._array()
-        np.multiply(running_mean._array(), alpha, out=beta)
-        np.negative(beta, out=beta)
-        if bias is not None:
-            beta += bias._array()
-        out = Tensor._empty(input._shape, input.dtype, "native_batch_norm")
-        o = out._array()
-        np.multiply(input._array(), alpha.reshape(shp), out=o)
-        o += beta.reshape(shp)
-    return record("native_batch_norm", out, {"input": input, "weight": weight, "bias": bias},
-                  running_mean=running_mean, running_var=running_var, result1=mean,
-                  result2=invstd, training=training, eps=eps)
-
-
-def _eval_invstd(running_var: Tensor, eps: float, dtype) -> Tensor:
-    """1 / sqrt(running_var + eps), per channel (C values: a channel-sized counted buffer)."""
-    t = Tensor._empty(running_var._shape, dtype, "native_batch_norm (invstd)")
-    a = t._array()
-    np.add(running_var._array(), eps, out=a)
-    np.sqrt(a, out=a)
-    np.reciprocal(a, out=a)
-    return t
-
-
-def _batch_stats(input, axes, shp, mean, invstd, count, eps, running_mean, running_var,
-                 momentum, scratch: np.ndarray) -> None:
-    """Batch mean and 1/std into the saved buffers; running stats updated in place.
-
-    The centred squares need an input-sized buffer: the output's, before it is written."""
-    x = input._array()
-    m, s = mean._array(), invstd._array()
-    np.sum(x, axis=axes, out=m)
-    m /= count
-    np.subtract(x, m.reshape(shp), out=scratch)
-    np.multiply(scratch, scratch, out=scratch)
-    np.sum(scratch, axis=axes, out=s)  # the biased variance times count
-    if running_mean is not None:
-        ra, va = running_mean._array(), running_var._array()
-        ra *= 1 - momentum
-        ra += momentum * m
-        va *= 1 - momentum
-        va += s * (momentum / (count - 1))  # unbiased variance
-    s /= count
-    s += eps
-    np.sqrt(s, out=s)
-    np.reciprocal(s, out=s)
-
-
-@derivative("native_batch_norm", "NativeBatchNormBackward0", inputs=("input", "weight", "bias"),
-            saves={"input": None, "weight": None, "running_mean": None, "running_var": None,
-                   "result1": None, "result2": None})
-def _batch_norm_bw(ctx, g):
-    x = ctx.saved("input")
-    shp = _stat_shape(x)
-    axes = (0,) + tuple(range(2, x.dim()))
-    w = ctx.saved("weight") if "weight" in ctx._saved else None
-    if ctx.attr("training"):
-        mean = ctx.saved("result1")._array().reshape(shp)
-        invstd = ctx.saved("result2")._array().reshape(shp)
-    else:
-        mean = ctx.saved("running_mean")._array().reshape(shp)
-        invstd_t = _eval_invstd(ctx.saved("running_var"), ctx.attr("eps"), x.dtype)
-        invstd = invstd_t._array().reshape(shp)
-    ga = g._array()
-    # xhat lives in one counted buffer that later becomes grad_input.
-    xhat_t = Tensor._empty(x._shape, g.dtype, "native_batch_norm backward")
-    xhat = xhat_t._array()
-    np.subtract(x._array(), mean, out=xhat)
-    xhat *= invstd
-    n, c = x._shape[:2]
-    sum_g = Tensor._empty((c,), g.dtype, "native_batch_norm backward (sum)")
-    sg = sum_g._array()
-    np.sum(ga, axis=axes, out=sg)
-    sum_gx_t = Tensor._empty((c,), g.dtype, "native_batch_norm backward (sum)")
-    sum_gx = sum_gx_t._array()
-    np.einsum("ncl,ncl->c", ga.reshape(n, c, -1), xhat.reshape(n, c, -1), out=sum_gx)
-    gw = gb = None
-    if ctx.needs(1):
-        gw = sum_gx_t.clone() if ctx.needs(0) else sum_gx_t
-    if ctx.needs(2):
-        gb = sum_g
-    gx = None
-    if ctx.needs(0):
-        scale = invstd * (w._array().reshape(shp) if w is not None else 1.0)
-        if ctx.attr("training"):
-            count = x.numel() // x._shape[1]
-            # gx = scale * (g - mean(g) - xhat * mean(g * xhat)), written over xhat.
-            sum_gx /= -count
-            xhat *= sum_gx.reshape(shp)
-            xhat += ga
-            xhat -= (sg / count).reshape(shp)
-            xhat *= scale
-        else:
-            np.multiply(ga, scale, out=xhat)
-        gx = xhat_t
-    return (gx, gw, gb)

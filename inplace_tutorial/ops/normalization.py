@@ -3,7 +3,7 @@
 PyTorch's native_layer_norm returns (out, mean, rstd); its NativeLayerNormBackward0 saves
 the input, weight, bias and the two statistics as result1/result2, not the output. So an
 in-place op on LayerNorm's output is safe for backward, one on its input is not. Batch norm,
-which normalises over the batch instead, is in nn_ops.py.
+which normalises over the batch instead, is in batch_norm.py.
 """
 from __future__ import annotations
 

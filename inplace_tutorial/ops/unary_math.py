@@ -1,11 +1,9 @@
-"""More unary math: exp2, expm1, log2, log10, log1p, rsqrt, rounding (floor, ceil, trunc, round
-with decimals, frac), sgn, square, logit, nan_to_num, conj_physical, and the aliases absolute,
-negative and fix.
+"""More unary math: exp2, expm1, log2, log10, log1p, rsqrt, sgn, square, logit, nan_to_num,
+conj_physical, and the aliases absolute and negative (rounding is in rounding.py).
 
-Rounding keeps integer dtypes (an integer is already whole) and refuses bool with PyTorch's
-kernel names; exp2, log2 ... turn integers into float32, so their in-place forms refuse
-integer tensors. What each saves follows derivatives.yaml (exp2, expm1 and rsqrt save their
-result; the logs save their input; square is pow(self, 2) and saves self and exponent).
+exp2, log2 ... turn integers into float32, so their in-place forms refuse integer tensors.
+What each saves follows derivatives.yaml (exp2, expm1 and rsqrt save their result; the logs
+save their input; square is pow(self, 2) and saves self and exponent).
 """
 from __future__ import annotations
 
@@ -18,51 +16,8 @@ from ..dtypes import bool_
 from ..tensor import Tensor, tensor_method
 from ._args import check_type
 from ._chunked import run_chunked, store_float64, with_temporaries
-from ._pointwise import integer_identity, register, ufunc, unary, unary_
+from ._pointwise import register, ufunc, unary, unary_
 from .unary import sign_kernel
-
-_ROUNDING_BOOL = {"floor": "floor_vml_cpu", "ceil": "ceil_vml_cpu", "trunc": "trunc_vml_cpu",
-                  "round": "round_vml_cpu"}
-
-
-def _zero_bw(ctx, g):
-    return (g * 0,)
-
-
-for _name, _f in (("floor", np.floor), ("ceil", np.ceil), ("trunc", np.trunc),
-                  ("round", np.rint)):
-    register(_name, integer_identity(_f), _name.capitalize() + "Backward0", float_out=False,
-             refused={"Bool": _ROUNDING_BOOL[_name]})(_zero_bw)
-
-register("round_decimals", integer_identity(np.rint), "RoundBackward1", float_out=False,
-         refused={"Bool": "round_cpu", "Long": "round_cpu"})(_zero_bw)
-
-
-def _round_kernel(decimals: int):
-    """PyTorch's round(decimals): nearbyint(x * 10^d) / 10^d (half to even)."""
-    def kernel(x, out, dtype):
-        ten = 10.0 ** abs(decimals)
-        if decimals > 0:
-            np.multiply(x, ten, out=out, dtype=dtype, casting="unsafe")
-            np.rint(out, out=out)
-            np.divide(out, ten, out=out)
-        else:
-            np.divide(x, ten, out=out, dtype=dtype, casting="unsafe")
-            np.rint(out, out=out)
-            np.multiply(out, ten, out=out)
-    return kernel
-
-
-@with_temporaries("frac", None)
-def _frac_kernel(x, out, dtype, tmp):
-    whole = np.trunc(x, out=tmp[0], dtype=dtype, casting="unsafe")
-    np.subtract(x, whole, out=out, dtype=dtype, casting="unsafe")
-
-
-@register("frac", _frac_kernel, "FracBackward0", float_out=False,
-          refused={"Bool": "frac_cpu", "Long": "frac_cpu"})
-def _frac_bw(ctx, g):
-    return (g,)
 
 
 @register("exp2", ufunc(np.exp2), "Exp2Backward0", saves={"result": None})
@@ -200,81 +155,6 @@ def _conj_physical_bw(ctx, g):
 
 
 # --------------------------------------------------------------------------- the methods
-@tensor_method
-def floor(self) -> Tensor:
-    return unary("floor", self)
-
-
-@tensor_method
-def floor_(self) -> Tensor:
-    return unary_("floor", self)
-
-
-@tensor_method
-def ceil(self) -> Tensor:
-    return unary("ceil", self)
-
-
-@tensor_method
-def ceil_(self) -> Tensor:
-    return unary_("ceil", self)
-
-
-@tensor_method
-def trunc(self) -> Tensor:
-    return unary("trunc", self)
-
-
-@tensor_method
-def trunc_(self) -> Tensor:
-    return unary_("trunc", self)
-
-
-@tensor_method
-def fix(self) -> Tensor:
-    """PyTorch's alias of trunc."""
-    return unary("trunc", self)
-
-
-@tensor_method
-def fix_(self) -> Tensor:
-    """PyTorch's alias of trunc_."""
-    return unary_("trunc", self)
-
-
-def _decimals(name: str, decimals) -> None:
-    check_type(name, "decimals", decimals, int, position=None)
-
-
-_NOT_GIVEN = object()  # round() and round(decimals=0) record different nodes
-
-
-@tensor_method
-def round(self, decimals: int = _NOT_GIVEN) -> Tensor:
-    if decimals is _NOT_GIVEN:
-        return unary("round", self)
-    _decimals("round", decimals)
-    return unary("round_decimals", self, kernel=_round_kernel(decimals))
-
-
-@tensor_method
-def round_(self, decimals: int = _NOT_GIVEN) -> Tensor:
-    if decimals is _NOT_GIVEN:
-        return unary_("round", self)
-    _decimals("round_", decimals)
-    return unary_("round_decimals", self, kernel=_round_kernel(decimals))
-
-
-@tensor_method
-def frac(self) -> Tensor:
-    return unary("frac", self)
-
-
-@tensor_method
-def frac_(self) -> Tensor:
-    return unary_("frac", self)
-
-
 @tensor_method
 def exp2(self) -> Tensor:
     return unary("exp2", self)

@@ -9,8 +9,9 @@
 # - use `no_grad` vs `inference_mode`, and read the error you get when you later modify an
 #   inference tensor in place.
 #
-# **Under the hood:** [`ops/nn_ops.py`](../inplace_tutorial/ops/nn_ops.py) (convolution, batch
-# norm), [`ops/unary.py`](../inplace_tutorial/ops/unary.py) (`relu_`),
+# **Under the hood:** [`ops/nn_ops.py`](../inplace_tutorial/ops/nn_ops.py) (convolution),
+# [`ops/batch_norm.py`](../inplace_tutorial/ops/batch_norm.py) (batch norm),
+# [`ops/unary.py`](../inplace_tutorial/ops/unary.py) (`relu_`),
 # [`memory.py`](../inplace_tutorial/memory.py) (the timeline's events); the [reading
 # map](../inplace_tutorial/README.md) walks through the core.
 
