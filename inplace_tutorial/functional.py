@@ -16,7 +16,10 @@ from .ops.joining import (  # noqa: F401  (re-exported: torch.cat ...)
 )
 from .tensor import Tensor
 
-_OUT = set(out_variants.ELEMENTWISE) | set(out_variants.MATRIX)
+# out= for every element-wise op (read from the op table, see out_variants.pointwise_ops) and
+# the matrix products
+_POINTWISE = out_variants.pointwise_ops()
+_OUT = set(_POINTWISE) | set(out_variants.ELEMENTWISE) | set(out_variants.MATRIX)
 
 
 def _method(name: str):
@@ -39,6 +42,9 @@ _NAMES = ("add sub mul div pow neg exp log sqrt abs relu sigmoid tanh clamp clam
 
 for _name in _NAMES:
     globals()[_name] = _method(_name)
+_POINTWISE_MORE = [n for n in _POINTWISE if n not in _NAMES and n != "where"]
+for _name in _POINTWISE_MORE:  # torch.sin, torch.atan2, torch.logical_and ... (with out=)
+    globals()[_name] = _method(_name)
 
 
 def pow(input, exponent, *, out: Tensor | None = None):  # noqa: A001
@@ -57,7 +63,7 @@ _JOIN = ["cat", "concat", "concatenate", "hstack", "row_stack", "stack", "vstack
 for _name in _JOIN_INDEX:
     globals()[_name] = _method(_name)
 
-__all__ = [*_NAMES, *_JOIN_INDEX, *_JOIN, "einsum", "where"]
+__all__ = [*_NAMES, *_POINTWISE_MORE, *_JOIN_INDEX, *_JOIN, "einsum", "where"]
 
 # Shape ops of issue 10 (ops/reorder.py, triangular.py, scan.py ...): torch.flip(x, dims) is
 # x.flip(dims), and so on.

@@ -1,11 +1,13 @@
-"""out= in the core: writes straight into out (0 B allocated), and the two places where the
-core is stricter than PyTorch on purpose (wrong-shaped out, matmul out aliasing an input)."""
+"""out= in the core: writes straight into out (0 B allocated), resizes a wrongly shaped out as
+PyTorch does (its bytes counted), and refuses a matmul out that aliases an input (where the
+core is stricter than PyTorch on purpose)."""
 from __future__ import annotations
 
 import pytest
 
 import inplace_tutorial as ipt
 from inplace_tutorial import memory
+from inplace_tutorial.ops import out_variants
 
 
 def test_out_allocates_nothing_and_bumps_out():
@@ -20,9 +22,27 @@ def test_out_allocates_nothing_and_bumps_out():
     assert a._version == 2 and c._version == 1
 
 
-def test_wrong_shape_is_an_error_not_a_resize():
-    with pytest.raises(RuntimeError, match=r"out= has shape \[2\] but the result has shape"):
-        ipt.add(ipt.ones(3), 1, out=ipt.zeros(2))
+def test_wrong_shape_is_resized_as_pytorch_does():
+    small = ipt.zeros(2)
+    memory.reset_peak_memory_stats()
+    base = memory.memory_allocated()
+    with pytest.warns(UserWarning, match=r"resized since it had shape \[2\], which does not "
+                                         r"match the required output shape \[3\]"):
+        ipt.add(ipt.ones(3), 1, out=small)
+    assert small.tolist() == [2.0] * 3 and small._version == 1
+    assert memory.memory_allocated() - base == 3 * 4 - 2 * 4  # a new 3-float storage, counted
+    big = ipt.zeros(10)
+    ptr = big.data_ptr()
+    with pytest.warns(UserWarning, match="resized"):
+        ipt.sin(ipt.zeros(3), out=big)
+    assert big.shape == (3,) and big.data_ptr() == ptr  # large enough: same storage
+
+
+def test_out_ops_come_from_the_op_table():
+    names = out_variants.pointwise_ops()
+    assert {"sin", "atan2", "logical_and", "addcmul", "clamp", "bitwise_xor"} <= set(names)
+    assert "relu" not in names  # torch.relu takes no out=
+    assert all(callable(getattr(ipt, n)) for n in names)
 
 
 def test_matmul_refuses_out_that_aliases_an_input():

@@ -1,19 +1,27 @@
-"""``out=``: torch.add(a, b, out=c), torch.minimum(a, b, out=a), torch.matmul(a, b, out=c).
+"""``out=``: torch.add(a, b, out=c), torch.sin(x, out=y), torch.matmul(a, b, out=c).
 
-The result is written straight into ``out`` (no temporary), ``out``'s version is bumped, and
-PyTorch's rules apply: out's dtype must hold the result type, out= refuses autograd, and out
-must not partially overlap an input. Two deliberate differences: a wrongly shaped ``out`` is an
-error here (PyTorch resizes it with a deprecation warning), and a matrix product refuses an
-``out`` that aliases one of its inputs (PyTorch silently returns wrong numbers then).
+Every element-wise op with an in-place twin takes ``out=`` (``pointwise_ops()`` lists them from
+the op table, less what PyTorch gives no out=). ``out``'s version is bumped and PyTorch's rules
+apply: out= refuses autograd, out's dtype must hold the result type, a wrongly shaped ``out`` is
+resized (with PyTorch's deprecation warning unless it was empty), and out must not overlap
+itself or partially overlap an input. The core's fastest kernels (``ELEMENTWISE``) write
+straight into out; the other ops compute their result and copy it in (one counted temporary).
+One deliberate difference: a matrix product refuses an ``out`` that aliases one of its inputs
+(PyTorch silently returns wrong numbers then).
 """
 from __future__ import annotations
+
+import warnings
 
 import numpy as np
 
 from .. import dtypes
+from ..autograd import grad_mode
 from ..autograd.graph import any_requires_grad
-from ..layout import broadcast_shapes
+from ..creation import cast_into
+from ..layout import broadcast_shapes, contiguous_strides
 from ..modes import STATE
+from ..storage import UntypedStorage
 from ..tensor import Tensor
 from . import elementwise as ew
 from . import unary
@@ -44,35 +52,87 @@ ELEMENTWISE = {
     "neg": (unary.neg_kernel, False),
     "sigmoid": (unary.sigmoid_kernel, True),
     "tanh": (unary.tanh_kernel, True),
-    "relu": (unary.relu_kernel, False),
 }
 MATRIX = ("matmul", "mm", "bmm")
+# the op families whose ops work cell by cell (their modules in ops/)
+_POINTWISE_MODULES = ("unary", "unary_math", "trig", "binary_math", "elementwise", "compare",
+                      "compare_inplace", "logical", "bitwise", "ternary", "special")
+_NO_OUT = {"relu"}  # torch.relu has no out= (F.relu neither)
+
+
+def pointwise_ops() -> tuple[str, ...]:
+    """The element-wise ops that take ``out=``: every out-of-place Tensor method of the
+    element-wise families that has an in-place twin (sin/sin_, add/add_ ...), read from the
+    Tensor class after ops/ registered them, plus maximum/minimum (no in-place twin)."""
+    names = {"maximum", "minimum"}
+    for name, fn in vars(Tensor).items():
+        module = getattr(fn, "__module__", "") or ""
+        if (not name.startswith("_") and not name.endswith("_") and callable(fn)
+                and module.rsplit(".", 1)[-1] in _POINTWISE_MODULES
+                and hasattr(Tensor, name + "_") and name not in _NO_OUT):
+            names.add(name)
+    return tuple(sorted(names))
 
 
 def _refuse_autograd(name: str, operands, out: Tensor) -> None:
-    if STATE["grad"] and any_requires_grad([*operands, out]):
+    if STATE["grad"] and any_requires_grad([*(o for o in operands if isinstance(o, Tensor)),
+                                            out]):
         raise RuntimeError(f"{name}(): functions with out=... arguments don't support automatic "
                            "differentiation, but one of the arguments requires grad.")
 
 
 def _check_out(out: Tensor, shape: tuple, rd) -> None:
-    if tuple(out._shape) != tuple(shape):
-        raise RuntimeError(
-            f"out= has shape [{', '.join(map(str, out._shape))}] but the result has shape "
-            f"[{', '.join(map(str, shape))}] (PyTorch would resize out, with a deprecation "
-            "warning; this core asks you to pass the right shape)")
+    """PyTorch's order: the cast check, then resize_output."""
     if not dtypes.can_cast(rd, out.dtype):
         raise RuntimeError(f"result type {rd.short} can't be cast to the desired output type "
                            f"{out.dtype.short}")
+    resize_output(out, tuple(shape))
 
 
-def with_out(name: str, operands: tuple, out: Tensor, alpha=1) -> Tensor:
-    """Compute ``name(*operands)`` into ``out``; returns ``out``."""
+def resize_output(out: Tensor, shape: tuple) -> None:
+    """PyTorch's resize_output: a wrongly shaped ``out`` takes the result's shape (contiguous
+    strides), with a deprecation warning unless it had no elements. Its storage is kept when
+    it is large enough (same data_ptr), else out gets a new, larger one. (PyTorch grows the
+    storage object itself, so other views of it would see the new bytes; here they keep the
+    old storage.)"""
+    if tuple(out._shape) == shape:
+        return
+    if out.numel():
+        warnings.warn(
+            f"An output with one or more elements was resized since it had shape "
+            f"[{', '.join(map(str, out._shape))}], which does not match the required output "
+            f"shape [{', '.join(map(str, shape))}]. This behavior is deprecated, and in a "
+            "future PyTorch release outputs will not be resized unless they have zero "
+            "elements. You can explicitly reuse an out tensor t by resizing it, inplace, to "
+            "zero elements with t.resize_(0).", UserWarning, stacklevel=4)
+    numel = 1
+    for n in shape:
+        numel *= n
+    if out._offset + numel > out._storage.nbytes() // out.dtype.itemsize:
+        old = out._storage
+        out._storage = UntypedStorage(out._offset + numel, out.dtype.np, "resize_ (out=)")
+        keep = min(old.nbytes(), out._storage.nbytes())
+        out._storage._array.view(np.uint8)[:keep] = old._array.view(np.uint8)[:keep]
+    out._set_geometry(shape, contiguous_strides(shape), out._offset)
+
+
+def with_out(name: str, operands: tuple, out: Tensor, **kwargs) -> Tensor:
+    """Compute ``name(*operands, **kwargs)`` into ``out``; returns ``out``."""
     if not isinstance(out, Tensor):
         raise TypeError(f"{name}(): argument 'out' must be Tensor, not {type(out).__name__}")
-    _refuse_autograd(name, operands, out)
+    _refuse_autograd(name, (*operands, *kwargs.values()), out)
     if name in MATRIX:
         return _matrix_out(name, operands, out)
+    # PyTorch's TensorIterator checks overlaps first, on out as it is (before any resize)
+    check_internal_overlap(out)
+    for o in (*operands, *kwargs.values()):
+        check_partial_overlap(out, o)
+    alpha = kwargs.pop("alpha", 1)
+    bools = any(getattr(o, "dtype", None) is dtypes.bool_ for o in operands)
+    if name not in ELEMENTWISE or kwargs or bools:  # (bool: the method's own dtype errors)
+        if alpha != 1:
+            kwargs["alpha"] = alpha
+        return _computed_out(name, operands, kwargs, out)
     kernel, float_out = ELEMENTWISE[name]
     rd = dtypes.result_type(*operands)
     rd = dtypes.float_result(rd) if float_out else rd
@@ -80,15 +140,27 @@ def with_out(name: str, operands: tuple, out: Tensor, alpha=1) -> Tensor:
     for o in operands[1:]:
         shape = broadcast_shapes(shape, shape_of(o))
     _check_out(out, shape, rd)
-    check_internal_overlap(out)
-    for o in operands:
-        check_partial_overlap(out, o)
     xs = [arr(o, dtypes.compute_np(rd)) for o in operands]  # (narrow ints wrap scalars)
     if name in ("add", "sub") and (alpha != 1 or name == "sub"):
         out._vc.write(lambda: _axpy_into(out, operands[0], operands[1],
                                          alpha if name == "add" else -alpha, rd), name)
         return out
     out._vc.write(lambda: call_kernel(kernel, xs, out._array(), dtypes.compute_np(rd)), name)
+    return out
+
+
+def _computed_out(name: str, operands: tuple, kwargs: dict, out: Tensor) -> Tensor:
+    """The other element-wise ops: the method computes the result (its own argument, dtype
+    and shape errors), then PyTorch's out= checks, then one cast copy into out."""
+    with grad_mode.no_grad():
+        result = getattr(operands[0], name)(*operands[1:], **kwargs)
+    if name == "float_power" and out.dtype is not dtypes.float64:
+        raise RuntimeError(f"the output given to float_power has dtype {out.dtype.short} but "
+                           "the operation's result requires dtype Double")
+    if name in ("clamp", "clip", "clamp_min", "clamp_max") and out.dtype is not result.dtype:
+        raise RuntimeError(f"Found dtype {out.dtype.short} but expected {result.dtype.short}")
+    _check_out(out, result._shape, result.dtype)
+    out._vc.write(lambda: cast_into(out._array(), result._array(), out.dtype, name), name)
     return out
 
 
