@@ -2,6 +2,9 @@
 plus PyTorch's ``out=`` argument for the element-wise ops and matrix products."""
 from __future__ import annotations
 
+import re
+
+from .arg_parser import argument_error
 from .ops import out_variants
 from .ops.compare import where
 from .ops.einsum import einsum
@@ -24,14 +27,31 @@ _OUT = set(_POINTWISE) | set(out_variants.ELEMENTWISE) | set(out_variants.MATRIX
 
 def _method(name: str):
     def fn(input: Tensor, *args, out: Tensor | None = None, **kwargs):
+        if not isinstance(input, Tensor):
+            raise argument_error(name, "input", 1, "Tensor", input)
         if out is not None:
             if name not in _OUT:
                 raise TypeError(f"{name}() got an unexpected keyword argument 'out'")
             return out_variants.with_out(name, (input, *args), out, **kwargs)
-        return getattr(input, name)(*args, **kwargs)
+        try:
+            return getattr(input, name)(*args, **kwargs)
+        except TypeError as e:
+            raise _as_function(e, name) from None
     fn.__name__ = name
     fn.__doc__ = f"torch.{name}(input, ...) is input.{name}(...)."
     return fn
+
+
+_POSITION = re.compile(r"^(\w+\(\): argument '\w+' \(position )(\d+)(\))")
+
+
+def _as_function(e: TypeError, name: str) -> TypeError:
+    """A method's argument error, as the function reports it: ``input`` is position 1 there,
+    so every other argument moves one place (``torch.maximum(x, 1)``: position 2)."""
+    msg = str(e)
+    if name == "split" or not msg.startswith(f"{name}(): argument '"):
+        return e  # torch.split calls the method; other texts name no position
+    return TypeError(_POSITION.sub(lambda m: f"{m[1]}{int(m[2]) + 1}{m[3]}", msg, count=1))
 
 
 _NAMES = ("add sub mul div pow neg exp log sqrt abs relu sigmoid tanh clamp clamp_min clamp_max "

@@ -84,6 +84,5 @@ KNOWN_DIFFERENT: dict[str, set[str]] = {
     },
     'modes and misc': {  # autograd
         't.manual_seed(-1) is None',
-        't.maximum(x, 1)',
     },
 }

@@ -253,6 +253,7 @@ PROBES: dict[str, list[str]] = {
         "F.batch_norm(img, None, None, training=False)",
         "F.batch_norm(img, t.zeros(3), t.ones(3), training=True)", "F.flatten(s)",
         *probes_args.NN_FUNCTIONAL],
+    "module-level functions": probes_args.MODULE_FUNCTIONS,
     "modes and misc": [
         "t.set_grad_enabled('a')", "callable(t.no_grad(1))", "t.manual_seed('a')",
         "t.manual_seed(-1) is None",
@@ -270,6 +271,7 @@ OWNER = {  # which helper's files hold the fix for a class (HELPERS.md)
     "setitem": "shapes", "reductions": "shapes", "matrix products": "shapes",
     "creation": "dtypes", "conversion": "dtypes", "autograd rules": "autograd",
     "modes and misc": "autograd", "nn layers": "nnops", "nn functional": "nnops",
+    "module-level functions": "probes",
 }
 
 

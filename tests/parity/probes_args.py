@@ -189,3 +189,14 @@ SCALARS = [  # complex scalars and alpha kinds, into real tensors
     "x.mul_(complex(1, 0))", "x.clamp_max_(2j)", "x.add_(x, alpha=np.bool_(True))",
     "i.sub_(i, alpha=True)", "i.mul_(1j)",
 ]
+
+MODULE_FUNCTIONS = [  # torch.f(input, ...): input is position 1, the rest move one place
+    "t.add(x, None)", "t.add(None, x)", "t.mm(None, x)", "t.mm(x, None)",
+    "t.sub(x, [1])", "t.add(x, x, alpha=None)", "t.relu(None)", "t.transpose(x, 0, None)",
+    "t.reshape(x, None)", "t.matmul(x, None)", "t.softmax(x, None)", "t.split(x, 2.0)",
+    "t.chunk(x, 2.0)", "t.permute(x, None)", "t.permute(x, (0, 1.0))", "t.unsqueeze(x, None)",
+    "t.flatten(x, None)", "t.as_strided(x, None, (1,))", "t.addmm(m, None, m)", "t.dot(None, v)",
+    "t.select(x, 0, None)", "t.unbind(x, 1.0)", "t.reshape(x, (2, 3.0))",
+    "t.reshape(x, [2.0, 3])", "t.sum(None)", "t.clamp(x)", "t.narrow(x, 0, 5, 1)",
+    "t.bmm(x[None], None)", "t.dot(v, None)",
+]
