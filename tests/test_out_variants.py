@@ -3,6 +3,8 @@ PyTorch does (its bytes counted), and refuses a matmul out that aliases an input
 core is stricter than PyTorch on purpose)."""
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 import inplace_tutorial as ipt
@@ -43,6 +45,24 @@ def test_out_ops_come_from_the_op_table():
     assert {"sin", "atan2", "logical_and", "addcmul", "clamp", "bitwise_xor"} <= set(names)
     assert "relu" not in names  # torch.relu takes no out=
     assert all(callable(getattr(ipt, n)) for n in names)
+
+
+# the ops/ modules whose ops are not element-wise (or are helpers)
+NOT_POINTWISE = {"activations", "advanced_indexing", "attention", "batch_norm", "casts", "dims",
+                 "dtype_rules", "einsum", "embedding", "fill", "index_fill", "index_ops",
+                 "indexing", "joining", "linalg", "loss_ops", "masking", "nn_ops",
+                 "normalization", "norms", "operators", "out_variants", "random",
+                 "random_from_to", "reduce", "reduced", "reorder", "scan", "scatter_gather",
+                 "sorting", "strided", "triangular", "views"}
+
+
+def test_every_ops_module_is_classified():
+    """A module split out of an element-wise family (rounding.py from unary_math.py) must join
+    out_variants.POINTWISE_MODULES, or its ops silently lose out=."""
+    modules = {p.stem for p in Path(out_variants.__file__).parent.glob("*.py")
+               if not p.stem.startswith("_")}
+    assert modules - set(out_variants.POINTWISE_MODULES) - NOT_POINTWISE == set()
+    assert {"ceil", "floor", "round", "trunc", "frac"} <= set(out_variants.pointwise_ops())
 
 
 def test_matmul_refuses_out_that_aliases_an_input():

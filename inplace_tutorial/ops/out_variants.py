@@ -55,8 +55,8 @@ ELEMENTWISE = {
 }
 MATRIX = ("matmul", "mm", "bmm")
 # the op families whose ops work cell by cell (their modules in ops/)
-_POINTWISE_MODULES = ("unary", "unary_math", "trig", "binary_math", "elementwise", "compare",
-                      "compare_inplace", "logical", "bitwise", "ternary", "special")
+POINTWISE_MODULES = ("unary", "unary_math", "rounding", "trig", "binary_math", "elementwise",
+                     "compare", "compare_inplace", "logical", "bitwise", "ternary", "special")
 _NO_OUT = {"relu"}  # torch.relu has no out= (F.relu neither)
 
 
@@ -68,7 +68,7 @@ def pointwise_ops() -> tuple[str, ...]:
     for name, fn in vars(Tensor).items():
         module = getattr(fn, "__module__", "") or ""
         if (not name.startswith("_") and not name.endswith("_") and callable(fn)
-                and module.rsplit(".", 1)[-1] in _POINTWISE_MODULES
+                and module.rsplit(".", 1)[-1] in POINTWISE_MODULES
                 and hasattr(Tensor, name + "_") and name not in _NO_OUT):
             names.add(name)
     return tuple(sorted(names))
