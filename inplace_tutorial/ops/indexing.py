@@ -6,6 +6,8 @@ modifying them in place, so they carry that mark (checked by check_inplace in au
 """
 from __future__ import annotations
 
+import numpy as np
+
 from .. import dtypes
 from ..autograd.derivatives import derivative
 from ..autograd.record import record
@@ -13,7 +15,7 @@ from ..creation import tensor, zeros
 from ..layout import wrap_dim
 from ..modes import STATE
 from ..tensor import Tensor, tensor_method
-from ._args import check_int, int_list, invalid_combination, is_index
+from ._args import check_int, int_list, invalid_combination, is_index, type_name
 from .advanced_indexing import index as advanced_index
 from .advanced_indexing import index_put_, is_advanced
 from .views import _make_view, _view_op
@@ -98,6 +100,7 @@ def _slice_bw(ctx, g):
 @tensor_method
 def __getitem__(self, index) -> Tensor:
     """Basic indexing: ints, slices, None and Ellipsis (all views)."""
+    index = _index_items(index)
     if is_advanced(index):
         return advanced_index(self, index)
     if not isinstance(index, tuple):
@@ -132,6 +135,29 @@ def __getitem__(self, index) -> Tensor:
     if out is self:
         out = _view_op(self, self._shape, self._stride, self._offset, "alias")
     return out
+
+
+def _index_items(index):
+    """PyTorch's reading of the items of an index: a Python bool is a 0-dim bool mask (an
+    advanced index: x[True] is a copy of shape (1, ...)), a string is data it can't convert,
+    anything else that is not an index is refused; only the first ``...`` expands."""
+    items = index if isinstance(index, tuple) else (index,)
+    out, seen_ellipsis = [], False
+    for i in items:
+        if isinstance(i, (bool, np.bool_)):
+            i = tensor(bool(i))
+        elif isinstance(i, str):
+            raise TypeError("new(): invalid data type 'str'")
+        elif i is Ellipsis:
+            if seen_ellipsis:
+                continue  # a second ... stands for no dims
+            seen_ellipsis = True
+        elif not (i is None or isinstance(i, (slice, Tensor, list, tuple, np.ndarray))
+                  or is_index(i)):
+            raise IndexError("only integers, slices (`:`), ellipsis (`...`), None and long or "
+                             f"byte Variables are valid indices (got {type_name(i)})")
+        out.append(i)
+    return tuple(out) if isinstance(index, tuple) else out[0]
 
 
 @derivative("alias", "AliasBackward0")

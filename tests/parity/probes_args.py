@@ -200,3 +200,9 @@ MODULE_FUNCTIONS = [  # torch.f(input, ...): input is position 1, the rest move 
     "t.reshape(x, [2.0, 3])", "t.sum(None)", "t.clamp(x)", "t.narrow(x, 0, 5, 1)",
     "t.bmm(x[None], None)", "t.dot(v, None)",
 ]
+
+INDEXING = [
+    "x[None, 1.5]", "x[0, 1.5]", "x[np.float64(1.0)]", "x[..., 0, ...]", "x[0, ..., ...].shape",
+    "x[object()]", "x[1j]", "x[0, 'a']", "w[True].grad_fn.name()", "x[True, 0]", "x[0, False]",
+    "x[np.int64(1)]", "x[t.tensor(1)]", "x[None]", "x[..., None].shape", "x[:, True].shape",
+]
