@@ -71,12 +71,11 @@ def sections(path: Path) -> list[dict]:
     for cell in cells:
         src = _text(cell["source"])
         if cell["cell_type"] == "markdown":
-            heading = re.match(r"^## (.+)$", src, flags=re.M)
-            if heading and src.lstrip().startswith("## "):
-                out.append({"title": heading.group(1).strip(), "words": 0, "code": 0,
-                            "exercises": 0, "run_s": 0.0,
-                            "at_keyboard_s": 0.0})
-            out[-1]["words"] += len(_WORD.findall(src))
+            for line in src.splitlines():  # a heading may sit in the middle of a cell
+                if line.startswith("## "):
+                    out.append({"title": line[3:].strip(), "words": 0, "code": 0,
+                                "exercises": 0, "run_s": 0.0, "at_keyboard_s": 0.0})
+                out[-1]["words"] += len(_WORD.findall(line))
         elif cell["cell_type"] == "code":
             sec = out[-1]
             sec["words"] += len(_WORD.findall(src)) + min(len(_WORD.findall(_output_text(cell))),
@@ -114,8 +113,13 @@ AGENDAS = {
         ("07", ["3."]),
         ("10", ["intro", "Task 1", "Task 2", "Task 3", "Debrief"]),
     ]),
-    "One day": (390, [(nb, ["*"]) for nb in
-                      ("00", "01", "02", "03", "04", "05", "06", "07", "10", "14")]),
+    "One day": (390, [(nb, ["*"]) for nb in ("00", "01", "02", "03", "04", "05", "06", "07")]
+                + [("10", ["intro", "Task 1", "Task 2", "Task 3", "Stretch", "Debrief"]),
+                   ("14", ["*"])]),
+    "A second half day: models as they are built now": (210, [
+        ("11", ["*"]), ("12", ["*"]), ("13", ["*"]), ("10", ["Task 4", "Task 5"]),
+        ("15", ["*"]),
+    ]),
 }
 
 

@@ -41,6 +41,7 @@
 # | **12 The KV cache** | measure what a generated token allocates with a cache grown by `cat` and with one written in place, and run generation in the right grad mode |
 # | **13 Mixed precision** | predict what in-place ops do to `float16`/`bfloat16` tensors, and write loss scaling and fp32 master-weight updates in place |
 # | **14 Gradients are updated in place too** | accumulate gradients over micro-batches, choose how to clear them, and say what `clip_grad_norm_` changes in place |
+# | **15 Your own PyTorch model** | find the in-place line that broke backward in a real PyTorch model with `detect_inplace()` (needs PyTorch) |
 
 # %% [markdown]
 # ## How to use it
@@ -51,30 +52,15 @@
 # Run every cell from top to bottom (*Run → Run All Cells* also works). Change numbers and
 # run cells again: every measurement is computed live.
 #
-# **In class:** a one-day workshop fits in these times (each notebook runs in seconds; the times
-# are for reading, discussion and exercises, about 6½ hours in all, so a 9:00–17:00 day keeps
-# an hour for lunch and breaks):
+# **In class:** the instructor guide (`docs/instructor.md`) has three agendas, with minutes
+# computed from these notebooks' cells (the words to read, each cell's run time, the exercises):
 #
-# | notebook | minutes |
-# |---|---|
-# | 00 + 01 | 35 |
-# | 02 | 40 |
-# | 03 | 35 |
-# | 04 | 25 |
-# | 05 | 45 |
-# | 06 | 50 |
-# | 07 | 35 |
-# | 08 | 35 |
-# | 09 | 10 (reference) |
-# | 10 | 75 (60–90, see its timing plan) |
-# | **total** | **385** |
+# - **two hours:** the setup check, 01, the core of 06 and 07, and lab 10's first three tasks;
+# - **one day:** 00–07, lab 10's first three tasks and its stretch task, then 14;
+# - **a second half day** on models as they are built now: 11, 12 and 13, lab 10's Transformer
+#   tasks (4 and 5), and 15 on your own PyTorch model.
 #
-# A class that trains Transformers can swap 08 (35) for 11 (45), in-place inside a
-# Transformer, and add lab 10's Transformer tasks (10.6–10.8, 30–40 minutes).
-# Notebooks 11–14, in-place ops in models as they are built now (Transformers, the KV cache,
-# mixed precision, gradients), make a shorter second day: about 45, 35, 40 and 30 minutes of
-# content plus discussion (`docs/instructor.md` computes every notebook's minutes from its
-# cells).
+# 08 (`addbmm_` in depth) and 09 (the catalogue) are for self-study and look-ups.
 #
 # **Exercises** end each notebook. Each has a cell like
 #
