@@ -14,7 +14,7 @@ from ..creation import zeros
 from ..layout import wrap_dim
 from ..tensor import Tensor, tensor_method
 from . import dtype_rules
-from ._args import check_int
+from ._args import argument_error, check_int
 from ._iter import var_into
 
 
@@ -28,7 +28,16 @@ def _dims(self, dim) -> tuple:
         return tuple(range(self.dim()))
     if isinstance(dim, int):
         dim = (dim,)
-    return tuple(sorted(wrap_dim(d, self.dim()) for d in dim))
+    dims = [wrap_dim(d, self.dim()) for d in dim]
+    for k, d in enumerate(dims):
+        if d in dims[:k]:
+            raise RuntimeError(f"dim {d} appears multiple times in the list of dims")
+    return tuple(sorted(dims))
+
+
+def _check_keepdim(op: str, keepdim) -> None:
+    if not isinstance(keepdim, bool):
+        raise argument_error(op, "keepdim", None, "bool", keepdim)
 
 
 def _out_shape(self, dims, keepdim) -> tuple:
@@ -55,6 +64,7 @@ def _regrow(g: Tensor, shape: tuple, dims: tuple, keepdim: bool) -> Tensor:
 
 @tensor_method
 def sum(self, dim=None, keepdim: bool = False, dtype=None) -> Tensor:
+    _check_keepdim("sum", keepdim)
     dtype = dtype or (self.dtype if self.dtype.category == 2 else dtypes.int64)
     out, dims = _reduce(self, "sum", lambda a, **k: np.sum(a, dtype=dtype.np, **k), dim,
                         keepdim, dtype)
@@ -72,6 +82,11 @@ derivative("sum_dim", "SumBackward1")(_sum_bw)
 
 @tensor_method
 def mean(self, dim=None, keepdim: bool = False, dtype=None) -> Tensor:
+    _check_keepdim("mean", keepdim)
+    if dtype is not None and not dtype.is_floating_point:
+        raise RuntimeError(
+            "mean(): could not infer output dtype. Optional dtype must be either a floating "
+            f"point or complex dtype. Got: {dtype.short}")
     if self.dtype.category < 2 and dtype is None:
         raise RuntimeError(
             "mean(): could not infer output dtype. Input dtype must be either a floating point "

@@ -201,7 +201,7 @@ PROBES: dict[str, list[str]] = {
         "x.var(2)", "x.var(0, correction=1)", "x.std(5)", "x.max(2)", "x.amax(2)",
         "x.argmax(2)", "x.softmax(2)", "x.log_softmax(-3)", "x.sum(dim=None)",
         "x.sum(0, keepdim='a')", "b.sum()", "i.var()", "x.mean(dtype=t.int64)",
-        "x.max(0, keepdim=True).values"],
+        "x.max(0, keepdim=True).values", *probes_args.REDUCTIONS],
     "matrix products": [
         "x.mm(x)", "x.mm(v)", "v.dot(m)", "v.dot(v[:2])", "x.matmul(x)", "m.mv(x)", "x.bmm(x)",
         "d.mm(m[:2, :2])", "i.mm(i.t())", "x.mm(i.t())", "t.einsum('ij,jk->ik', x, x)",

@@ -206,3 +206,9 @@ INDEXING = [
     "x[object()]", "x[1j]", "x[0, 'a']", "w[True].grad_fn.name()", "x[True, 0]", "x[0, False]",
     "x[np.int64(1)]", "x[t.tensor(1)]", "x[None]", "x[..., None].shape", "x[:, True].shape",
 ]
+
+REDUCTIONS = [
+    "x.sum((0, -2))", "x.mean((1, 1))", "x.amax((0, 0))", "x.mean(0, keepdim=None)",
+    "x.sum((0, 1)).shape", "x.mean(dtype=t.float64).dtype", "x.mean(dtype=t.float16).dtype",
+    "i.mean(dtype=t.float32)",
+]
