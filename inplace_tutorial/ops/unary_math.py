@@ -12,7 +12,7 @@ import math
 import numpy as np
 
 from ..creation import empty_like
-from ..dtypes import bool_
+from ..dtypes import bool_, finfo
 from ..tensor import Tensor, tensor_method
 from ._args import check_type
 from ._chunked import run_chunked, store_float64, with_temporaries
@@ -259,18 +259,28 @@ def _nan_args(name: str, nan, posinf, neginf) -> None:
             check_type(name, arg, value, float, position=None)
 
 
+def _nan_kernel(self: Tensor, nan, posinf, neginf):
+    """The kernel with the defaults filled in from self's dtype: a float16/bfloat16 kernel
+    computes in a wider type, whose largest finite value would round back to inf."""
+    if self.dtype.is_floating_point:
+        limits = finfo(self.dtype)
+        posinf = limits.max if posinf is None else posinf
+        neginf = limits.min if neginf is None else neginf
+    return _nan_to_num_kernel(nan, posinf, neginf)
+
+
 @tensor_method
 def nan_to_num(self, nan: float = 0.0, posinf: float | None = None,
                neginf: float | None = None) -> Tensor:
     _nan_args("nan_to_num", nan, posinf, neginf)
-    return unary("nan_to_num", self, kernel=_nan_to_num_kernel(nan, posinf, neginf))
+    return unary("nan_to_num", self, kernel=_nan_kernel(self, nan, posinf, neginf))
 
 
 @tensor_method
 def nan_to_num_(self, nan: float = 0.0, posinf: float | None = None,
                 neginf: float | None = None) -> Tensor:
     _nan_args("nan_to_num_", nan, posinf, neginf)
-    return unary_("nan_to_num", self, kernel=_nan_to_num_kernel(nan, posinf, neginf))
+    return unary_("nan_to_num", self, kernel=_nan_kernel(self, nan, posinf, neginf))
 
 
 @tensor_method

@@ -512,6 +512,19 @@ def float16_values_round_once(t):
     return out
 
 
+@prog
+def nan_to_num_uses_the_dtypes_own_limits(t):
+    # float16/bfloat16 compute in a wider type; inf must become *their* largest finite value
+    out = {}
+    for d in (t.float16, t.bfloat16, t.float32, t.float64):
+        x = t.tensor([float("inf"), float("-inf"), float("nan"), 1.5]).to(d)
+        target = t.empty(4, dtype=d)
+        t.nan_to_num(x, out=target)
+        out[str(d)] = {"out": x.nan_to_num().double(), "in_place": x.clone().nan_to_num_().double(),
+                       "out=": target.double(), "posinf": x.nan_to_num(posinf=7.0).double()}
+    return out
+
+
 @pytest.mark.parametrize("program", prog.params())
 def test_small_dtypes_parity(program, torch_mod, core):
     check_parity(program, torch_mod, core)
