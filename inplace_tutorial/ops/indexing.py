@@ -168,6 +168,8 @@ def _alias_bw(ctx, g):
 @tensor_method
 def __setitem__(self, index, value) -> None:
     """x[idx] = value: an in-place copy into a view (so CopySlices if autograd records)."""
+    if not isinstance(value, (Tensor, bool, int, float, complex, np.integer)):  # before the index
+        raise TypeError(f"can't assign a {type_name(value)} to a torch.{self.dtype.tensor_type}")
     if is_advanced(index):
         index_put_(self, index, value)
         return

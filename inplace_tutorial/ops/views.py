@@ -251,7 +251,8 @@ def expand(self, *sizes) -> Tensor:
             f"greater or equal to the number of dimensions in the tensor ({self.dim()})")
     lead = len(sizes) - self.dim()
     shape, stride = [], []
-    for i, size in enumerate(sizes):
+    for i in reversed(range(len(sizes))):  # PyTorch walks from the last dim
+        size = sizes[i]
         if i < lead:
             if size == -1:
                 raise RuntimeError(f"The expanded size of the tensor ({size}) isn't allowed in a "
@@ -275,6 +276,8 @@ def expand(self, *sizes) -> Tensor:
                 f"The expanded size of the tensor ({size}) must match the existing size ({old}) "
                 f"at non-singleton dimension {i}.  Target sizes: {_shape_list(sizes)}.  "
                 f"Tensor sizes: {_shape_list(self._shape)}")
+    shape.reverse()
+    stride.reverse()
     return _view_op(self, shape, stride, self._offset, "expand")
 
 

@@ -183,7 +183,7 @@ PROBES: dict[str, list[str]] = {
         "x.__setitem__(0, v)", "x.__setitem__(0, m)", "x.__setitem__(b, 0.0)",
         "i.__setitem__(0, float('nan'))", "i.__setitem__(0, 1e30)", "i.__setitem__(0, 2.7)",
         "x.__setitem__((0, 5), 1.0)", "x.__setitem__(slice(None), x.t())",
-        "w.__setitem__(0, 1.0)", "y.__setitem__(0, 1.0)"],
+        "w.__setitem__(0, 1.0)", "y.__setitem__(0, 1.0)", *probes_args.SETITEM],
     "fill and copy": [
         "x.fill_(None)", "x.fill_('a')", "x.fill_(v)", "x.fill_(s)", "x.fill_(t.tensor([1.0]))",
         "i.fill_(2.5)", "i.fill_(float('nan'))", "b.fill_(2)",

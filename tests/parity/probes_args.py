@@ -212,3 +212,13 @@ REDUCTIONS = [
     "x.sum((0, 1)).shape", "x.mean(dtype=t.float64).dtype", "x.mean(dtype=t.float16).dtype",
     "i.mean(dtype=t.float32)",
 ]
+
+SETITEM = [
+    "b.__setitem__(0, None)", "i.__setitem__(0, 'a')", "x.bfloat16().__setitem__(0, None)",
+    "x.__setitem__(0, np.ones(3))", "x.__setitem__(0, (1.0, 2.0, 3.0))",
+    "x.__setitem__(0, object())", "x.__setitem__((slice(None), 0), v)", "x.__setitem__(5, None)",
+    "x.expand(3, 4)", "x.t().expand(2, 3)", "x.expand(-1, 2, 4)",
+    "x.__setitem__(0, np.float32(2.0))", "x.__setitem__(0, True)",
+    "x.__setitem__(0, np.int64(2))", "x.__setitem__(0, np.bool_(True))",
+    "x.__setitem__(0, np.float64(2.0))", "x.__setitem__(0, np.float16(2.0))",
+]
