@@ -361,14 +361,20 @@ class Tensor:
                 "Boolean value of Tensor with more than one value is ambiguous")
         return bool(self.item())
 
+    def _one_element(self) -> None:
+        if self.numel() != 1:  # int(x), float(x): Python's conversion, not item()'s words
+            raise ValueError("only one element tensors can be converted to Python scalars")
+
     def __float__(self) -> float:
+        self._one_element()
         return float(self.item())
 
     def __int__(self) -> int:
+        self._one_element()
         return int(self.item())
 
     def __index__(self) -> int:
-        if self.dtype.category == 2:
+        if self.dtype.category == 2 or self.numel() != 1:
             raise TypeError("only integer tensors of a single element can be converted to an index")
         return int(self.item())
 

@@ -53,7 +53,6 @@ KNOWN_DIFFERENT: dict[str, set[str]] = {
     },
     'conversion': {  # dtypes
         "x.to('a')",
-        'int(x)',
     },
     'nn layers': {  # nnops
         'nn.Conv2d(2, 3, 3)(None)',

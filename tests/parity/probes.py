@@ -225,7 +225,7 @@ PROBES: dict[str, list[str]] = {
         "x.to('a')", "x.to(t.int64)", "x.to(None)", "i.float().dtype", "x.long()",
         "x.type(t.float64).dtype", "x.item()", "s.item()", "x.tolist()", "int(x)", "float(s)",
         "bool(x)", "x.numpy().dtype", "w.numpy()", "len(s)", "len(x)", "x.element_size()",
-        "x.__index__()"],
+        "x.__index__()", *probes_args.CONVERSION],
     "nn layers": [
         "nn.Linear(3, 2)(i)", "nn.Linear(3, 2)(x.t())", "nn.Linear(-1, 2)", "nn.Linear(3, 2)(None)",
         "nn.Conv2d(2, 3, 3)(x)", "nn.Conv2d(2, 3, 3)(img[:, :1])", "nn.Conv2d(2, 3, 0)",

@@ -222,3 +222,8 @@ SETITEM = [
     "x.__setitem__(0, np.int64(2))", "x.__setitem__(0, np.bool_(True))",
     "x.__setitem__(0, np.float64(2.0))", "x.__setitem__(0, np.float16(2.0))",
 ]
+
+CONVERSION = [
+    "float(x)", "int(t.tensor([]))", "float(v)", "i.__index__()", "int(s)", "float(i[0, 0])",
+    "i[0, 0].__index__()",
+]
