@@ -129,13 +129,15 @@ def clamp_max_(self, max) -> Tensor:
 
 @tensor_method
 def clip(self, min=None, max=None) -> Tensor:
-    """PyTorch's alias of clamp."""
+    """PyTorch's alias of clamp (its errors name clip)."""
+    check_overloads("clip", ["min", "max"], (min, max), optional=True)
     return self.clamp(min, max)
 
 
 @tensor_method
 def clip_(self, min=None, max=None) -> Tensor:
-    """PyTorch's alias of clamp_."""
+    """PyTorch's alias of clamp_ (its errors name clip_)."""
+    check_overloads("clip_", ["min", "max"], (min, max), optional=True)
     return self.clamp_(min, max)
 
 

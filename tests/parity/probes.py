@@ -142,7 +142,7 @@ PROBES: dict[str, list[str]] = {
         "x.clamp_(min=[0])", "x.clamp_(2, 1)", "x.clamp(2, 1)", "x.clamp_(0, None)",
         "x.clamp_(None, 0)", "x.clamp_min_('a')", "x.clamp_max_(None)", "x.clamp(0, 'a')",
         "x.clip_(0, 'a')", "x.clamp_(v, 1)", "x.clamp_(0, x)", "i.clamp_(0.5, 2)",
-        "i.clamp(0.5, 2)", "b.clamp_(0, 1)", "x.clamp_(float('nan'), 1)"],
+        "i.clamp(0.5, 2)", "b.clamp_(0, 1)", "x.clamp_(float('nan'), 1)", *probes_args.CLAMP],
     "unary in-place on odd dtypes": [
         f"{v}.{op}()" for op in UNARY_INPLACE for v in ("i", "b")]
     + [f"x.{op}(1)" for op in UNARY_INPLACE],

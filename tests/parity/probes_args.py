@@ -227,3 +227,7 @@ CONVERSION = [
     "float(x)", "int(t.tensor([]))", "float(v)", "i.__index__()", "int(s)", "float(i[0, 0])",
     "i[0, 0].__index__()",
 ]
+
+CLAMP = [
+    "x.clip(0, 'a')", "x.clip_(None, [1])", "x.clip('a')", "x.clip_(0, 1)", "x.clip()",
+]
