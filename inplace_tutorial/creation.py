@@ -28,7 +28,11 @@ _generator = np.random.Generator(np.random.PCG64(0))
 def manual_seed(seed: int) -> np.random.Generator:
     """Seed the global generator (randn, rand, normal_, uniform_, random_, dropout)."""
     global _generator
-    _generator = np.random.Generator(np.random.PCG64(int(seed)))
+    seed = int(seed)
+    if not -2**63 <= seed < 2**64:
+        raise ValueError("Overflow when unpacking long long")
+    # PyTorch reads the seed as a uint64: -1 is 2**64 - 1 (a non-negative seed is unchanged)
+    _generator = np.random.Generator(np.random.PCG64(seed % 2**64))
     return _generator
 
 

@@ -255,7 +255,8 @@ PROBES: dict[str, list[str]] = {
         *probes_args.NN_FUNCTIONAL],
     "module-level functions": probes_args.MODULE_FUNCTIONS,
     "modes and misc": [
-        "t.set_grad_enabled('a')", "callable(t.no_grad(1))", "t.manual_seed('a')",
+        *probes_args.SEEDS, "t.set_grad_enabled('a')", "callable(t.no_grad(1))",
+        "t.manual_seed('a')",
         "t.manual_seed(-1) is None",
         "t.where(b, 1.0, 0.0)", "t.where(b, x, 0.0)", "t.where(x, x, x)", "t.where(b, x, v[:2])",
         "t.maximum(x, 1)", "t.maximum(x, i)", "x.max(v)", "t.is_tensor(1)", "t.is_grad_enabled()",

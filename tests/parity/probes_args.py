@@ -231,3 +231,8 @@ CONVERSION = [
 CLAMP = [
     "x.clip(0, 'a')", "x.clip_(None, [1])", "x.clip('a')", "x.clip_(0, 1)", "x.clip()",
 ]
+
+SEEDS = [
+    "t.manual_seed(2**64)", "t.manual_seed(2**63) is None", "t.manual_seed(-2**63) is None",
+    "t.manual_seed(-2**63 - 1)", "t.manual_seed(1.5) is None",
+]
