@@ -283,6 +283,13 @@ def out_strides(shape: tuple, operands) -> tuple | None:
 
 
 # --------------------------------------------------------------------------- the two drivers
+def pure_kernel(kernel):
+    """Mark a kernel that reads nothing but its arguments: reduced.py may then split a
+    float16/bfloat16 op into chunks (small counted scratch, as PyTorch allocates nothing)."""
+    kernel.chunkable = True
+    return kernel
+
+
 def ufunc_kernel(f):
     """A NumPy ufunc as a kernel ``(*arrays, out, dtype)`` that casts like PyTorch."""
     def kernel(*xs, out, dtype):

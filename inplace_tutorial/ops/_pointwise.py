@@ -23,6 +23,7 @@ from ._iter import (
     inplace_elementwise,
     new_elementwise,
     out_strides,
+    pure_kernel,
 )
 
 # name -> (kernel(x, out, dtype), integer inputs give a float result?)
@@ -78,11 +79,12 @@ def unary_(name: str, self: Tensor, node_op: str | None = None, kernel: Callable
 
 def ufunc(f) -> Callable:
     """A one-input NumPy ufunc as a kernel that casts like PyTorch."""
-    return lambda x, out, dtype: f(x, out=out, dtype=dtype, casting="unsafe")
+    return pure_kernel(lambda x, out, dtype: f(x, out=out, dtype=dtype, casting="unsafe"))
 
 
 def integer_identity(f) -> Callable:
     """floor/ceil/trunc/round: integers are already whole, so they are copied unchanged."""
+    @pure_kernel
     def kernel(x, out, dtype):
         if np.dtype(dtype).kind in "iub":
             if out is not x:

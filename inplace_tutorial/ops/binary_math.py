@@ -18,11 +18,12 @@ from ..autograd.derivatives import derivative
 from ..tensor import Tensor, tensor_method
 from ._args import check_overloads, check_tensor
 from ._chunked import with_temporaries
-from ._iter import inplace_elementwise, new_elementwise
+from ._iter import inplace_elementwise, new_elementwise, pure_kernel
 
 
 def _kernel(ufunc, zero_check: bool = False, refuse: tuple = ()):
     """``refuse``: (kernel name, dtype kinds) PyTorch has no kernel for."""
+    @pure_kernel
     def kernel(x, y, out, dtype):
         kind = np.dtype(dtype).kind
         if refuse and kind in refuse[1]:
@@ -59,7 +60,7 @@ def _heaviside(x, y, out, dtype, casting):
 
 
 def _wrap(f):
-    return lambda x, y, out, dtype, casting="unsafe": f(x, y, out, dtype, casting)
+    return pure_kernel(lambda x, y, out, dtype, casting="unsafe": f(x, y, out, dtype, casting))
 
 
 # op -> (kernel, float result for integers?, Tensor-only?)

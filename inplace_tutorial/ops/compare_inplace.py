@@ -11,13 +11,14 @@ import numpy as np
 from ..autograd.derivatives import derivative
 from ..tensor import Tensor, tensor_method
 from ._args import check_overloads
-from ._iter import inplace_elementwise
+from ._iter import inplace_elementwise, pure_kernel
 
 UFUNCS = {"eq": np.equal, "ne": np.not_equal, "lt": np.less, "le": np.less_equal,
           "gt": np.greater, "ge": np.greater_equal}
 
 
 def _kernel(ufunc):
+    @pure_kernel
     def kernel(x, y, out, dtype):
         ufunc(x, y, out=out, casting="unsafe")
     return kernel

@@ -15,6 +15,7 @@ import numpy as np
 from ..creation import empty_like
 from ..tensor import Tensor, tensor_method
 from ._chunked import run_chunked, store_float64, with_temporaries
+from ._iter import pure_kernel
 from ._pointwise import register, ufunc, unary, unary_
 
 
@@ -84,7 +85,8 @@ def _atanh_bw(ctx, g):
 
 
 def _scale(factor: float):
-    return lambda x, out, dtype: np.multiply(x, factor, out=out, dtype=dtype, casting="unsafe")
+    return pure_kernel(
+        lambda x, out, dtype: np.multiply(x, factor, out=out, dtype=dtype, casting="unsafe"))
 
 
 @register("deg2rad", _scale(math.pi / 180), "Deg2RadBackward0")

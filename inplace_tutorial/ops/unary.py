@@ -12,10 +12,11 @@ import numpy as np
 from .. import dtypes
 from ..autograd.derivatives import derivative
 from ..tensor import Tensor, tensor_method
-from ._iter import Scratch, inplace_elementwise, new_elementwise, ufunc_kernel
+from ._iter import Scratch, inplace_elementwise, new_elementwise, pure_kernel, ufunc_kernel
 
 
 # --------------------------------------------------------------------------- neg
+@pure_kernel
 def neg_kernel(x, out, dtype):
     # NumPy 2.4's in-place np.negative is wrong on some strided views (e.g. a float32 column
     # with a 16-byte stride); multiplying by -1 is exact (it flips the sign bit, -0.0 included).
@@ -122,6 +123,7 @@ def _abs_bw(ctx, g):
 
 
 # --------------------------------------------------------------------------- relu
+@pure_kernel
 def relu_kernel(x, out, dtype):
     # np.maximum against a scalar is slow (no SIMD path for a stride-0 operand); against a
     # zero block it is vectorised. Out of place, the fresh output is that zero block; in
@@ -169,6 +171,7 @@ def _relu_bw(ctx, g):
 
 
 # --------------------------------------------------------------------------- sigmoid
+@pure_kernel
 def sigmoid_kernel(x, out, dtype):
     # (for uint8, -1 wraps to 255: x * 255 is -x modulo 256, as PyTorch computes it)
     np.multiply(x, dtypes.kernel_scalar(-1, np.dtype(dtype)), out=out, dtype=dtype,
@@ -235,6 +238,7 @@ def _reciprocal_bw(ctx, g):
 
 
 # --------------------------------------------------------------------------- sign
+@pure_kernel
 def sign_kernel(x, out, dtype):
     if np.dtype(dtype).kind == "b":  # the sign of True is True
         np.copyto(out, x)

@@ -16,6 +16,7 @@ from ..dtypes import bool_, finfo
 from ..tensor import Tensor, tensor_method
 from ._args import check_type
 from ._chunked import run_chunked, store_float64, with_temporaries
+from ._iter import pure_kernel
 from ._pointwise import register, ufunc, unary, unary_
 from .unary import sign_kernel
 
@@ -45,6 +46,7 @@ def _log1p_bw(ctx, g):
     return (g / (ctx.saved("self") + 1),)
 
 
+@pure_kernel
 def _rsqrt_kernel(x, out, dtype):
     np.sqrt(x, out=out, dtype=dtype, casting="unsafe")
     np.reciprocal(out, out=out)
@@ -63,6 +65,7 @@ def _sgn_bw(ctx, g):
 
 
 def _logit_kernel(eps):
+    @pure_kernel
     def kernel(x, out, dtype):
         if eps is None:
             np.copyto(out, x, casting="unsafe")
@@ -113,6 +116,7 @@ def _logit_slope(eps):
 
 
 def _nan_to_num_kernel(nan, posinf, neginf):
+    @pure_kernel
     def kernel(x, out, dtype):
         if out is not x:
             np.copyto(out, x, casting="unsafe")
