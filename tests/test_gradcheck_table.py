@@ -251,9 +251,11 @@ NOT_IMPLEMENTED = {
                             "derivative for aten::floor_divide is not implemented"),
     "heaviside": (lambda a: a.heaviside(a), RuntimeError,
                   "derivative for aten::heaviside is not implemented"),
-    "scatter_with_reduce_": (lambda a: (a * 1).scatter_(0, ipt.tensor([1, 1]), a, reduce="add"),
+    "scatter_with_reduce_": (lambda a: (a * 1).scatter_(0, ipt.zeros(a.shape, dtype=ipt.int64), a,
+                                                         reduce="add"),
                              RuntimeError, "derivative for aten::scatter_ is not implemented"),
-    "scatter_with_reduce": (lambda a: a.scatter(0, ipt.tensor([0]), 2.0, reduce="multiply"),
+    "scatter_with_reduce": (lambda a: a.scatter(0, ipt.zeros(a.shape, dtype=ipt.int64), 2.0,
+                                                     reduce="multiply"),
                             RuntimeError, "derivative for aten::scatter is not implemented"),
 }
 
