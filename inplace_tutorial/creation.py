@@ -81,8 +81,13 @@ def cast_into(dst: np.ndarray, src, dst_dtype: dtypes.dtype, op: str = "to") -> 
     float64 or wide integers reach float16/bfloat16 through float32 (PyTorch builds Half and
     BFloat16 from a float), one counted float32 chunk at a time."""
     src_np = getattr(src, "dtype", None)
-    if (dst_dtype not in _REDUCED or src_np is None or src_np == np.float32
-            or src_np == dst.dtype or (src_np.itemsize <= 2 and src_np.kind != "f")):
+    to_reduced = not (dst_dtype not in _REDUCED or src_np is None or src_np == np.float32
+                      or src_np == dst.dtype or (src_np.itemsize <= 2 and src_np.kind != "f"))
+    # bfloat16 into integers goes through float32 too (exact), as a float -> int conversion:
+    # ml_dtypes 0.7's own cast saturates negative values into unsigned types (-1 -> 0), where
+    # PyTorch gives 255 as it does from float32.
+    from_bf16 = src_np is not None and src_np.name == "bfloat16" and dst.dtype.kind in "iub"
+    if not (to_reduced or from_bf16):
         np.copyto(dst, src, casting="unsafe")
         return
     src = np.broadcast_to(src, dst.shape)
