@@ -52,16 +52,20 @@ def torch_rows() -> list[tuple[int, str, float]]:
         return []
     import torch
 
+    threads = torch.get_num_threads()
     torch.set_num_threads(1)
     rows = []
     rng = np.random.default_rng(0)
-    for b in BATCHES:
-        b1 = torch.from_numpy(rng.standard_normal((b, N, N), dtype=np.float32))
-        b2 = torch.from_numpy(rng.standard_normal((b, N, N), dtype=np.float32))
-        out = torch.zeros(N, N)
-        ways = _torch_ways(torch, out, b1, b2)
-        for name, fn in ways.items():
-            rows.append((b, name, _best_us(fn)))
+    try:
+        for b in BATCHES:
+            b1 = torch.from_numpy(rng.standard_normal((b, N, N), dtype=np.float32))
+            b2 = torch.from_numpy(rng.standard_normal((b, N, N), dtype=np.float32))
+            out = torch.zeros(N, N)
+            ways = _torch_ways(torch, out, b1, b2)
+            for name, fn in ways.items():
+                rows.append((b, name, _best_us(fn)))
+    finally:
+        torch.set_num_threads(threads)  # the next benchmark module sees the default again
     return rows
 
 

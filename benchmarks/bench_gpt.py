@@ -105,7 +105,15 @@ def main() -> dict:
     import torch
 
     limit_numpy_blas_threads(1)
+    threads = torch.get_num_threads()
     torch.set_num_threads(1)
+    try:
+        return _results(torch)
+    finally:
+        torch.set_num_threads(threads)  # the next benchmark module sees the default again
+
+
+def _results(torch) -> dict:
     g = gpt_time_to_target()
     within = "within" if g["reached"] else "NOT within"
     result = {"gpt to target": (f"held-out {g['heldout']:.3f} nats/char (target < "

@@ -4,7 +4,9 @@ Run: ``python benchmarks/bench_training.py`` (or ``make bench``). Timings are me
 many steps at batch 64 with SGD(momentum=0.9); core and PyTorch (1 thread) steps alternate and
 are timed as CPU time of this thread (timing.py). NumPy's BLAS is pinned to one thread for
 the comparison with ``torch.set_num_threads(1)`` (two busy cores make a multithreaded
-BLAS spin); PyTorch's default thread count is reported too.
+BLAS spin); PyTorch's default thread count is reported too, by wall clock (several threads'
+work is not one thread's CPU time; under ``run_all`` the default is the one the process started
+with, restored after every module).
 """
 from __future__ import annotations
 
@@ -39,6 +41,8 @@ def limit_numpy_blas_threads(n: int = 1) -> bool:
 
 
 def median_time(fn, repeat: int = 60, warmup: int = 5) -> float:
+    """Median wall-clock seconds of ``fn``: for PyTorch on several threads, whose work is not
+    one thread's CPU time."""
     for _ in range(warmup):
         fn()
     times = []
@@ -166,7 +170,7 @@ step, set_to_none grads are born during backward.
 
 def _row(name: str, r: dict) -> str:
     return (f"{name:<4} core {r['core_ms']:7.3f} ms | torch(1 thread) {r['torch1_ms']:6.3f} ms "
-            f"-> {r['ratio_1thread']:4.2f}x | torch({r['default_threads']} threads) "
+            f"-> {r['ratio_1thread']:4.2f}x | torch({r['default_threads']} threads, wall) "
             f"{r['torch_default_ms']:6.3f} ms -> {r['ratio_default']:4.2f}x")
 
 
@@ -175,11 +179,13 @@ def main() -> dict:
 
     limit_numpy_blas_threads(1)
     result = {}
-    for name, make, target in (("mlp", models.digits_mlp, 3.0),
-                               ("cnn", models.digits_cnn, 5.0)):
+    for name, make, target, target10 in (("mlp", models.digits_mlp, 3.0, 1.2),
+                                         ("cnn", models.digits_cnn, 5.0, 1.6)):
         r = step_times(torch, make)
         ok = "meets" if r["ratio_1thread"] <= target else "MISSES"
-        result[f"step {name}"] = _row(name, r) + f"  ({ok} the {target:.0f}x target)"
+        ok10 = "meets" if r["ratio_1thread"] <= target10 else "MISSES"
+        result[f"step {name}"] = _row(name, r) + (f"  ({ok} issue 4's {target:.0f}x target, "
+                                                  f"{ok10} issue 10's {target10}x)")
     for name, make, lr in (("mlp", models.digits_mlp, 0.01), ("cnn", models.digits_cnn, 0.01)):
         r = time_to_accuracy(make, lr)
         within = "within" if r["reached"] else "NOT within"

@@ -47,6 +47,14 @@ def show(result) -> None:
         print(f"  {result}")
 
 
+def _torch():
+    try:
+        import torch
+    except ImportError:
+        return None
+    return torch
+
+
 def main(argv: list[str] | None = None) -> int:
     filters = list(sys.argv[1:] if argv is None else argv)
     paths = discover(filters)
@@ -54,6 +62,11 @@ def main(argv: list[str] | None = None) -> int:
         print(f"no benchmarks found (no benchmarks/bench_*.py in {HERE})")
         return 0
     sys.path.insert(0, str(HERE))
+    # Modules pin PyTorch to one thread for their comparisons; the thread count is process-wide,
+    # so one that forgets to restore it would make the next module's "default threads" column
+    # a one-thread run. Read the default once, before any module, and restore it after each.
+    torch = _torch()
+    default_threads = torch.get_num_threads() if torch else 0
     failed = []
     for path in paths:
         print(f"== {path.stem}")
@@ -66,6 +79,9 @@ def main(argv: list[str] | None = None) -> int:
         except Exception:
             traceback.print_exc()
             failed.append(path.stem)
+        finally:
+            if torch:
+                torch.set_num_threads(default_threads)
         print(f"   ({time.perf_counter() - start:.2f} s)")
     if failed:
         print(f"FAILED: {', '.join(failed)}")
