@@ -8,13 +8,13 @@ from __future__ import annotations
 
 import matplotlib
 
-from ._style import RC, fmt_bytes, fmt_seconds, to_png
 from .compare import compare_bars
 from .curves import memory_curves
 from .graph import graph_diagram
 from .lines import line_chart
 from .precision import bit_fields, float_formats
 from .storage import Snapshot, compare_storages, snapshot, storage_diagram
+from .style import RC, fmt_bytes, fmt_seconds, to_png
 from .timeline import memory_timeline, peak_report
 
 __all__ = ["RC", "Snapshot", "bit_fields", "compare_bars", "compare_storages", "float_formats",

@@ -9,7 +9,7 @@ from collections.abc import Mapping
 
 from matplotlib.figure import Figure
 
-from . import _style as st
+from . import style as st
 
 
 def compare_bars(results: Mapping[str, tuple[float, float]], *, title: str | None = None,

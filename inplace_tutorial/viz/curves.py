@@ -10,8 +10,7 @@ from collections.abc import Mapping, Sequence
 
 from matplotlib.figure import Figure
 
-from . import _style as st
-from .timeline import _unit
+from . import style as st
 
 
 def memory_curves(xs: Sequence[float], series: Mapping[str, Sequence[float]], *,
@@ -27,7 +26,7 @@ def memory_curves(xs: Sequence[float], series: Mapping[str, Sequence[float]], *,
     for name, ys in series.items():
         if len(ys) != len(xs):
             raise ValueError(f"series {name!r} has {len(ys)} values for {len(xs)} sizes")
-    unit, scale = _unit(max(max(ys) for ys in series.values()))
+    unit, scale = st.byte_unit(max(max(ys) for ys in series.values()))
     with st.style():
         fig = st.new_figure(7.0, 3.6)
         ax = fig.add_subplot()

@@ -11,7 +11,7 @@ from matplotlib.figure import Figure
 from matplotlib.patches import FancyBboxPatch
 
 from ..torch_inspect.saved import saved_lines as torch_saved_lines
-from . import _style as st
+from . import style as st
 
 FS = 8.0
 LINE_H = 0.17

@@ -11,16 +11,9 @@ from collections.abc import Mapping, Sequence
 
 from matplotlib.figure import Figure
 
-from . import _style as st
+from . import style as st
 
 _LINE_STYLES = ("-", "--", ":", "-.")
-
-
-def _byte_unit(nbytes: float) -> tuple[str, float]:
-    for unit, scale in (("MiB", 1024.0**2), ("KiB", 1024.0)):
-        if nbytes >= 2 * scale:
-            return unit, scale
-    return "B", 1.0
 
 
 def line_chart(series: Mapping[str, Sequence[float]], *, x: Sequence[float] | None = None,
@@ -38,7 +31,7 @@ def line_chart(series: Mapping[str, Sequence[float]], *, x: Sequence[float] | No
         raise ValueError("line_chart() needs at least one series")
     unit, scale = "", 1.0
     if bytes_axis:  # ticks at round numbers of the unit that fits the largest value
-        unit, scale = _byte_unit(max((max(ys) for ys in series.values() if len(ys)), default=0))
+        unit, scale = st.byte_unit(max((max(ys) for ys in series.values() if len(ys)), default=0))
     with st.style():
         fig = st.new_figure(7.0, 3.3)
         ax = fig.add_subplot()

@@ -14,7 +14,7 @@ from matplotlib.figure import Figure
 from matplotlib.patches import Rectangle
 
 from .. import dtypes
-from . import _style as st
+from . import style as st
 
 _FIELDS = (("sign", "#555555"), ("exponent", st.PALETTE[0]), ("mantissa", st.PALETTE[1]))
 

@@ -17,7 +17,7 @@ from matplotlib.figure import Figure
 from matplotlib.patches import FancyBboxPatch, Rectangle
 
 from ..torch_inspect.layout import is_torch_tensor, storage_cells
-from . import _style as st
+from . import style as st
 
 CELL_W, CELL_H, TRACK_H = 0.52, 0.36, 0.26
 LEFT = 0.15

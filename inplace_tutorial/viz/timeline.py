@@ -11,7 +11,7 @@ from collections.abc import Mapping
 
 from matplotlib.figure import Figure
 
-from . import _style as st
+from . import style as st
 
 
 def _base(trace, relative: bool) -> int:
@@ -70,14 +70,6 @@ def _steps(trace, scale: float, base: int) -> tuple[list[float], list[float]]:
     if end > xs[-1]:  # trailing empty phases: the curve runs flat through them
         xs, ys = xs + [end], ys + [ys[-1]]
     return xs, ys
-
-
-def _unit(nbytes: int) -> tuple[str, float]:
-    """Axis unit for the largest value, so ticks read 0, 50, 100 KiB rather than 48.8 KiB."""
-    for unit, scale in (("MiB", 1024.0**2), ("KiB", 1024.0)):
-        if nbytes >= 2 * scale:
-            return unit, scale
-    return "B", 1.0
 
 
 def _relabel(trace) -> dict[str, str]:
@@ -149,7 +141,7 @@ def memory_timeline(traces, *, title: str | None = None, layout: str = "overlay"
     runs = dict(traces) if isinstance(traces, Mapping) else {None: traces}
     if layout not in ("overlay", "side"):
         raise ValueError(f"layout must be 'overlay' or 'side', got {layout!r}")
-    unit, scale = _unit(max(t.peak - _base(t, relative) for t in runs.values()))
+    unit, scale = st.byte_unit(max(t.peak - _base(t, relative) for t in runs.values()))
     with st.style():
         if layout == "side" and len(runs) > 1:
             # At most ~9.6 in (960 px) wide: wider, JupyterLab would shrink the text below 9 px.

@@ -18,7 +18,7 @@ import io
 import matplotlib.image as mpimg
 from matplotlib.patches import FancyBboxPatch
 
-from ..viz import _style as st
+from ..viz import style as st
 
 VIEW = "application/vnd.jupyter.widget-view+json"
 FS = 9.0  # points; 12.5 px at the figure's 100 dpi

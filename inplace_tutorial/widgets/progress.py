@@ -13,7 +13,7 @@ from typing import TextIO
 
 from matplotlib.patches import Rectangle
 
-from ..viz import _style as st
+from ..viz import style as st
 
 
 def _bar_png(fraction: float, line: str) -> bytes:

@@ -12,7 +12,7 @@ import html
 import ipywidgets as W
 
 from .. import viz
-from ..viz import _style as st
+from ..viz import style as st
 from . import _static
 from .training_step import PARAMS, PHASES, TrainingStep
 

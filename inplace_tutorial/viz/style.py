@@ -101,6 +101,14 @@ def fmt_bytes(n: float) -> str:
     return f"{n:.1f} GiB"  # pragma: no cover
 
 
+def byte_unit(nbytes: float) -> tuple[str, float]:
+    """Axis unit for the largest value, so ticks read 0, 50, 100 KiB rather than 48.8 KiB."""
+    for unit, scale in (("MiB", 1024.0**2), ("KiB", 1024.0)):
+        if nbytes >= 2 * scale:
+            return unit, scale
+    return "B", 1.0
+
+
 def fmt_seconds(s: float) -> str:
     if s < 1e-3:
         return f"{s * 1e6:.0f} µs"
