@@ -81,7 +81,9 @@ def explain(t) -> Explanation:
     safe = not blocking and not reasons
     if safe and not holders:
         reasons.append("nothing saved t for backward, so mutating it cannot break the graph")
-    label = f"tensor {t._storage.label}{list(t._shape)}"
+    # shape and dtype, not the storage's label: S-numbers count every storage made before,
+    # so they would change whenever an earlier cell (or the core) allocates differently
+    label = f"{str(t.dtype).removeprefix('torch.')} tensor {list(t._shape)}"
     return Explanation(label, t._vc.value, safe, holders, reasons)
 
 
