@@ -8,6 +8,7 @@ so this file stays about what a tensor *is*, not what it can do.
 """
 from __future__ import annotations
 
+import functools
 import weakref
 from typing import Any
 
@@ -25,6 +26,42 @@ from .layout import (  # noqa: F401  (contiguous_strides ... stay importable fro
 from .modes import STATE, user_location
 from .storage import UntypedStorage
 from .type_names import grad_dtype_message, grad_size_message
+
+# PyTorch binds most zero-argument methods (x.abs_(), x.dim(), x.t() ...) as CPython
+# METH_NOARGS functions of its C class TensorBase, so an argument is refused in CPython's words,
+# before the op runs. The operator dunders are the named methods themselves (x.__neg__ is neg).
+_NOARGS_NAME = {"__abs__": "abs", "__neg__": "neg"}
+
+
+def no_arguments(fn: Any) -> Any:
+    """A METH_NOARGS method: ``x.abs_(1)`` is ``TypeError: TensorBase.abs_() takes no
+    arguments (1 given)``, ``x.abs_(a=1)`` ``... takes no keyword arguments``."""
+    label = f"TensorBase.{_NOARGS_NAME.get(fn.__name__, fn.__name__)}()"
+
+    @functools.wraps(fn)
+    def method(self, *args, **kwargs):
+        if kwargs:  # CPython checks the keywords first
+            raise TypeError(f"{label} takes no keyword arguments")
+        if args:
+            raise TypeError(f"{label} takes no arguments ({len(args)} given)")
+        return fn(self)
+    return method
+
+
+def keyword_only(fn: Any) -> Any:
+    """A method whose parameters are all keyword-only in PyTorch's signature (``float(*,
+    memory_format)``, ``clone(*, memory_format)``, ``numpy(*, force)``): its argument parser
+    refuses positional ones as ``float() takes 0 positional arguments but 1 was given``."""
+    name = fn.__name__
+
+    @functools.wraps(fn)
+    def method(self, *args, **kwargs):
+        if args:
+            n = len(args)
+            raise TypeError(f"{name}() takes 0 positional arguments but {n} "
+                            f"{'was' if n == 1 else 'were'} given")
+        return fn(self, **kwargs)
+    return method
 
 
 class VersionCounter:
@@ -157,6 +194,7 @@ class Tensor:
             return Size(self._shape)
         return self._shape[wrap_dim(dim, len(self._shape))]
 
+    @no_arguments
     def dim(self) -> int:
         return len(self._shape)
 
@@ -165,12 +203,14 @@ class Tensor:
         """The same as dim()."""
         return len(self._shape)
 
+    @no_arguments
     def numel(self) -> int:
         n = 1
         for s in self._shape:
             n *= s
         return n
 
+    @no_arguments
     def element_size(self) -> int:
         return self.dtype.itemsize
 
@@ -179,21 +219,27 @@ class Tensor:
             return self._stride
         return self._stride[wrap_dim(dim, len(self._shape))]
 
+    @no_arguments
     def storage_offset(self) -> int:
         return self._offset
 
+    @keyword_only
     def is_contiguous(self) -> bool:
         return is_contiguous(self._shape, self._stride)
 
+    @no_arguments
     def data_ptr(self) -> int:
         return self._storage.data_ptr() + self._offset * self.dtype.itemsize
 
+    @no_arguments
     def untyped_storage(self) -> UntypedStorage:
         return self._storage
 
+    @no_arguments
     def is_floating_point(self) -> bool:
         return self.dtype.is_floating_point
 
+    @no_arguments
     def is_inference(self) -> bool:
         return self._inference
 
@@ -250,6 +296,7 @@ class Tensor:
     def is_leaf(self) -> bool:
         return self._grad_fn is None
 
+    @no_arguments
     def retain_grad(self) -> None:
         if not self.requires_grad:
             raise RuntimeError("can't retain_grad on Tensor that has requires_grad=False")
@@ -265,6 +312,7 @@ class Tensor:
         retained .grad follows the tensor's new grad_fn: autograd/hooks.py move_retained)."""
         return self._retains_grad
 
+    @no_arguments
     def detach(self) -> Tensor:
         """Same storage AND same version counter, no history.
 
@@ -277,6 +325,7 @@ class Tensor:
             t._vc = DetachedInferenceCounter()
         return t
 
+    @no_arguments
     def detach_(self) -> Tensor:
         if self._base is not None:
             raise RuntimeError(
@@ -319,19 +368,23 @@ class Tensor:
     def output_nr(self) -> int:
         return self._output_nr
 
+    @no_arguments
     def _is_view(self) -> bool:
         return self._base is not None
 
     # ------------------------------------------------------------------ values out
+    @no_arguments
     def item(self):
         if self.numel() != 1:
             raise RuntimeError(
                 f"a Tensor with {self.numel()} elements cannot be converted to Scalar")
         return self._array().reshape(-1)[0].item()
 
+    @no_arguments
     def tolist(self):
         return self._array().tolist()
 
+    @keyword_only
     def numpy(self) -> np.ndarray:
         if self._requires_grad:
             raise RuntimeError(
@@ -355,6 +408,7 @@ class Tensor:
             raise TypeError("iteration over a 0-d tensor")
         return iter(self.unbind(0))
 
+    @no_arguments
     def __bool__(self) -> bool:
         if self.numel() != 1:
             raise RuntimeError(
@@ -365,14 +419,17 @@ class Tensor:
         if self.numel() != 1:  # int(x), float(x): Python's conversion, not item()'s words
             raise ValueError("only one element tensors can be converted to Python scalars")
 
+    @no_arguments
     def __float__(self) -> float:
         self._one_element()
         return float(self.item())
 
+    @no_arguments
     def __int__(self) -> int:
         self._one_element()
         return int(self.item())
 
+    @no_arguments
     def __index__(self) -> int:
         if self.dtype.category == 2 or self.numel() != 1:
             raise TypeError("only integer tensors of a single element can be converted to an index")
@@ -414,7 +471,25 @@ class Size(tuple):
         return n
 
 
+# The casts and copies whose only parameter in PyTorch is keyword-only (memory_format=).
+KEYWORD_ONLY_METHODS = frozenset(
+    "bfloat16 bool byte char double float half int long short clone contiguous".split())
+_VARARGS, _VARKEYWORDS = 0x04, 0x08  # inspect.CO_VARARGS, inspect.CO_VARKEYWORDS
+
+
 def tensor_method(fn: Any) -> Any:
-    """Attach an op function to Tensor under its own name (the registration step of ops/)."""
-    setattr(Tensor, fn.__name__, fn)
+    """Attach an op function to Tensor under its own name (the registration step of ops/).
+
+    A public ``def op(self)`` with no other parameter is attached as a METH_NOARGS method
+    (``no_arguments``), a name of KEYWORD_ONLY_METHODS as ``keyword_only``: PyTorch's refusal
+    of extra arguments. The module keeps the plain function, so calls inside ops/ pay nothing.
+    """
+    method, name, code = fn, fn.__name__, fn.__code__
+    if name in KEYWORD_ONLY_METHODS:
+        method = keyword_only(fn)
+    elif (code.co_argcount == 1 and not code.co_kwonlyargcount
+          and not code.co_flags & (_VARARGS | _VARKEYWORDS)
+          and (not name.startswith("_") or name.endswith("__"))):
+        method = no_arguments(fn)
+    setattr(Tensor, name, method)
     return fn

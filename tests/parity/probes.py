@@ -144,8 +144,8 @@ PROBES: dict[str, list[str]] = {
         "x.clip_(0, 'a')", "x.clamp_(v, 1)", "x.clamp_(0, x)", "i.clamp_(0.5, 2)",
         "i.clamp(0.5, 2)", "b.clamp_(0, 1)", "x.clamp_(float('nan'), 1)", *probes_args.CLAMP],
     "unary in-place on odd dtypes": [
-        f"{v}.{op}()" for op in UNARY_INPLACE for v in ("i", "b")]
-    + [f"x.{op}(1)" for op in UNARY_INPLACE],
+        f"{v}.{op}()" for op in UNARY_INPLACE for v in ("i", "b")],
+    "zero-argument methods": probes_args.ZERO_ARGS,
     "in-place result dtype": [
         "i.add_(x)", "i.add_(1.5)", "i.mul_(0.5)", "i.div_(2)", "b.add_(1)", "b.mul_(b)",
         "i.pow_(0.5)", "i.sub_(b)", "x.add_(i)", "x.add_(b)", "b.sub_(b)", "i.pow_(-1)",
@@ -272,7 +272,7 @@ OWNER = {  # which helper's files hold the fix for a class (HELPERS.md)
     "setitem": "shapes", "reductions": "shapes", "matrix products": "shapes",
     "creation": "dtypes", "conversion": "dtypes", "autograd rules": "autograd",
     "modes and misc": "autograd", "nn layers": "nnops", "nn functional": "nnops",
-    "module-level functions": "probes",
+    "module-level functions": "probes", "zero-argument methods": "probes",
 }
 
 

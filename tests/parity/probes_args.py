@@ -236,3 +236,32 @@ SEEDS = [
     "t.manual_seed(2**64)", "t.manual_seed(2**63) is None", "t.manual_seed(-2**63) is None",
     "t.manual_seed(-2**63 - 1)", "t.manual_seed(1.5) is None",
 ]
+
+
+def _zero_argument_methods() -> list[str]:
+    """Every public method the core defines with no parameter but ``self`` (plus the casts
+    whose only parameter is keyword-only): PyTorch refuses an argument to each of them."""
+    import inspect
+
+    import inplace_tutorial as ipt
+    from inplace_tutorial.tensor import KEYWORD_ONLY_METHODS
+
+    names = []
+    for name, attr in sorted(vars(ipt.Tensor).items()):
+        fn = inspect.unwrap(attr) if inspect.isfunction(attr) else None
+        if fn is None or (name.startswith("_") and not name.endswith("__")):
+            continue
+        code = fn.__code__
+        if name in KEYWORD_ONLY_METHODS or (code.co_argcount == 1 and not code.co_kwonlyargcount
+                                            and not code.co_flags & 0x0C):
+            names.append(name)
+    return names
+
+
+ZERO_ARGS = [f"x.{n}(1)" for n in _zero_argument_methods()] + [
+    "x.abs_(1, 2)", "x.abs_(a=1)", "x.abs_(1, a=2)", "x.relu(inplace=True)", "x.t(0, 1)",
+    "x.dim(None)", "x.numel(a=1)", "x.float(t.float64)", "x.half(1, 2)",
+    "x.clone(None)", "x.contiguous(1, 2)", "x.numpy(True)", "x.is_contiguous(1, 2)",
+    "x.item(0)", "x.neg_(x)", "x.sigmoid_(inplace=True)", "x.__neg__(a=1)", "x.__abs__(1, 2)",
+    "x.zero_(0.0)", "x.detach(x)", "w.retain_grad(1)", "y.detach_(True)",
+]
