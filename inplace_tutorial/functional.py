@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 from .arg_parser import argument_error
-from .ops import out_variants
+from .ops import out_functions, out_variants
 from .ops.compare import where
 from .ops.einsum import einsum
 from .ops.joining import (  # noqa: F401  (re-exported: torch.cat ...)
@@ -29,14 +29,16 @@ def _method(name: str):
     def fn(input: Tensor, *args, out: Tensor | None = None, **kwargs):
         if not isinstance(input, Tensor):
             raise argument_error(name, "input", 1, "Tensor", input)
-        if out is not None:
-            if name not in _OUT:
-                raise TypeError(f"{name}() got an unexpected keyword argument 'out'")
-            return out_variants.with_out(name, (input, *args), out, **kwargs)
         try:
-            return getattr(input, name)(*args, **kwargs)
+            if out is None:
+                return getattr(input, name)(*args, **kwargs)
+            if name in out_functions.OUT:  # addmv, addr, take ... (ops/out_functions.py)
+                return out_functions.OUT[name](input, *args, out=out, **kwargs)
         except TypeError as e:
             raise _as_function(e, name) from None
+        if name not in _OUT:
+            raise TypeError(f"{name}() got an unexpected keyword argument 'out'")
+        return out_variants.with_out(name, (input, *args), out, **kwargs)
     fn.__name__ = name
     fn.__doc__ = f"torch.{name}(input, ...) is input.{name}(...)."
     return fn
@@ -92,3 +94,10 @@ _SHAPE_OPS = ("flip roll diagonal tril triu cumsum cumprod sort argsort topk nor
 for _name in _SHAPE_OPS:
     globals()[_name] = _method(_name)
 __all__ += _SHAPE_OPS
+
+# BLAS level 2 and flat indexing (ops/matrix_vector.py, ops/put_take.py); out= in
+# ops/out_functions.py
+_BLAS = "addmv addr".split()
+for _name in _BLAS:
+    globals()[_name] = _method(_name)
+__all__ += _BLAS

@@ -234,6 +234,11 @@ CASES.update({
     "renorm": (lambda a: a.renorm(2, 0, 1.0) + (a * 1).renorm_(1, 1, 0.5), [A], False),
     "unfold": (lambda a: a.unfold(1, 2, 1), [B], False),
     "i0": (lambda a: a.i0() + (a * 1).i0_(), [A], False),
+    # BLAS level 2 (ops/matrix_vector.py): self broadcast (s[:1], s[0]) and written in place
+    "addmv": (lambda s, m, v: ipt.addmv(s[:1], m, v, beta=0.5, alpha=2)
+              + (s * 1).addmv_(m, v, beta=-1), [(2,), A, (3,)], False),
+    "addr": (lambda s, u, v: ipt.addr(s[0], u, v, beta=2, alpha=-0.5)
+             + (s * 1).addr_(u, v, alpha=3), [A, (2,), (3,)], False),
 })
 
 # Rows whose backward PyTorch leaves unimplemented (derivatives.yaml's not_implemented, or
