@@ -105,6 +105,22 @@ def _perm0(t, x):
     return t.tensor(np.arange(x.shape[0])[::-1].copy())
 
 
+def _addmv_row(t, x, y):
+    """addmv_ into x's first row (a view): mat and vec are views of y broadcast to x."""
+    lead = (0,) * (x.dim() - 1)
+    row, yr = x[lead], y.expand_as(x)[lead]
+    row.addmv_(yr.unsqueeze(1), yr[:1], beta=0.5, alpha=2)
+    return x
+
+
+def _addr_matrix(t, x, y):
+    """addr_ into x's first matrix (a view of x, or x itself): the vectors are views of y."""
+    lead = (0,) * (x.dim() - 2)
+    m, ym = x[lead], y.expand_as(x)[lead]
+    m.addr_(ym[:, 0], ym[0], beta=-1, alpha=0.5)
+    return x
+
+
 NEW_UNARY = {
     "sin": (("sin",), lambda t, x: x.sin()),
     "cos": (("cos",), lambda t, x: x.cos()),
@@ -210,6 +226,8 @@ NEW_INPLACE_BINARY = {  # y is broadcastable to x
                  _nd1b(lambda t, x, y: x.scatter_(-1, _rev_last(t, x), y.expand_as(x)))),
     "scatter_add_": (("scatter_add_",),
                      _nd1b(lambda t, x, y: x.scatter_add_(-1, _rev_last(t, x), y.expand_as(x)))),
+    "addmv_": (("addmv_",), _nd1b(_addmv_row)),
+    "addr_": (("addr_",), lambda t, x, y: _addr_matrix(t, x, y) if x.dim() >= 2 else x.mul_(y)),
     "index_put_acc": (("index_put_",), _nd1b(lambda t, x, y: x.index_put_(
         (t.tensor([0, 0]),), y.expand_as(x)[:1].expand(2, *x.shape[1:]), accumulate=True))),
 }
