@@ -20,8 +20,8 @@ from .tensor import Tensor
 def type_name(v, detailed: bool = False) -> str:
     """The name PyTorch prints for a Python value: ``NoneType``, ``numpy.ndarray`` ...;
     ``detailed`` spells out sequences as the overload message does (``list of [int, float]``)."""
-    if isinstance(v, Tensor):
-        return "Tensor"
+    if isinstance(v, Tensor):  # a Parameter is named so ("got (NoneType, Parameter)")
+        return type(v).__name__
     t = type(v)
     name = t.__name__ if t.__module__ == "builtins" else f"{t.__module__}.{t.__qualname__}"
     if detailed and isinstance(v, (list, tuple)):
@@ -107,8 +107,8 @@ def _unpack_int(op: str, arg: str, v, pos: int) -> int:
 
 
 def _matches(kind: str, v) -> bool:
-    if kind == "Tensor":
-        return isinstance(v, Tensor)
+    if kind == "Tensor":  # the overload message compares type names: a Parameter is no match
+        return type_name(v) == "Tensor"
     if kind == "Number":
         return is_number(v)
     if kind == "int":
