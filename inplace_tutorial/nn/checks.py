@@ -51,30 +51,54 @@ def linear(input, weight, bias) -> None:
 
 
 def _pair(op: str, name: str, value, position: int) -> tuple:
-    """An int[2] argument as the binding reads it: one int, or a list of ints."""
+    """An int[2] argument as the binding reads it: one int (read as two), or a list of ints
+    (kept as given: a 1-element list stays one element)."""
     if is_index(value):
-        return (int(value),)
+        return (int(value),) * 2
     return int_list(op, name, (value,), position=position, varargs=False)
 
 
+# (PyTorch's overload message marks every argument that has a default as not matching)
 _CONV_FORMS = [
     ("Tensor input, Tensor weight, Tensor bias = None, tuple of ints stride = 1, tuple of ints "
-     "padding = 0, tuple of ints dilation = 1, int groups = 1", ()),
+     "padding = 0, tuple of ints dilation = 1, int groups = 1", ("Tensor", "Tensor")),
     ("Tensor input, Tensor weight, Tensor bias = None, tuple of ints stride = 1, str padding = "
-     '"valid", tuple of ints dilation = 1, int groups = 1', ()),
+     '"valid", tuple of ints dilation = 1, int groups = 1', ("Tensor", "Tensor")),
 ]
 
 
-def conv2d(input, weight, bias, stride, padding) -> tuple[tuple, tuple]:
+class Default(int):
+    """An int default in a signature (``stride=ONE`` reads as ``stride=1``) that also tells
+    that the caller did not pass it: PyTorch's overload message lists only what was given."""
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return int.__repr__(self)
+
+
+ONE, ZERO = Default(1), Default(0)
+
+
+def conv2d(input, weight, bias, stride, padding, dilation=ONE,
+           groups=ONE) -> tuple[tuple, tuple]:
     """The checks of PyTorch's conv2d and _convolution; returns (stride, padding) as pairs."""
     if not (isinstance(input, Tensor) and isinstance(weight, Tensor)):
-        raise invalid_combination("conv2d", (input, weight), _CONV_FORMS, explain=False)
+        # the arguments the caller gave (a trailing None reads as not given); the message
+        # says why each form failed only when all seven were given
+        args = [input, weight, bias, stride, padding, dilation, groups]
+        while len(args) > 2 and (args[-1] is None or type(args[-1]) is Default):
+            args.pop()
+        raise invalid_combination("conv2d", tuple(args), _CONV_FORMS, explain=len(args) == 7)
     if input.dim() not in (3, 4):
         raise RuntimeError("Expected 3D (unbatched) or 4D (batched) input to conv2d, but got "
                            f"input of size: {list(input._shape)}")
     if weight.dim() < 3:
         raise RuntimeError("weight should have at least three dimensions")
     kernel = weight._shape[2:]
+    if _pair("conv2d", "dilation", dilation, 6) not in ((1,), (1, 1)) or groups != 1:
+        raise NotImplementedError("inplace_tutorial: conv2d with dilation or groups other "
+                                  "than 1 is not implemented")
     stride = _expand("stride", _pair("conv2d", "stride", stride, 4))
     if isinstance(padding, str):
         padding = _padding_string(padding, stride, kernel)
@@ -168,7 +192,9 @@ def _per_channel(name: str, t: Tensor, channels: int) -> None:
 
 def pool2d(op: str, input, kernel_size, stride, padding) -> tuple[tuple, tuple, tuple]:
     """max_pool2d / avg_pool2d: argument lengths, then pooling_output_shape for H and W,
-    then pool2d_shape_check. Returns (kernel, stride, padding) as pairs."""
+    then pool2d_shape_check, then the kernel's dtypes. Returns (kernel, stride, padding) as
+    the binding parsed them (the node saves them so: one int read as two, a 1-element list
+    kept, an omitted stride as ())."""
     check_tensor(op, "input", input, 1)
     kernel = _pair(op, "kernel_size", kernel_size, 2)
     stride = () if stride is None else _pair(op, "stride", stride, 3)
@@ -181,6 +207,7 @@ def pool2d(op: str, input, kernel_size, stride, padding) -> tuple[tuple, tuple, 
                            "two ints")
     if len(padding) not in (1, 2):
         raise RuntimeError(f"{op}: padding must either be a single int, or a tuple of two ints")
+    given = (kernel, stride, padding)
     kernel = kernel * 2 if len(kernel) == 1 else kernel
     stride = kernel if not stride else (stride * 2 if len(stride) == 1 else stride)
     padding = padding * 2 if len(padding) == 1 else padding
@@ -210,4 +237,14 @@ def pool2d(op: str, input, kernel_size, stride, padding) -> tuple[tuple, tuple, 
     if out[0] < 1 or out[1] < 1:
         raise RuntimeError(f"Given input size: ({planes}x{h}x{w}). Calculated output size: "
                            f"({planes}x{out[0]}x{out[1]}). Output size is too small")
-    return kernel, stride, padding
+    if input.dtype not in _POOL_DTYPES[op]:
+        raise NotImplementedError(f'"{op}" not implemented for \'{input.dtype.short}\'')
+    return given
+
+
+# The dtypes PyTorch's CPU pooling kernels are compiled for
+_POOL_DTYPES = {
+    "max_pool2d": tuple(d for d in dtypes.all_dtypes() if d is not dtypes.bool_),
+    "avg_pool2d": (dtypes.int64, dtypes.float16, dtypes.bfloat16, dtypes.float32,
+                   dtypes.float64),
+}

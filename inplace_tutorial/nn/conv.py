@@ -17,6 +17,7 @@ class Conv2d(Module):
         self.in_channels, self.out_channels = in_channels, out_channels
         self.kernel_size, self.stride, self.padding = (pair(kernel_size), pair(stride),
                                                        pair(padding))
+        self.dilation, self.groups = (1, 1), 1  # the only ones the kernel implements
         self.weight = Parameter(empty(out_channels, in_channels, *self.kernel_size))
         if bias:
             self.bias = Parameter(empty(out_channels))
@@ -28,7 +29,9 @@ class Conv2d(Module):
         init.default_reset_(self.weight, self.bias)
 
     def forward(self, input: Tensor) -> Tensor:
-        return F.conv2d(input, self.weight, self.bias, self.stride, self.padding)
+        # all seven arguments, as PyTorch's Conv2d passes them (its errors list them)
+        return F.conv2d(input, self.weight, self.bias, self.stride, self.padding,
+                        self.dilation, self.groups)
 
     def extra_repr(self) -> str:
         s = (f"{self.in_channels}, {self.out_channels}, kernel_size={self.kernel_size}, "

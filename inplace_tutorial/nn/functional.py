@@ -56,10 +56,11 @@ def linear(input: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
     return out if bias is None else out + bias
 
 
-def conv2d(input: Tensor, weight: Tensor, bias: Tensor | None = None, stride=1,
-           padding=0) -> Tensor:
-    """A 3-D (unbatched) input is run as a batch of one, as PyTorch does."""
-    stride, padding = checks.conv2d(input, weight, bias, stride, padding)
+def conv2d(input: Tensor, weight: Tensor, bias: Tensor | None = None, stride=checks.ONE,
+           padding=checks.ZERO, dilation=checks.ONE, groups: int = checks.ONE) -> Tensor:
+    """A 3-D (unbatched) input is run as a batch of one, as PyTorch does. Only dilation=1 and
+    groups=1 are implemented."""
+    stride, padding = checks.conv2d(input, weight, bias, stride, padding, dilation, groups)
     if input.dim() == 3:
         return nn_ops.conv2d(input.unsqueeze(0), weight, bias, stride, padding).squeeze(0)
     return nn_ops.conv2d(input, weight, bias, stride, padding)

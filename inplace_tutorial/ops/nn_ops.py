@@ -165,35 +165,63 @@ def _col2im(wt, g2m, x, kh, kw, sh, sw, ph, pw, ho, wo) -> Tensor:
 
 # --------------------------------------------------------------------------- pooling
 def _pool_geometry(x: Tensor, kernel_size, stride, padding):
-    kh, kw = pair(kernel_size)
-    sh, sw = pair(stride if stride not in (None, ()) else kernel_size)
-    ph, pw = pair(padding)
+    """(kh, kw, sh, sw, ph, pw, ho, wo); the arguments as checks.pool2d leaves them, or as a
+    node saved them (one int for both dims, stride () for "the kernel size")."""
+    kh, kw = _two(kernel_size)
+    sh, sw = _two(stride) if stride not in (None, ()) else (kh, kw)
+    ph, pw = _two(padding)
     if ph > kh // 2 or pw > kw // 2:
         raise RuntimeError("pad should be at most half of effective kernel size, but got "
                            f"pad={ph}, kernel_size={kh} and dilation=1")
-    ho, wo = _out_size(x._shape[2], kh, sh, ph), _out_size(x._shape[3], kw, sw, pw)
+    ho, wo = _out_size(x._shape[-2], kh, sh, ph), _out_size(x._shape[-1], kw, sw, pw)
     return kh, kw, sh, sw, ph, pw, ho, wo
+
+
+def _two(v) -> tuple[int, int]:
+    if isinstance(v, (int, np.integer)):
+        return int(v), int(v)
+    return (int(v[0]), int(v[0])) if len(v) == 1 else (int(v[0]), int(v[1]))
+
+
+def _batch_of_one(x: Tensor) -> Tensor:
+    """A 3-D (C, H, W) input as the (1, C, H, W) the kernels read: an alias of the same
+    cells for the kernel only, with no view node. PyTorch's pooling kernels take 3-D input
+    as it is, so the graph records the 3-D input itself (no Unsqueeze/Squeeze nodes)."""
+    if x.dim() == 4:
+        return x
+    return Tensor._make(x._storage, (1, *x._shape), (0, *x._stride), x._offset, x.dtype, x._vc)
+
+
+def _drop_batch(out: Tensor) -> Tensor:
+    """A fresh (1, C, Ho, Wo) result becomes (C, Ho, Wo), in place (same storage)."""
+    out._set_geometry(out._shape[1:], out._stride[1:], out._offset)
+    return out
 
 
 def max_pool2d_with_indices(input: Tensor, kernel_size, stride=None,
                             padding=0) -> tuple[Tensor, Tensor]:
-    """Max over each window; indices are flat positions in the input's H*W plane (as torch)."""
+    """Max over each window of a (N, C, H, W) or (C, H, W) input; indices are flat positions
+    in the input's H*W plane (as torch). The node saves the arguments as they were given."""
     kh, kw, sh, sw, ph, pw, ho, wo = _pool_geometry(input, kernel_size, stride, padding)
-    n, c, h, w = input._shape
-    xp = _padded(input, ph, pw, -np.inf, "max_pool2d (padded)")
+    x = _batch_of_one(input)
+    n, c, h, w = x._shape
+    low = -np.inf if x.dtype.is_floating_point else np.iinfo(x._array().dtype).min
+    xp = _padded(x, ph, pw, low, "max_pool2d (padded)")  # padding never wins a window
     win = _windows(xp, kh, kw, sh, sw, ho, wo)
     flat = Tensor._empty((n, c, ho, wo, kh * kw), input.dtype, "max_pool2d (windows)")
     np.copyto(flat._array().reshape(n, c, ho, wo, kh, kw), win)
     del xp
     local = Tensor._empty((n, c, ho, wo), dtypes.int64, "max_pool2d (indices)")
     np.argmax(flat._array(), axis=-1, out=local._array())
-    out = Tensor._empty((n, c, ho, wo), input.dtype, "max_pool2d")
+    out = Tensor._empty((n, c, ho, wo), x.dtype, "max_pool2d")
     np.max(flat._array(), axis=-1, out=out._array())
     del flat
     _window_to_plane(local._array(), kw, sh, sw, ph, pw, w)
+    if x is not input:
+        _drop_batch(out), _drop_batch(local)
     # torch saves the indices as result1, the op's second (non-differentiable) output
-    record("max_pool2d", out, {"self": input}, result1=local, kernel=(kh, kw),
-           stride=(sh, sw), padding=(ph, pw), kernel_size=(kh, kw), dilation=(1, 1),
+    record("max_pool2d", out, {"self": input}, result1=local, kernel_size=tuple(kernel_size),
+           stride=tuple(stride or ()), padding=tuple(padding), dilation=(1, 1),
            ceil_mode=False)
     return out, local
 
@@ -231,15 +259,15 @@ def _window_to_plane(li: np.ndarray, kw: int, sh: int, sw: int, ph: int, pw: int
 @derivative("max_pool2d", "MaxPool2DWithIndicesBackward0", saves={"self": None, "result1": None})
 def _max_pool_bw(ctx, g):
     x, idx = ctx.saved("self"), ctx.saved("result1")
-    n, c, h, w = x._shape
+    h, w = x._shape[-2:]
     gx = Tensor._empty(x._shape, g.dtype, "max_pool2d backward")
     gflat = gx._array().reshape(-1)
     gflat.fill(0)
     ga = g.contiguous()._array().reshape(-1)  # (a counted copy if g is strided)
     ia = idx._array().reshape(-1)
-    per_plane = g._shape[2] * g._shape[3]
-    kh, kw = ctx.attr("kernel_size")
-    sh, sw = ctx.attr("stride")
+    per_plane = g._shape[-2] * g._shape[-1]
+    kh, kw, sh, sw = _pool_geometry(x, ctx.attr("kernel_size"), ctx.attr("stride"),
+                                    ctx.attr("padding"))[:4]
     # windows that don't overlap give each input cell at most one grad: put is enough
     scatter = np.put if (kh, kw) == (sh, sw) else np.add.at
     with Scratch(np.int64, "max_pool2d backward", ia.size) as scratch:
@@ -255,38 +283,56 @@ def _max_pool_bw(ctx, g):
 
 
 def avg_pool2d(input: Tensor, kernel_size, stride=None, padding=0) -> Tensor:
-    """Mean over each window (count_include_pad=True, PyTorch's default)."""
+    """Mean over each window of a (N, C, H, W) or (C, H, W) input (count_include_pad=True,
+    PyTorch's default). int64 windows are summed in int64 and divided as C divides: the
+    quotient truncated toward zero (PyTorch's CPU kernel; other integer dtypes it refuses)."""
     kh, kw, sh, sw, ph, pw, ho, wo = _pool_geometry(input, kernel_size, stride, padding)
-    n, c = input._shape[:2]
-    xp = _padded(input, ph, pw, 0.0, "avg_pool2d (padded)")
-    out = Tensor._empty((n, c, ho, wo), input.dtype, "avg_pool2d")
+    x = _batch_of_one(input)
+    n, c = x._shape[:2]
+    xp = _padded(x, ph, pw, 0, "avg_pool2d (padded)")
+    out = Tensor._empty((n, c, ho, wo), x.dtype, "avg_pool2d")
     o = out._array()  # window sums one kernel offset at a time (a mean over the 6-D window
     o.fill(0)  # view would take two of NumPy's loop buffers), then / k as PyTorch divides
     for i in range(kh):
         for j in range(kw):
             o += xp[:, :, i:i + sh * ho:sh, j:j + sw * wo:sw]
-    o /= kh * kw
-    return record("avg_pool2d", out, {"self": input}, kernel_size=(kh, kw), stride=(sh, sw),
-                  padding=(ph, pw), self_sizes=input._shape,
-                  ceil_mode=False, count_include_pad=True, divisor_override=None)
+    del xp
+    if x.dtype.is_floating_point:
+        o /= kh * kw
+    else:
+        _divide_truncating(o, kh * kw)
+    if x is not input:
+        _drop_batch(out)
+    return record("avg_pool2d", out, {"self": input}, kernel_size=tuple(kernel_size),
+                  stride=tuple(stride or ()), padding=tuple(padding), ceil_mode=False,
+                  count_include_pad=True, divisor_override=None)
+
+
+def _divide_truncating(o: np.ndarray, k: int) -> None:
+    """o //= k rounding toward zero (C's integer division), in place: the remainder, taken
+    with the dividend's sign (fmod), is removed first, so the floor division is exact."""
+    rem = Tensor._empty(o.shape, dtypes.from_numpy_dtype(o.dtype), "avg_pool2d (remainder)")
+    r = np.fmod(o, k, out=rem._array())
+    np.subtract(o, r, out=o)
+    np.floor_divide(o, k, out=o)
 
 
 # The backward needs only sizes, but derivatives.yaml saves self, so changing the input in
 # place before backward raises in PyTorch: the table says the same.
 @derivative("avg_pool2d", "AvgPool2DBackward0", saves={"self": None})
 def _avg_pool_bw(ctx, g):
-    ctx.saved("self")  # unpacked for its version check only
-    n, c, h, w = ctx.attr("self_sizes")
-    (kh, kw), (sh, sw), (ph, pw) = ctx.attr("kernel_size"), ctx.attr("stride"), ctx.attr("padding")
-    ho, wo = g._shape[2:]
-    gp = Tensor._empty((n, c, h + 2 * ph, w + 2 * pw), g.dtype, "avg_pool2d backward")
-    a = gp._array()
+    x = ctx.saved("self")  # for its sizes (and its version check)
+    kh, kw, sh, sw, ph, pw, ho, wo = _pool_geometry(
+        x, ctx.attr("kernel_size"), ctx.attr("stride"), ctx.attr("padding"))
+    n, c, h, w = _batch_of_one(x)._shape
+    gp = Tensor._empty((*x._shape[:-2], h + 2 * ph, w + 2 * pw), g.dtype, "avg_pool2d backward")
+    a = gp._array().reshape(n, c, h + 2 * ph, w + 2 * pw)  # fresh: a view
     a.fill(0)
     share_t = Tensor._empty(g._shape, g.dtype, "avg_pool2d backward")  # counted, g-sized
-    share = np.divide(g._array(), kh * kw, out=share_t._array())
+    share = np.divide(g._array(), kh * kw, out=share_t._array()).reshape(n, c, ho, wo)
     for i in range(kh):
         for j in range(kw):
             a[:, :, i:i + sh * ho:sh, j:j + sw * wo:sw] += share
     if ph == 0 and pw == 0:
         return (gp,)
-    return (gp[:, :, ph:ph + h, pw:pw + w].contiguous(),)
+    return (gp[..., ph:ph + h, pw:pw + w].contiguous(),)

@@ -251,7 +251,7 @@ PROBES: dict[str, list[str]] = {
         "F.nll_loss(x, t.tensor([0, 5]))", "F.nll_loss(x, t.tensor([0, 1]), reduction='a')",
         "F.cross_entropy(x, t.tensor([0, -1]))", "F.cross_entropy(x, t.tensor([0, -100]))",
         "F.batch_norm(img, None, None, training=False)",
-        "F.batch_norm(img, t.zeros(3), t.ones(3), training=True)", "F.flatten(s)",
+        "F.batch_norm(img, t.zeros(3), t.ones(3), training=True)", "hasattr(F, 'flatten')",
         *probes_args.NN_FUNCTIONAL],
     "module-level functions": probes_args.MODULE_FUNCTIONS,
     "modes and misc": [
