@@ -7,6 +7,7 @@ holds its SavedTensors (saved_tensor.py) and its formula from the derivative tab
 from __future__ import annotations
 
 import itertools
+import math
 import weakref
 from typing import Any
 
@@ -98,21 +99,29 @@ class Node:
         formula = self._formula
         grad = grads if formula.multi_output else grads[0]
         out = formula.backward(self, grad)
-        return tuple(_fit(g, meta) for g, meta in zip(out, self._input_meta))
+        return tuple(_fit(g, meta, self, i) for i, (g, meta) in
+                     enumerate(zip(out, self._input_meta)))
 
 
 def _wrapped_number(value):
     return tensor(value, dtype=dtypes.float64 if isinstance(value, float) else None)
 
 
-def _fit(g, meta):
-    """Sum a broadcast gradient back to the input's shape and cast it to its dtype."""
+def _fit(g, meta, node=None, i: int = 0):
+    """Sum a broadcast gradient back to the input's shape and cast it to its dtype. A
+    gradient the input's shape can't be expanded to is PyTorch's validate_outputs error
+    (scatter_add with a src larger than its index, for one)."""
     if g is None or meta is None:
         return g
     shape, dtype = meta
     if g._shape == shape and g.dtype is dtype:
         return g
     if g._shape != shape:
+        if node is not None and g.numel() != math.prod(shape) and not _expandable(shape,
+                                                                                   g._shape):
+            raise RuntimeError(f"Function {node.name()} returned an invalid gradient at index "
+                               f"{i} - got {list(g._shape)} but expected shape compatible with "
+                               f"{list(shape)}")
         lead = g.dim() - len(shape)
         dims = tuple(range(lead)) + tuple(
             lead + i for i, s in enumerate(shape) if s == 1 and g.shape[lead + i] != 1)
@@ -123,6 +132,13 @@ def _fit(g, meta):
     if g.dtype is not dtype and dtype.is_floating_point:
         g = g.to(dtype)
     return g
+
+
+def _expandable(shape: tuple, to: tuple) -> bool:
+    """PyTorch's is_expandable_to: ``shape`` broadcasts to ``to`` without changing ``to``."""
+    if len(shape) > len(to):
+        return False
+    return all(a == b or a == 1 for a, b in zip(reversed(shape), reversed(to), strict=False))
 
 
 class AccumulateGrad(Node):
