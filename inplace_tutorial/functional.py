@@ -17,6 +17,7 @@ from .ops.joining import (  # noqa: F401  (re-exported: torch.cat ...)
     stack,
     vstack,
 )
+from .ops.scatter_reduce import scatter_reduce_function as scatter_reduce
 from .tensor import Tensor
 
 # out= for every element-wise op (read from the op table, see out_variants.pointwise_ops) and
@@ -85,7 +86,7 @@ _JOIN = ["cat", "concat", "concatenate", "hstack", "row_stack", "stack", "vstack
 for _name in _JOIN_INDEX:
     globals()[_name] = _method(_name)
 
-__all__ = [*_NAMES, *_POINTWISE_MORE, *_JOIN_INDEX, *_JOIN, "einsum", "where"]
+__all__ = [*_NAMES, *_POINTWISE_MORE, *_JOIN_INDEX, *_JOIN, "einsum", "scatter_reduce", "where"]
 
 # Shape ops of issue 10 (ops/reorder.py, triangular.py, scan.py ...): torch.flip(x, dims) is
 # x.flip(dims), and so on.

@@ -214,6 +214,15 @@ CASES = {
                     [A, A], False),
     "scatter_value": (lambda a, b: a.scatter(1, (b.detach() > 0).long(), 0.5), [A, A], False),
     "scatter_add": (lambda a, b: a.scatter_add(0, (b.detach() > 0).long(), b), [A, A], False),
+    # every reduce, with and without self, in-place and out-of-place, cells hit twice
+    "scatter_reduce": (lambda a, b: a.scatter_reduce(0, (b.detach() > 0).long(), b, "prod")
+                       + a.scatter_reduce(1, (b.detach() > 0).long(), b, "mean",
+                                          include_self=False)
+                       + (a * 1).scatter_reduce_(0, (b.detach() > 0).long(), b, "amax")
+                       + a.scatter_reduce(1, (b.detach() > 0).long(), b, "amin",
+                                          include_self=False)
+                       + (a * 1).scatter_reduce_(1, (b.detach() > 0).long(), b, "sum",
+                                                 include_self=False), [A, A], False),
 }
 
 # shape ops of issue 10 (ops/reorder.py, triangular.py, scan.py ...): a row serves both the
