@@ -2,9 +2,10 @@
 
 sort and topk return values and indices (a ``torch.return_types`` pair); their nodes save the
 indices, so backward scatters the gradient back to where each value came from (and modifying
-the indices in place before backward is caught by their version). Sorting is stable: equal
-values keep their order, as PyTorch's CPU sort does; NaN sorts as the largest value.
-Line by line, a few thousand elements at a time, so NumPy's own index arrays stay small.
+the indices in place before backward is caught by their version). NaN sorts as the largest
+value. Equal values come out as PyTorch's CPU kernel leaves them: in their order with
+``stable=True``, else in the order C++'s std::sort (topk: std::partial_sort/nth_element)
+leaves them, which _std_sort.py replays. Line by line, a few thousand elements at a time.
 """
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ from ..autograd.record import record
 from ..creation import zeros
 from ..layout import wrap_dim
 from ..tensor import Tensor, tensor_method
+from . import _std_sort
 from ._args import type_name
 from ._int_args import int_arg, saved, signed
 from ._iter import chunks
@@ -48,9 +50,46 @@ def _order(line: np.ndarray, descending: bool) -> np.ndarray:
     return np.subtract(n - 1, rev, out=rev.copy())
 
 
+def _tied_lines(lines: np.ndarray, order: np.ndarray) -> np.ndarray:
+    """Indices (over the leading axes) of the lines where two values compare equal under
+    PyTorch's comparator (NaN equals NaN, -0.0 equals 0.0): only there does the algorithm
+    decide the order."""
+    s = np.take_along_axis(lines, order, axis=-1)
+    tie = s[..., 1:] == s[..., :-1]
+    if s.dtype.kind == "f" or s.dtype.name == "bfloat16":
+        tie |= np.isnan(s[..., 1:]) & np.isnan(s[..., :-1])
+    return np.argwhere(tie.any(axis=-1))
+
+
+def _std_order(lines: np.ndarray, order: np.ndarray, descending: bool, k: int | None,
+               sorted_: bool) -> np.ndarray:
+    """The stable order, replaced where PyTorch's unstable algorithm decides otherwise:
+    std::sort on lines with ties; topk's partial_sort/nth_element on lines with ties and on
+    every line of an unsorted topk whose nth_element leaves its own arrangement."""
+    n = lines.shape[-1]
+    if k is None and n <= 16:  # std::sort is an insertion sort there: stable
+        return order
+    if k is not None and not sorted_ and k * 64 > n:
+        replay = np.argwhere(np.ones(lines.shape[:-1], dtype=bool))
+    else:
+        replay = _tied_lines(lines, order)
+    for where in map(tuple, replay):
+        keys = _std_sort.ranks(lines[where], descending)
+        if k is None:
+            pos = np.arange(n, dtype=np.int64)
+            _std_sort.std_sort(keys, pos, 0, n)
+            order[where] = pos
+        else:
+            order[where][:k] = _std_sort.topk_order(keys, k, sorted_)
+    return order
+
+
 def _sort_lines(a: np.ndarray, dim: int, descending: bool, k: int | None,
-                values: np.ndarray | None, indices: np.ndarray) -> None:
-    """Sort ``a`` along dim into ``values``/``indices`` (the first k of each line for topk)."""
+                values: np.ndarray | None, indices: np.ndarray, stable: bool = True,
+                sorted_: bool = True) -> None:
+    """Sort ``a`` along dim into ``values``/``indices`` (the first k of each line for topk),
+    equal values in the order PyTorch's CPU kernel leaves them (``stable=False``: the order
+    std::sort leaves; topk: std::partial_sort's or std::nth_element's)."""
     a, idx_out = np.moveaxis(a, dim, -1), np.moveaxis(indices, dim, -1)
     val_out = None if values is None else np.moveaxis(values, dim, -1)
     n = a.shape[-1]
@@ -59,6 +98,8 @@ def _sort_lines(a: np.ndarray, dim: int, descending: bool, k: int | None,
     for part in chunks(a.shape[:-1], max(1, _LINE_CHUNK // n)):
         sel = part + (slice(None),)
         order = _order(a[sel], descending)
+        if not stable:
+            order = _std_order(a[sel], order, descending, k, sorted_)
         if k is not None:
             order = order[..., :k]
         idx_out[sel] = order
@@ -91,6 +132,19 @@ def _sort_args(op: str, dim, descending, stable) -> tuple:
     return int(dim), bool(descending)
 
 
+_RADIX_MIN = 32768  # at::internal::GRAIN_SIZE: from here FBGEMM's radix sort takes over
+
+
+def _stable(self: Tensor, d: int, stable, descending: bool) -> bool:
+    """std::stable_sort, or an algorithm that orders equal values as it does? A line with
+    stride 0 (an expanded tensor: every value the same) is left in index order, PyTorch's
+    kernel returns before sorting it; a long 1-D integer tensor sorted ascending goes to
+    FBGEMM's radix sort, which is stable. Everything else goes to std::sort."""
+    radix = (self.dim() == 1 and self.dtype.category == dtypes.INTEGER and not descending
+             and self._shape[0] >= _RADIX_MIN)
+    return bool(stable) or self._stride[d] == 0 or radix
+
+
 # --------------------------------------------------------------------------- sort / argsort
 @tensor_method
 def sort(self, dim: int = -1, descending: bool = False, *, stable: bool | None = None):
@@ -102,7 +156,8 @@ def sort(self, dim: int = -1, descending: bool = False, *, stable: bool | None =
         values._array()[...] = self._array()
         indices._array()[...] = 0
     else:
-        _sort_lines(self._array(), d, descending, None, values._array(), indices._array())
+        _sort_lines(self._array(), d, descending, None, values._array(), indices._array(),
+                    _stable(self, d, stable, descending))
     record("sort", values, {"self": self}, dim=saved(dim), indices=indices,
            self_sym_sizes=self._shape)
     return SortResult((values, indices))
@@ -116,7 +171,8 @@ def argsort(self, dim: int = -1, descending: bool = False, *, stable: bool = Fal
     if self.dim() == 0:
         indices._array()[...] = 0
     else:
-        _sort_lines(self._array(), d, descending, None, None, indices._array())
+        _sort_lines(self._array(), d, descending, None, None, indices._array(),
+                    _stable(self, d, stable, descending))
     return indices
 
 
@@ -124,7 +180,7 @@ def argsort(self, dim: int = -1, descending: bool = False, *, stable: bool = Fal
 @tensor_method
 def topk(self, k: int, dim: int = -1, largest: bool = True, sorted: bool = True):  # noqa: A002
     """The k largest (or smallest) values along dim, largest first. ``sorted=False`` leaves
-    the order unspecified in PyTorch; here they come sorted all the same."""
+    them in the order PyTorch's std::nth_element leaves them (sorted when k * 64 <= n)."""
     k = int_arg("topk", "k", k, 1)
     dim = int_arg("topk", "dim", dim, 2)
     largest = _bool_arg("topk", "largest", largest)
@@ -144,7 +200,8 @@ def topk(self, k: int, dim: int = -1, largest: bool = True, sorted: bool = True)
         values._array()[...] = self._array()
         indices._array()[...] = 0
     else:
-        _sort_lines(self._array(), d, largest, k, values._array(), indices._array())
+        _sort_lines(self._array(), d, largest, k, values._array(), indices._array(),
+                    stable=False, sorted_=bool(sorted))
     record("topk", values, {"self": self}, dim=saved(dim), indices=indices,
            self_sym_sizes=self._shape)
     return TopkResult((values, indices))
