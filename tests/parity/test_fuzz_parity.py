@@ -226,6 +226,10 @@ NEW_INPLACE_BINARY = {  # y is broadcastable to x
                  _nd1b(lambda t, x, y: x.scatter_(-1, _rev_last(t, x), y.expand_as(x)))),
     "scatter_add_": (("scatter_add_",),
                      _nd1b(lambda t, x, y: x.scatter_add_(-1, _rev_last(t, x), y.expand_as(x)))),
+    "scatter_reduce_amax": (("scatter_reduce_",), _nd1b(lambda t, x, y: x.scatter_reduce_(
+        -1, _rev_last(t, x), y.expand_as(x), "amax"))),
+    "scatter_reduce_mean": (("scatter_reduce_",), _nd1b(lambda t, x, y: x.scatter_reduce_(
+        -1, _rev_last(t, x) // 2, y.expand_as(x), "mean", include_self=False))),
     "addmv_": (("addmv_",), _nd1b(_addmv_row)),
     "addr_": (("addr_",), lambda t, x, y: _addr_matrix(t, x, y) if x.dim() >= 2 else x.mul_(y)),
     "index_put_acc": (("index_put_",), _nd1b(lambda t, x, y: x.index_put_(
