@@ -16,8 +16,9 @@ from ..autograd.derivatives import derivative
 from ..autograd.record import record
 from ..tensor import Tensor
 from ._chunked import ramp
-from ._iter import Scratch
+from ._iter import Scratch, chunks
 from .linalg import _mm_check
+from .reduced import is_reduced
 
 
 def pair(v) -> tuple[int, int]:
@@ -207,16 +208,10 @@ def max_pool2d_with_indices(input: Tensor, kernel_size, stride=None,
     n, c, h, w = x._shape
     low = -np.inf if x.dtype.is_floating_point else np.iinfo(x._array().dtype).min
     xp = _padded(x, ph, pw, low, "max_pool2d (padded)")  # padding never wins a window
-    win = _windows(xp, kh, kw, sh, sw, ho, wo)
-    flat = Tensor._empty((n, c, ho, wo, kh * kw), input.dtype, "max_pool2d (windows)")
-    np.copyto(flat._array().reshape(n, c, ho, wo, kh, kw), win)
-    del xp
-    local = Tensor._empty((n, c, ho, wo), dtypes.int64, "max_pool2d (indices)")
-    np.argmax(flat._array(), axis=-1, out=local._array())
     out = Tensor._empty((n, c, ho, wo), x.dtype, "max_pool2d")
-    np.max(flat._array(), axis=-1, out=out._array())
-    del flat
-    _window_to_plane(local._array(), kw, sh, sw, ph, pw, w)
+    local = Tensor._empty((n, c, ho, wo), dtypes.int64, "max_pool2d (indices)")
+    _max_windows(xp, out._array(), local._array(), kh, kw, sh, sw, ph, pw, w)
+    del xp
     if x is not input:
         _drop_batch(out), _drop_batch(local)
     # torch saves the indices as result1, the op's second (non-differentiable) output
@@ -226,34 +221,79 @@ def max_pool2d_with_indices(input: Tensor, kernel_size, stride=None,
     return out, local
 
 
-def _window_to_plane(li: np.ndarray, kw: int, sh: int, sw: int, ph: int, pw: int,
-                     w: int) -> None:
-    """Turn each window-local argmax (row-major in a kh x kw window) into its flat index in
-    the unpadded h x w plane, in place.
+def _max_windows(xp: np.ndarray, o: np.ndarray, ix: np.ndarray, kh: int, kw: int, sh: int,
+                 sw: int, ph: int, pw: int, w: int) -> None:
+    """Each window's max into ``o`` and its flat position in the unpadded plane into ``ix``.
 
-    Window (i, j) starts at row i*sh - ph, column j*sw - pw, so local index l sits at
-    (l // kw + i*sh - ph) * w + l % kw + j*sw - pw = l + (l // kw) * (w - kw) + start(i, j).
-    The temporaries are chunks of the workspace, and every NumPy call takes same-shape
-    arrays or scalars (a broadcast operand would make NumPy take a loop buffer of its own)."""
-    ho, wo = li.shape[-2:]
-    flat = li.reshape(-1)  # li is freshly allocated and contiguous: a view
-    with Scratch(li.dtype, "max_pool2d", 2 * flat.size) as scratch:
-        half = max(1, min(scratch.capacity, 2 * flat.size) // 2)
-        for s in range(0, flat.size, half):
-            part = flat[s:s + half]
-            i, j = scratch.view((2, half))[:, :part.size]
-            np.floor_divide(part, kw, out=j)
-            np.multiply(j, w - kw, out=j)
-            np.add(part, j, out=part)  # l + (l // kw) * (w - kw)
-            ramp(i, s)  # each cell's position in (n, c, ho, wo), then its window's (i, j)
-            np.remainder(i, wo, out=j)
-            np.floor_divide(i, wo, out=i)
-            np.remainder(i, ho, out=i)
-            np.multiply(i, sh * w, out=i)
-            np.multiply(j, sw, out=j)
-            np.add(i, j, out=i)
-            np.add(part, i, out=part)
-            np.subtract(part, ph * w + pw, out=part)
+    PyTorch's CPU kernel walks a window in row-major order and takes a cell if
+    ``val > maxval || isnan(val)``: the first of equal maxima, the last NaN. Here that rule runs
+    once per window offset (di, dj) over all windows at once: the strided slice of ``xp`` at
+    that offset is copied into a contiguous chunk of the workspace, and every other step is a
+    contiguous (vectorised) NumPy pass. A reduction along a length-kh*kw axis or a masked copy
+    (``copyto(where=)``, a branch per element) would cost 5-50x more. The chosen cell's bits are
+    selected with integer masks (exact, NaN payloads and the sign of zero included), and its
+    offset ``di * w + dj`` grows with each step, so ``max(ix, taken * offset)`` keeps the last
+    one taken; the window's start is added at the end."""
+    n, c, ho, wo = o.shape
+    if o.size == 0:
+        return
+    floating = o.dtype.kind == "f" or is_reduced(o.dtype)
+    bits = np.dtype(f"u{o.dtype.itemsize}")  # the same cells, as unsigned integers
+    plane = ho * wo
+    per_cell = 2 * o.dtype.itemsize + 8 + 2  # the slice, its mask, the offsets, two bool masks
+    need = 8 * plane + per_cell * n * c * plane
+    with Scratch(np.uint8, "max_pool2d", need) as scratch:
+        raw = scratch.view((min(scratch.capacity, need),))
+        if 8 * plane + per_cell * plane > raw.size:  # one plane doesn't fit: a counted buffer
+            big = Tensor._empty((8 * plane + per_cell * plane,), dtypes.uint8,
+                                "max_pool2d (scratch)")
+            raw = big._array()
+        start = raw[:8 * plane].view(np.int64).reshape(ho, wo)  # each window's top-left cell
+        start.fill(sw)  # steps along a row, then from a row's end to the next row's start
+        start[1:, 0] = sh * w - (wo - 1) * sw
+        start[0, 0] = -ph * w - pw
+        np.cumsum(start.reshape(-1), out=start.reshape(-1))
+        free = raw[8 * plane:]
+        per = free.size // (per_cell * plane)  # planes per chunk
+        for idx in chunks((n, c), per):
+            oc, ic = o[idx], ix[idx]
+            e = oc.size
+            part = [e * o.dtype.itemsize] * 2 + [8 * e, e, e]  # widest first: aligned views
+            views, at = [], 0
+            for nb in part:
+                views.append(free[at:at + nb])
+                at += nb
+            x = views[0].view(o.dtype).reshape(oc.shape)
+            xb = views[0].view(bits).reshape(oc.shape)
+            mask = views[1].view(bits).reshape(oc.shape)
+            off = views[2].view(np.int64).reshape(oc.shape)
+            taken, nan = (v.view(np.bool_).reshape(oc.shape) for v in views[3:])
+            ob = oc.view(bits)
+            xc = xp[idx]
+            np.copyto(oc, xc[..., 0:sh * (ho - 1) + 1:sh, 0:sw * (wo - 1) + 1:sw])
+            ic.fill(0)
+            for di in range(kh):
+                for dj in range(kw):
+                    if di == 0 and dj == 0:
+                        continue
+                    np.copyto(x, xc[..., di:di + sh * (ho - 1) + 1:sh,
+                                    dj:dj + sw * (wo - 1) + 1:sw])
+                    np.greater(x, oc, out=taken)
+                    if floating:
+                        np.isnan(x, out=nan)
+                        np.logical_or(taken, nan, out=taken)
+                    # every NumPy call below has operands of one dtype and one shape: a cast
+                    # or a broadcast inside a ufunc would take a loop buffer of NumPy's own
+                    np.copyto(off, taken)
+                    np.multiply(off, di * w + dj, out=off)
+                    np.maximum(ic, off, out=ic)
+                    np.copyto(mask, taken)
+                    np.negative(mask, out=mask)  # 1 -> all ones
+                    np.bitwise_xor(xb, ob, out=xb)  # o ^ ((x ^ o) & mask): x where taken
+                    np.bitwise_and(xb, mask, out=xb)
+                    np.bitwise_xor(ob, xb, out=ob)
+            np.copyto(off, start)
+            np.add(ic, off, out=ic)
 
 
 @derivative("max_pool2d", "MaxPool2DWithIndicesBackward0", saves={"self": None, "result1": None})
