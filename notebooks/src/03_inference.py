@@ -99,9 +99,7 @@ print(f"one activation: {act_bytes:,} B")
 print(f"{'block (no_grad, eval)':<40}{'core peak':>15}{'PyTorch':>21}")
 for name, peak in peaks.block_peaks().items():
     theirs = pytorch_reference.CONV_BLOCK_PEAK[name]
-    note = " *" if name in pytorch_reference.CONV_BLOCK_CORE_DIFFERS else ""
-    print(f"{name:<40}{peak:>12,} B {peak / act_bytes:4.2f}×{theirs:>12,} B {theirs / act_bytes:4.2f}×{note}")
-print("*", pytorch_reference.CONV_BLOCK_CORE_DIFFERS["conv -> bn -> relu_ -> pool -> relu_"])
+    print(f"{name:<40}{peak:>12,} B {peak / act_bytes:4.2f}×{theirs:>12,} B {theirs / act_bytes:4.2f}×")
 
 # %% [markdown]
 # `conv → relu_` and `conv → relu` peak the same, in the core and in PyTorch: the conv's own two
