@@ -98,7 +98,7 @@ __all__ += _SHAPE_OPS
 
 # BLAS level 2 and flat indexing (ops/matrix_vector.py, ops/put_take.py); out= in
 # ops/out_functions.py
-_BLAS = "addmv addr".split()
+_BLAS = "addmv addr put take".split()
 for _name in _BLAS:
     globals()[_name] = _method(_name)
 __all__ += _BLAS

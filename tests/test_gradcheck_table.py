@@ -248,6 +248,11 @@ CASES.update({
               + (s * 1).addmv_(m, v, beta=-1), [(2,), A, (3,)], False),
     "addr": (lambda s, u, v: ipt.addr(s[0], u, v, beta=2, alpha=-0.5)
              + (s * 1).addr_(u, v, alpha=3), [A, (2,), (3,)], False),
+    # flat indexing (ops/put_take.py): a strided self, negative and repeated indices
+    "put": (lambda a, s: a.t().put(ipt.arange(s.numel()) * 2 % a.numel() - 1, s)
+            + (a * 1).put_(ipt.arange(s.numel()) % 3, s, accumulate=True).t(), [A, (2,)],
+            False),
+    "take": (lambda a: a.t().take(ipt.arange(a.numel()) * 7 % a.numel() - 2), [A], False),
 })
 
 # Rows whose backward PyTorch leaves unimplemented (derivatives.yaml's not_implemented, or

@@ -17,5 +17,5 @@ from . import trig, rounding, unary_math, compare_inplace, logical, bitwise, bin
 from . import joining, masking, index_ops, index_fill, scatter_gather  # noqa: F401
 from . import scatter_reduce  # noqa: F401
 from . import reorder, triangular, scan, sorting, dims, special, norms  # noqa: F401
-from . import matrix_vector  # noqa: F401
+from . import matrix_vector, put_take  # noqa: F401
 # isort: on

@@ -14,9 +14,11 @@ from collections.abc import Callable
 
 from .. import dtypes
 from ..tensor import Tensor
-from . import dtype_rules, out_variants
+from . import dtype_rules, out_variants, put_take
 from . import matrix_vector as mv
+from ._args import check_tensor
 from ._iter import check_internal_overlap
+from .index_ops import check_no_overlap
 
 OUT: dict[str, Callable[..., Tensor]] = {}  # torch function name -> (input, *args, out, **kw)
 
@@ -79,4 +81,18 @@ def addr_out(self: Tensor, vec1, vec2, *, beta=1, alpha=1, out=None) -> Tensor:
     return _write(out, "addr", lambda: mv.addr_kernel(out, s, vec1, vec2, beta, alpha, rd))
 
 
-__all__ = ["OUT", "addmv_out", "addr_out", "out_form", "structured_out"]
+# --------------------------------------------------------------------------- take
+@out_form("take")
+def take_out(self: Tensor, index, *, out=None) -> Tensor:
+    check_tensor("take", "index", index, position=1)
+    _start("take", out, (self, index))
+    put_take.take_checks(self, index, out)
+    check_internal_overlap(out)
+    check_no_overlap(out, index)
+    check_no_overlap(out, self)
+    out_variants.resize_output(out, index._shape)
+    put_take.check_range(index._array(), self.numel())
+    return _write(out, "take", lambda: put_take.take_into(self, index, out))
+
+
+__all__ = ["OUT", "addmv_out", "addr_out", "out_form", "structured_out", "take_out"]
