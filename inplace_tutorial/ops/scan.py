@@ -1,8 +1,9 @@
 """Scans: cumsum and cumprod along one dim, out of place and in place.
 
 Integer and bool inputs accumulate into int64 (``dtype=`` picks another result type); the
-in-place forms keep self's dtype, so an int8 ``cumsum_`` wraps around as in C. float16 and
-bfloat16 accumulate in float32 and round each result once, as PyTorch's CPU kernels do.
+in-place forms keep self's dtype, so an int8 ``cumsum_`` wraps around as in C. As in
+PyTorch's CPU kernel, the running value is wider than the result: float32 accumulates in
+float64, float16 and bfloat16 in float32, and each result is rounded once.
 cumsum's backward is a reversed cumsum of the gradient; cumprod's divides by self where it
 can and treats lines holding a zero exactly, which is why it saves both self and result.
 """
@@ -17,24 +18,47 @@ from ..layout import wrap_dim
 from ..tensor import Tensor, tensor_method
 from ._args import type_name
 from ._int_args import int_arg, saved, signed
-from ._iter import check_internal_overlap
+from ._iter import Scratch, check_internal_overlap, chunks
 from .reduced import is_reduced
 
 
+def _accumulator(out_dtype: np.dtype) -> np.dtype | None:
+    """PyTorch's CPU scan keeps its running value in ``acc_type<scalar_t, /*is_cuda=*/false>``:
+    double for float, float for half and bfloat16 (int64 for integers, as NumPy does)."""
+    if out_dtype == np.float32:
+        return np.dtype(np.float64)
+    return np.dtype(np.float32) if is_reduced(out_dtype) else None
+
+
 def _scan_into(ufunc, a: np.ndarray, dim: int, out: np.ndarray, op: str) -> None:
-    """out = ufunc.accumulate(a) along dim. The cast happens first (a copy into out), so
-    NumPy never makes a cast copy of its own; the scan then runs in place."""
-    if is_reduced(out.dtype):
-        acc = Tensor._empty(a.shape, dtypes.float32, op + " (float32 accumulator)")._array()
-        np.copyto(acc, a, casting="unsafe")
-        if acc.ndim:
-            ufunc.accumulate(acc, axis=dim, out=acc)
-        np.copyto(out, acc, casting="unsafe")
-        return
+    """out = ufunc.accumulate(a) along dim, the running value kept in PyTorch's accumulator
+    type and each result rounded once. The cast happens first (a copy into out, as PyTorch's
+    ``self.to(dtype)``); the widened running values go through the workspace, a block of lines
+    at a time (a line longer than the workspace in segments, the last value carried on)."""
     if out is not a:
         np.copyto(out, a, casting="unsafe")
-    if out.ndim:
+    acc_dtype = _accumulator(out.dtype)
+    if out.ndim == 0 or out.size == 0:
+        return
+    if acc_dtype is None:
         ufunc.accumulate(out, axis=dim, out=out)
+        return
+    o = np.moveaxis(out, dim, -1)
+    n = o.shape[-1]
+    with Scratch(acc_dtype, op, o.size) as scratch:
+        seg = min(n, scratch.capacity)
+        for part in chunks(o.shape[:-1], max(1, scratch.capacity // seg)):
+            lines, carry = o[part], None
+            for start in range(0, n, seg):
+                block = lines[..., start:start + seg]
+                acc = scratch.view(block.shape)
+                np.copyto(acc, block)
+                if carry is not None:
+                    ufunc(acc[..., 0], carry, out=acc[..., 0])
+                ufunc.accumulate(acc, axis=-1, out=acc)
+                if start + seg < n:
+                    carry = acc[..., -1].copy()  # one value per line (a single line here)
+                np.copyto(block, acc, casting="unsafe")
 
 
 def _result_dtype(op: str, self: Tensor, dtype) -> dtypes.dtype:

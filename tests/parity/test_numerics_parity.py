@@ -1,7 +1,9 @@
 """Numerics of issue 10 on torch 2.13 and the core: which of several equal values sort and
-topk put first (values AND indices, with NaN, -0.0, every dtype, stable or not).
+topk put first (values AND indices, with NaN, -0.0, every dtype, stable or not); how wide
+cumsum/cumprod's running value is.
 
-Integer indices are compared exactly, so a tie put in another order fails the program.
+Integer indices are compared exactly, so a tie put in another order fails the program; float
+results are compared bit for bit through ``bits``.
 """
 
 import numpy as np
@@ -12,6 +14,14 @@ from .harness import Registry, arr, check_parity
 pytestmark = pytest.mark.parity
 
 prog = Registry()
+
+
+def bits(x):
+    """The bit patterns of a float tensor's values (float16/bfloat16 widened exactly to
+    float32 first): the harness compares arrays of integers exactly."""
+    a = x.detach()
+    a = (a.double() if str(a.dtype) == "torch.float64" else a.float()).numpy()
+    return a.view(np.int64 if a.dtype == np.float64 else np.int32).copy()
 
 
 def _ties(*shape, seed=0, levels=4, nan=0.0, negzero=0.0):
@@ -127,6 +137,59 @@ def topk_ties_dims_and_dtypes(t):
         x = t.tensor(a).to(getattr(t, name))
         out[name] = (x.topk(30), x.topk(2, 0, largest=False), x.t().topk(1, 0, sorted=False))
     return out
+
+
+# ======================================================================================
+# cumsum / cumprod: the running value is acc_type<T, false> (double for float)
+
+
+@prog
+def cumsum_float32_accumulates_in_float64(t):
+    """100000 float32 terms: summed in float32 the result drifts by many units in the last
+    place; PyTorch's CPU loop keeps a double and rounds each output once."""
+    x = t.tensor(arr(3, 100000, seed=1, low=-1.0, high=1.0))
+    y = t.tensor(arr(40000, 3, seed=2, low=0.0, high=1.0))
+    z = x.clone()
+    z.cumsum_(1)
+    return {"d1": bits(x.cumsum(1)), "d0": bits(y.cumsum(0)), "t": bits(y.t().cumsum(1)),
+            "inplace": bits(z), "slice": bits(x[:, ::3].cumsum(-1)),
+            "module": bits(t.cumsum(y, dim=0)),
+            "from_double": bits(x.double().cumsum(1, dtype=t.float32)),
+            "from_half": bits(x.half().cumsum(1, dtype=t.float32))}
+
+
+@prog
+def cumprod_float32_accumulates_in_float64(t):
+    x = t.tensor(1 + arr(2, 60000, seed=3, low=-1e-3, high=1e-3))
+    z = x.clone()
+    z.cumprod_(1)
+    return {"d1": bits(x.cumprod(1)), "d0": bits(x.t().cumprod(0)), "inplace": bits(z),
+            "long": bits(t.tensor(1 + arr(5, 7, 3000, seed=4, low=-1e-3, high=1e-3)).cumprod(2))}
+
+
+@prog
+def cumsum_cumprod_reduced_accumulate_in_float32(t):
+    x = t.tensor(arr(4, 5000, seed=5, low=-1.0, high=1.0))
+    out = {}
+    for name in ("float16", "bfloat16"):
+        h = x.to(getattr(t, name))
+        p = (1 + x * 1e-3).to(getattr(t, name))
+        hi = h.clone()
+        hi.cumsum_(0)
+        out[name] = (bits(h.cumsum(1)), bits(h.cumsum(0)), bits(p.cumprod(1)), bits(hi))
+    out["float64"] = bits(x.double().cumsum(1))
+    return out
+
+
+@prog
+def cumsum_cumprod_backward_float32(t):
+    x = t.tensor(1 + arr(2, 30000, seed=6, low=-1e-3, high=1e-3), requires_grad=True)
+    g = t.tensor(arr(2, 30000, seed=7, low=-1.0, high=1.0))
+    x.cumsum(1).backward(g)
+    gs = x.grad.clone()
+    x.grad = None
+    x.cumprod(1).backward(g)
+    return {"cumsum": bits(gs), "cumprod": bits(x.grad)}
 
 
 @pytest.mark.parametrize("prog", prog.params())
