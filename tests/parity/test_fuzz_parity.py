@@ -105,6 +105,11 @@ def _perm0(t, x):
     return t.tensor(np.arange(x.shape[0])[::-1].copy())
 
 
+def _rev_flat(t, x):
+    """Every flat position of x, last first (put_/take index x as if it were 1-D)."""
+    return t.tensor(np.arange(x.numel())[::-1].copy().reshape(tuple(x.shape)))
+
+
 def _addmv_row(t, x, y):
     """addmv_ into x's first row (a view): mat and vec are views of y broadcast to x."""
     lead = (0,) * (x.dim() - 1)
@@ -177,6 +182,7 @@ NEW_BINARY = {
     "xlogy": (("xlogy",), lambda t, a, b: a.xlogy(b.abs() + 0.5)),
     "lerp": (("lerp",), lambda t, a, b: a.lerp(b, 0.3)),
     "where_gt": (("t.where",), lambda t, a, b: t.where(a.detach() > 0, a, b)),
+    "take": (("take",), lambda t, a, b: a.take(_rev_flat(t, a)) * b),
 }
 NEW_INPLACE_UNARY = {
     "sin_": (("sin_",), lambda t, x: x.sin_()),
@@ -231,6 +237,9 @@ NEW_INPLACE_BINARY = {  # y is broadcastable to x
     "scatter_reduce_mean": (("scatter_reduce_",), _nd1b(lambda t, x, y: x.scatter_reduce_(
         -1, _rev_last(t, x) // 2, y.expand_as(x), "mean", include_self=False))),
     "addmv_": (("addmv_",), _nd1b(_addmv_row)),
+    # (accumulate=True: put_ without it refuses to run under use_deterministic_algorithms)
+    "put_acc": (("put_",), lambda t, x, y: x.put_(_rev_flat(t, x), y.expand_as(x),
+                                                   accumulate=True)),
     "addr_": (("addr_",), lambda t, x, y: _addr_matrix(t, x, y) if x.dim() >= 2 else x.mul_(y)),
     "index_put_acc": (("index_put_",), _nd1b(lambda t, x, y: x.index_put_(
         (t.tensor([0, 0]),), y.expand_as(x)[:1].expand(2, *x.shape[1:]), accumulate=True))),
