@@ -8,8 +8,12 @@ call, each element must be an integer, and a failure reads as PyTorch's binding 
 """
 from __future__ import annotations
 
+import dis
+import functools
 import numbers
 import operator
+import os
+import sys
 
 import numpy as np
 
@@ -22,6 +26,8 @@ def type_name(v, detailed: bool = False) -> str:
     ``detailed`` spells out sequences as the overload message does (``list of [int, float]``)."""
     if isinstance(v, Tensor):  # a Parameter is named so ("got (NoneType, Parameter)")
         return type(v).__name__
+    if isinstance(v, dtypes.dtype):
+        return "torch.dtype"
     t = type(v)
     name = t.__name__ if t.__module__ == "builtins" else f"{t.__module__}.{t.__qualname__}"
     if detailed and isinstance(v, (list, tuple)):
@@ -40,10 +46,54 @@ def is_number(v) -> bool:
     return isinstance(v, (numbers.Number, np.bool_))
 
 
+# ------------------------------------------------------------------ how the call was written
+_PACKAGE = os.path.dirname(os.path.abspath(__file__)) + os.sep
+_PYTHON_LAYER = _PACKAGE + "nn" + os.sep  # torch.nn is Python: it calls the ops positionally
+
+
+def call_keywords() -> tuple[str, ...]:
+    """The keyword names of the call being refused, as PyTorch's binding sees them.
+
+    ``x.add_(None)`` reads ``argument 'other' (position 1)``, ``x.add_(other=None)`` only
+    ``argument 'other'``. A Python function can't tell the two calls apart, so, on the error
+    path only, this reads the caller's own instruction: the first frame outside the package is
+    the call that reached the binding, and its CALL names its keywords (KW_NAMES on Python
+    3.11/3.12, a constant before CALL_KW / CALL_FUNCTION_KW on 3.13/3.10). A call that passes
+    through torch.nn's Python layer (nn/) counts as positional: torch.nn calls the ops so.
+    """
+    f = sys._getframe(1)
+    while f is not None and f.f_code.co_filename.startswith(_PACKAGE):
+        if f.f_code.co_filename.startswith(_PYTHON_LAYER):
+            return ()
+        f = f.f_back
+    return () if f is None else _keywords_at(f.f_code, f.f_lasti)
+
+
+@functools.lru_cache(maxsize=256)
+def _keywords_at(code, lasti: int) -> tuple[str, ...]:
+    done = [ins for ins in dis.get_instructions(code) if ins.offset <= lasti]
+    call = done.pop() if done else None  # lasti may point into the call's inline caches
+    if call is None or call.opname not in ("CALL", "CALL_KW", "CALL_FUNCTION_KW"):
+        return ()
+    if done and done[-1].opname == "PRECALL":
+        done.pop()  # Python 3.11: KW_NAMES, PRECALL, CALL
+    if not done or done[-1].opname not in ("KW_NAMES", "LOAD_CONST"):
+        return ()
+    names = code.co_consts[done[-1].arg]
+    return names if isinstance(names, tuple) else ()
+
+
+def _where(arg: str, position: int | None) -> str:
+    """`` (position n)`` for an argument given by position; nothing for a keyword."""
+    if position is None or arg in call_keywords():
+        return ""
+    return f" (position {position})"
+
+
 def argument_error(op: str, arg: str, position: int | None, expected: str, value) -> TypeError:
     """The one-overload message: ``add_(): argument 'other' (position 1) must be Tensor, not
-    NoneType``."""
-    where = f" (position {position})" if position is not None else ""
+    NoneType``; an argument given by keyword has no position (``argument 'other' must ...``)."""
+    where = _where(arg, position)
     return TypeError(f"{op}(): argument '{arg}'{where} must be {expected}, not "
                      f"{type_name(value)}")
 
@@ -68,7 +118,7 @@ def check_int(op: str, arg: str, value, position: int | None = None) -> int:
 
 
 def int_list(op: str, arg: str, args: tuple, position: int = 1, varargs: bool = True,
-             forms: list[tuple[str, tuple]] | None = None) -> tuple[int, ...]:
+             forms: list[str] | None = None) -> tuple[int, ...]:
     """A ``tuple of ints`` parameter. ``args`` are the positional arguments as received: with
     ``varargs`` an integer first argument packs them all (``view(2, 3)``), otherwise the one
     argument must be a list or tuple whose first element is an integer. ``forms`` are the
@@ -78,7 +128,7 @@ def int_list(op: str, arg: str, args: tuple, position: int = 1, varargs: bool = 
     else:
         if len(args) != 1:
             if forms:
-                raise invalid_combination(op, args, forms, explain=False)
+                raise invalid_combination(op, args, forms)
             if not args:
                 raise TypeError(f'{op}() missing 1 required positional arguments: "{arg}"')
             raise TypeError(f"{op}() takes 1 positional argument but {len(args)} were given")
@@ -87,7 +137,7 @@ def int_list(op: str, arg: str, args: tuple, position: int = 1, varargs: bool = 
             if forms:
                 raise invalid_combination(op, args, forms)
             if isinstance(seq, (tuple, list)):
-                raise TypeError(f"{op}(): argument '{arg}' (position {position}) must be tuple "
+                raise TypeError(f"{op}(): argument '{arg}'{_where(arg, position)} must be tuple "
                                 f"of ints, but found element of type {type_name(seq[0])} at pos 0")
             raise argument_error(op, arg, position, "tuple of ints", seq)
     return tuple(_unpack_int(op, arg, v, k + 1) for k, v in enumerate(seq))
@@ -107,32 +157,77 @@ def _unpack_int(op: str, arg: str, v, pos: int) -> int:
 
 
 def _matches(kind: str, v) -> bool:
-    if kind == "Tensor":  # the overload message compares type names: a Parameter is no match
-        return type_name(v) == "Tensor"
-    if kind == "Number":
-        return is_number(v)
-    if kind == "int":
-        return is_index(v)
-    if kind == "tuple of ints":
-        return isinstance(v, (tuple, list)) and (not v or is_index(v[0]))
-    if kind == "torch.dtype":
-        return isinstance(v, dtypes.dtype)
-    return False
+    """invalid_arguments.cpp's type test: the Python type's name against the signature's
+    (``float`` also takes an int); ``Number``, ``tuple of ints`` ... never match."""
+    name = type_name(v)
+    if kind == "float":
+        return name in ("float", "int")
+    return name == kind
 
 
-def invalid_combination(op: str, args: tuple, forms: list[tuple[str, tuple]],
-                        explain: bool = True) -> TypeError:
-    """The overload error: each form is (its signature as PyTorch prints it, the kinds of its
-    positional parameters); ``explain`` adds the "didn't match" line (PyTorch leaves it out
-    when the number of arguments fits no form)."""
-    got = ", ".join(type_name(v) for v in args)
-    lines = [f"{op}() received an invalid combination of arguments - got ({got}), but "
+def _describe(v) -> str:
+    return type_name(v, detailed=True)
+
+
+def invalid_combination(op: str, args: tuple, forms: list[str], kwargs: dict | None = None
+                        ) -> TypeError:
+    """PyTorch's overload error (format_invalid_args in invalid_arguments.cpp), word for word.
+
+    ``forms`` are the signatures as PyTorch prints them, without the parentheses; ``args`` the
+    positional arguments, ``kwargs`` the keyword ones in call order. PyTorch lists keywords in
+    reverse call order (the order of its C++ map) and, after keywords only, leaves a trailing
+    ", " in place. A form gets its "didn't match" line when the number of arguments equals its
+    number of comma-separated pieces (``*`` and defaults count as written)."""
+    kwargs = kwargs or {}
+
+    def listing(parts: list[str]) -> str:
+        text = "".join(p + ", " for p in parts)
+        return f"({text[:-2] if args else text})"
+
+    got = listing([type_name(v) for v in args]
+                  + [f"{k}={type_name(v)}" for k, v in reversed(kwargs.items())])
+    lines = [f"{op}() received an invalid combination of arguments - got {got}, but "
              "expected one of:"]
-    for signature, kinds in forms:
-        lines.append(f" * ({signature})")
-        if explain:
-            marks = [type_name(v, detailed=True) if k < len(kinds) and _matches(kinds[k], v)
-                     else f"!{type_name(v, detailed=True)}!" for k, v in enumerate(args)]
-            lines.append("      didn't match because some of the arguments have invalid "
-                         f"types: ({', '.join(marks)})")
+    for form in forms:
+        lines.append(f" * ({form})")
+        pieces = [p.rpartition(" ") for p in form.split(", ")]  # (type, _, name)
+        if len(args) + len(kwargs) != len(pieces):
+            continue
+        names = [name for _, _, name in pieces]
+        start = max(len(pieces) - len(kwargs), 0)
+        unmatched = [k for k in reversed(kwargs) if k not in names[start:]]
+        if unmatched:
+            lines.append("      didn't match because some of the keywords were incorrect: "
+                         + ", ".join(unmatched))
+            continue
+        marks = []
+        for i, (kind, _, name) in enumerate(pieces):
+            v = args[i] if i < len(args) else kwargs[name]
+            text = _describe(v) if i < len(args) else f"{name}={_describe(v)}"
+            marks.append(text if _matches(kind, v) else f"!{text}!")
+        lines.append("      didn't match because some of the arguments have invalid "
+                     f"types: {listing(marks)}")
     return TypeError("\n".join(lines) + "\n")
+
+
+def forms_fitting(forms: list[str], count: int) -> int:
+    """How many of ``forms`` take ``count`` arguments (PyTorch's "plausible" signatures): with
+    exactly one, its parser names the bad argument; otherwise it lists every form."""
+    fits = 0
+    for form in forms:
+        pieces = [p for p in form.split(", ") if p != "*"]
+        required = sum(" = " not in p for p in pieces)
+        fits += required <= count <= len(pieces)
+    return fits
+
+
+def as_called(names: list[str], values: tuple, optional: bool = False) -> tuple[tuple, dict]:
+    """Split an op's arguments (``names``/``values`` in signature order) into the positional
+    and the keyword ones of the user's call (call_keywords). ``optional``: a None the call
+    did not spell out is a default, not an argument (clamp's bounds)."""
+    keywords = call_keywords()
+    given = dict(zip(names, values))
+    args = [v for n, v in given.items() if n not in keywords]
+    while optional and args and args[-1] is None:
+        args.pop()
+    return tuple(args), {k: given[k] for k in keywords if k in given}

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from .arg_parser import argument_error
+from .arg_parser import argument_error, call_keywords, forms_fitting, invalid_combination
 from .ops import out_functions, out_variants
 from .ops.compare import where
 from .ops.einsum import einsum
@@ -36,6 +36,11 @@ def _method(name: str):
             if name in out_functions.OUT:  # addmv, addr, take ... (ops/out_functions.py)
                 return out_functions.OUT[name](input, *args, out=out, **kwargs)
         except TypeError as e:
+            forms = _FORMS.get(name)
+            if forms and forms_fitting(forms, 1 + len(args) + len(kwargs) + (out is not None)) != 1:
+                given = {**kwargs, "out": out}
+                raise invalid_combination(name, (input, *args), forms, {
+                    k: given[k] for k in call_keywords() if k in given}) from None
             raise _as_function(e, name) from None
         if name not in _OUT:
             raise TypeError(f"{name}() got an unexpected keyword argument 'out'")
@@ -44,6 +49,19 @@ def _method(name: str):
     fn.__doc__ = f"torch.{name}(input, ...) is input.{name}(...)."
     return fn
 
+
+# torch.mm, bmm, addmm and baddbmm also take an out_dtype: when both forms fit the number of
+# arguments, PyTorch's parser lists them instead of naming the bad argument.
+_PRODUCT = "Tensor input, Tensor mat2, {}*, Tensor out = None"
+_FUSED = ("Tensor input, Tensor {0}, Tensor {1}, {2}*, Number beta = 1, Number alpha = 1, "
+          "Tensor out = None")
+_DTYPE = "torch.dtype out_dtype, "
+_FORMS = {
+    "mm": [_PRODUCT.format(""), _PRODUCT.format(_DTYPE)],
+    "bmm": [_PRODUCT.format(""), _PRODUCT.format(_DTYPE)],
+    "addmm": [_FUSED.format("mat1", "mat2", ""), _FUSED.format("mat1", "mat2", _DTYPE)],
+    "baddbmm": [_FUSED.format("batch1", "batch2", ""), _FUSED.format("batch1", "batch2", _DTYPE)],
+}
 
 _POSITION = re.compile(r"^(\w+\(\): argument '\w+' \(position )(\d+)(\))")
 

@@ -60,10 +60,10 @@ def _pair(op: str, name: str, value, position: int) -> tuple:
 
 # (PyTorch's overload message marks every argument that has a default as not matching)
 _CONV_FORMS = [
-    ("Tensor input, Tensor weight, Tensor bias = None, tuple of ints stride = 1, tuple of ints "
-     "padding = 0, tuple of ints dilation = 1, int groups = 1", ("Tensor", "Tensor")),
-    ("Tensor input, Tensor weight, Tensor bias = None, tuple of ints stride = 1, str padding = "
-     '"valid", tuple of ints dilation = 1, int groups = 1', ("Tensor", "Tensor")),
+    "Tensor input, Tensor weight, Tensor bias = None, tuple of ints stride = 1, tuple of ints "
+    "padding = 0, tuple of ints dilation = 1, int groups = 1",
+    "Tensor input, Tensor weight, Tensor bias = None, tuple of ints stride = 1, str padding = "
+    '"valid", tuple of ints dilation = 1, int groups = 1',
 ]
 
 
@@ -84,12 +84,11 @@ def conv2d(input, weight, bias, stride, padding, dilation=ONE,
            groups=ONE) -> tuple[tuple, tuple]:
     """The checks of PyTorch's conv2d and _convolution; returns (stride, padding) as pairs."""
     if not (isinstance(input, Tensor) and isinstance(weight, Tensor)):
-        # the arguments the caller gave (a trailing None reads as not given); the message
-        # says why each form failed only when all seven were given
+        # the arguments the caller gave (a trailing None reads as not given)
         args = [input, weight, bias, stride, padding, dilation, groups]
         while len(args) > 2 and (args[-1] is None or type(args[-1]) is Default):
             args.pop()
-        raise invalid_combination("conv2d", tuple(args), _CONV_FORMS, explain=len(args) == 7)
+        raise invalid_combination("conv2d", tuple(args), _CONV_FORMS)
     if input.dim() not in (3, 4):
         raise RuntimeError("Expected 3D (unbatched) or 4D (batched) input to conv2d, but got "
                            f"input of size: {list(input._shape)}")

@@ -14,6 +14,7 @@ import numpy as np
 
 from ..arg_parser import (  # noqa: F401 - the ops import these from here
     argument_error,
+    as_called,
     check_int,
     int_list,
     invalid_combination,
@@ -54,32 +55,22 @@ def check_tensor_or_number(op: str, arg: str, value, position: int | None = 1) -
 
 
 def check_overloads(op: str, params: list[str], values: tuple, optional: bool = False,
-                    fixed: str | None = None) -> None:
+                    fixed: tuple[str, object] | None = None) -> None:
     """Ops with a Tensor and a Number overload (fmod_, eq_, pow_, clamp_ ...). ``params``
     are the overloaded parameters' names, ``values`` what was passed (``optional``: None
-    means "not given", as clamp's bounds); ``fixed`` a leading Tensor parameter both
-    overloads share (lerp_'s ``end``)."""
+    means "not given", as clamp's bounds); ``fixed`` a leading (name, value) Tensor parameter
+    both overloads share (lerp_'s ``end``)."""
     given = [v for v in values if v is not None] if optional else list(values)
-    if all(isinstance(v, Tensor) for v in given) or all(is_number(v) for v in given):
+    if ((fixed is None or isinstance(fixed[1], Tensor))
+            and (all(isinstance(v, Tensor) for v in given) or all(is_number(v) for v in given))):
         return
-    if optional:  # a trailing None is an argument the caller left out
-        while values and values[-1] is None:
-            values = values[:-1]
+    head = [fixed[0]] if fixed else []
     defaults = " = None" if optional else ""
-    head = [f"Tensor {fixed}"] if fixed else []
-    forms = [", ".join(head + [f"{kind} {p}{defaults}" for p in params])
+    forms = [", ".join([f"Tensor {n}" for n in head] + [f"{kind} {p}{defaults}" for p in params])
              for kind in ("Tensor", "Number")]
-    got = ", ".join(["Tensor"] * bool(fixed) + [type_name(v) for v in values])
-    marks = ", ".join(["Tensor"] * bool(fixed) + [f"!{type_name(v, detailed=True)}!"
-                                                   for v in values])
-    lines = [f"{op}() received an invalid combination of arguments - got ({got}), but "
-             "expected one of:"]
-    for form in forms:
-        lines.append(f" * ({form})")
-        if len(values) == len(params):  # PyTorch explains the mismatch only for a full call
-            lines.append("      didn't match because some of the arguments have invalid "
-                         f"types: ({marks})")
-    raise TypeError("\n".join(lines) + "\n")
+    args, kwargs = as_called(head + list(params), (*(fixed[1:] if fixed else ()), *values),
+                             optional)
+    raise invalid_combination(op, args, forms, kwargs)
 
 
 _COMPLEX_OF = {"Double": "ComplexDouble", "Half": "ComplexHalf"}

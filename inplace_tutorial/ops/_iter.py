@@ -26,6 +26,7 @@ from ..modes import STATE
 from ..storage import UntypedStorage
 from ..tensor import Tensor
 from . import dtype_rules, reduced
+from ._args import argument_error
 
 WORKSPACE_BYTES = 256 * 1024  # the one scratch buffer every chunked kernel shares
 CHUNK = WORKSPACE_BYTES // 8  # elements per chunk for float64 (twice as many for float32)
@@ -47,12 +48,6 @@ def arr(x, np_dtype=None):
     return x if np_dtype is None else dtypes.kernel_scalar(x, np_dtype)
 
 
-def type_name(v) -> str:
-    """A type as PyTorch's argument errors name it: ``NoneType``, ``str``, ``numpy.ndarray``."""
-    t = type(v)
-    return t.__name__ if t.__module__ == "builtins" else f"{t.__module__}.{t.__name__}"
-
-
 _FAST_OPERANDS = (Tensor, float, int)
 
 
@@ -63,8 +58,7 @@ def check_operands(method: str, others) -> None:
         if type(o) in _FAST_OPERANDS:
             continue  # the common case, without numbers.Number's slow ABC check
         if not isinstance(o, (Tensor, numbers.Number, np.bool_)):
-            raise TypeError(f"{method}(): argument 'other' (position {pos}) must be Tensor, "
-                            f"not {type_name(o)}")
+            raise argument_error(method, "other", pos, "Tensor", o)
 
 
 def check_internal_overlap(self: Tensor) -> None:

@@ -13,12 +13,34 @@ through ``builtins``.)
 from __future__ import annotations
 
 import builtins
+import re
 
 from .. import dtypes
 from ..autograd.derivatives import derivative
 from ..autograd.record import record
 from ..creation import cast_into, empty_like
 from ..tensor import Tensor, tensor_method
+
+_DEVICE_TYPES = ("cpu, cuda, ipu, xpu, mkldnn, opengl, opencl, ideep, hip, ve, fpga, maia, xla, "
+                 "lazy, vulkan, mps, meta, hpu, mtia, privateuseone").split(", ")
+_DEVICE = re.compile(r"([a-zA-Z_]+)(?::(0|[1-9][0-9]*))?")
+
+
+def _check_device(device: str) -> None:
+    """c10::Device's parse of a device string, in its order and words; the core has only
+    the cpu."""
+    if not device:
+        raise RuntimeError("Device string must not be empty")
+    match = _DEVICE.fullmatch(device)
+    if match is None:
+        raise RuntimeError(f"Invalid device string: '{device}'")
+    if match[1] not in _DEVICE_TYPES:
+        raise RuntimeError(f"Expected one of {', '.join(_DEVICE_TYPES)} device type at start of "
+                           f"device string: {device}")
+    if match[1] == "cuda":
+        raise AssertionError("Torch not compiled with CUDA enabled")
+    if match[1] != "cpu":
+        raise RuntimeError(f"inplace_tutorial has only the cpu device, not '{device}'")
 
 
 def _parse_to(args, kwargs):
@@ -30,16 +52,15 @@ def _parse_to(args, kwargs):
         elif isinstance(a, Tensor):
             dtype = a.dtype
         elif isinstance(a, str):
-            if a != "cpu" and not a.startswith("cpu:"):
-                raise RuntimeError(f"Invalid device string: '{a}'")
+            _check_device(a)
         elif a is None or isinstance(a, builtins.bool):
             continue  # non_blocking / copy given positionally
         else:
             raise TypeError(f"to() received an invalid combination of arguments - got "
                             f"({builtins.type(a).__name__})")
     device = kwargs.get("device")
-    if device is not None and str(device) != "cpu":
-        raise RuntimeError(f"Invalid device string: '{device}'")
+    if device is not None:
+        _check_device(str(device))
     return dtype
 
 

@@ -14,7 +14,7 @@ from ..autograd.record import record
 from ..creation import zeros
 from ..layout import wrap_dim
 from ..tensor import Tensor, tensor_method
-from ._args import type_name
+from ._args import argument_error, type_name
 from ._int_args import int_arg, int_list, saved, signed
 from .views import _make_view
 
@@ -70,8 +70,7 @@ def unflatten(self, dim: int, sizes) -> Tensor:
     """Split one dim into ``sizes`` (a view; one size may be -1)."""
     dim = int_arg("unflatten", "dim", dim, 1)
     if not isinstance(sizes, (list, tuple)):
-        raise TypeError(f"unflatten(): argument 'sizes' (position 2) must be tuple of ints, "
-                        f"not {type_name(sizes)}")
+        raise argument_error("unflatten", "sizes", 2, "tuple of ints", sizes)
     sizes = int_list("unflatten", "sizes", tuple(sizes), 2)
     d = wrap_dim(dim, self.dim())
     if not sizes:

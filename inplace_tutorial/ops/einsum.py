@@ -11,39 +11,77 @@ from .. import dtypes
 from ..autograd.derivatives import derivative
 from ..autograd.record import record
 from ..tensor import Tensor
+from ._args import type_name
 from .linalg import check_same_dtype
 
 
 def _parse(equation: str, operands) -> tuple[list[str], str, dict]:
-    eq = equation.replace(" ", "")
-    lhs, _, rhs = eq.partition("->")
-    subs = lhs.split(",")
-    if len(subs) != len(operands):
-        raise RuntimeError(f"einsum(): {len(subs)} operands were specified in the equation but "
-                           f"{len(operands)} were provided")
-    sizes: dict[str, int] = {}
-    for i, (s, t) in enumerate(zip(subs, operands)):
-        if "." in s:
+    """PyTorch's einsum parse (aten's einsum), check for check: the labels of each operand,
+    then their counts against the operands' dims, then the output's labels, then sizes."""
+    lhs, arrow, rhs = equation.partition("->")
+    subs, i = [""], 0
+    for i, c in enumerate(lhs):
+        if c == " ":
+            continue
+        if c == ".":
             raise NotImplementedError("this core's einsum does not support '...'")
-        if len(s) != t.dim():
-            raise RuntimeError(f"einsum(): the number of subscripts in the equation ({len(s)}) "
+        if c == ",":
+            subs.append("")
+            if len(subs) > len(operands):
+                raise RuntimeError("einsum(): fewer operands were provided than specified in "
+                                   "the equation")
+        elif not (c.isascii() and c.isalpha()):
+            raise RuntimeError(f"einsum(): invalid subscript given at index {i} in the equation "
+                               "string, subscripts must be in [a-zA-Z]")
+        else:
+            subs[-1] += c
+    if len(subs) != len(operands):
+        raise RuntimeError("einsum(): more operands were provided than specified in the equation")
+    for k, (sub, t) in enumerate(zip(subs, operands)):
+        if len(sub) != t.dim():
+            raise RuntimeError(f"einsum(): the number of subscripts in the equation ({len(sub)}) "
                                f"does not match the number of dimensions ({t.dim()}) for "
-                               f"operand {i} and no ellipsis was given")
-        for label, size in zip(s, t._shape):
+                               f"operand {k} and no ellipsis was given")
+    labels = "".join(subs)
+    if not arrow:  # the implicit output: labels seen once, A-Z before a-z
+        out = "".join(sorted(c for c in set(labels) if labels.count(c) == 1))
+    else:
+        out = ""
+        for j, c in enumerate(rhs):
+            if c == " ":
+                continue
+            if c == ".":
+                raise NotImplementedError("this core's einsum does not support '...'")
+            if not (c.isascii() and c.isalpha()):
+                raise RuntimeError(f"einsum(): invalid subscript given at index {len(lhs) + 2 + j} "
+                                   "in the equation string, subscripts must be in [a-zA-Z]")
+            if c not in labels or c in out:
+                raise RuntimeError(f"einsum(): output subscript {c}" + (
+                    " appears more than once in the output" if c in out
+                    else " does not appear in the equation for any input operand"))
+            out += c
+    sizes: dict[str, int] = {}
+    for k, (sub, t) in enumerate(zip(subs, operands)):
+        for label, size in zip(sub, t._shape):
             if label in sizes and sizes[label] != size and 1 not in (size, sizes[label]):
                 raise RuntimeError(f"einsum(): subscript {label} has size {size} for operand "
-                                   f"{i} which does not broadcast with previously seen size "
+                                   f"{k} which does not broadcast with previously seen size "
                                    f"{sizes[label]}")
             sizes[label] = max(size, sizes.get(label, 1))
-    if not _:
-        rhs = "".join(sorted(label for label in sizes if lhs.count(label) == 1))
-    return subs, rhs, sizes
+    return subs, out, sizes
 
 
 def einsum(equation: str, *operands) -> Tensor:
     """Delegates to NumPy, writing straight into a counted output."""
+    if not operands:  # torch.einsum's own Python check
+        raise ValueError("einsum(): must specify the equation string and at least one operand, "
+                         "or at least one operand and its subscripts list")
     if len(operands) == 1 and isinstance(operands[0], (list, tuple)):
         operands = tuple(operands[0])
+    for k, o in enumerate(operands):
+        if not isinstance(o, Tensor):
+            raise TypeError(f"expected Tensor as element {k} in argument 1, but got "
+                            f"{type_name(o)}")
     subs, rhs, sizes = _parse(equation, operands)
     check_same_dtype("bmm", *operands)
     out = Tensor._empty(tuple(sizes[c] for c in rhs), dtypes.result_type(*operands), "einsum")

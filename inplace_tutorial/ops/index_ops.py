@@ -17,7 +17,7 @@ from ..autograd.record import record, record_inplace
 from ..creation import zeros
 from ..layout import non_overlapping_and_dense, wrap_dim
 from ..tensor import Tensor, tensor_method
-from ._args import is_number, type_name
+from ._args import argument_error, is_number, type_name
 from ._iter import axpy_, check_internal_overlap
 from .joining import saved_dim, symint
 
@@ -46,13 +46,11 @@ def check_no_overlap(self: Tensor, other) -> None:
 def check_args(op: str, dim, index, source=None, source_name: str = "source") -> None:
     """PyTorch's argument parser for (int dim, Tensor index[, Tensor source])."""
     if isinstance(dim, (bool, np.bool_)) or not isinstance(dim, numbers.Integral):
-        raise TypeError(f"{op}(): argument 'dim' (position 1) must be int, not {type_name(dim)}")
+        raise argument_error(op, "dim", 1, "int", dim)
     if not isinstance(index, Tensor):
-        raise TypeError(f"{op}(): argument 'index' (position 2) must be Tensor, not "
-                        f"{type_name(index)}")
+        raise argument_error(op, "index", 2, "Tensor", index)
     if source is not None and not isinstance(source, Tensor):
-        raise TypeError(f"{op}(): argument '{source_name}' (position 3) must be Tensor, not "
-                        f"{type_name(source)}")
+        raise argument_error(op, source_name, 3, "Tensor", source)
 
 
 def first_bad_index(idx: np.ndarray, low: int, high: int) -> int | None:

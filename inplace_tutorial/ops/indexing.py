@@ -15,7 +15,7 @@ from ..creation import tensor, zeros
 from ..layout import wrap_dim
 from ..modes import STATE
 from ..tensor import Tensor, tensor_method
-from ._args import check_int, int_list, invalid_combination, is_index, type_name
+from ._args import as_called, check_int, int_list, invalid_combination, is_index, type_name
 from .advanced_indexing import index as advanced_index
 from .advanced_indexing import index_put_, is_advanced
 from .views import _make_view, _view_op
@@ -52,15 +52,15 @@ def _slice(self, dim, start, stop, step) -> Tensor:
                     dim=dim, start=start, end=stop, step=step)
 
 
-_NARROW_FORMS = [("int dim, Tensor start, int length", ("int", "Tensor", "int")),
-                 ("int dim, int start, int length", ("int", "int", "int"))]
+_NARROW_FORMS = ["int dim, Tensor start, int length", "int dim, int start, int length"]
 
 
 @tensor_method
 def narrow(self, dim: int, start: int, length: int) -> Tensor:
     """PyTorch's narrow_symint, check for check (start may be a 0-dim integer tensor)."""
     if not (is_index(dim) and is_index(start) and is_index(length)):
-        raise invalid_combination("narrow", (dim, start, length), _NARROW_FORMS)
+        args, kwargs = as_called(["dim", "start", "length"], (dim, start, length))
+        raise invalid_combination("narrow", args, _NARROW_FORMS, kwargs)
     dim, start, length = int(dim), int(start), int(length)
     if self.dim() == 0:
         raise RuntimeError("narrow() cannot be applied to a 0-dim tensor.")

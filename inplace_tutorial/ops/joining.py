@@ -17,14 +17,13 @@ from ..autograd.record import record
 from ..creation import cast_into, empty_strided, zeros
 from ..layout import channels_last_strides, contiguous_strides, wrap_dim
 from ..tensor import Tensor
-from ._args import type_name
+from ._args import argument_error, type_name
 
 
 def _check_tensor_list(op: str, tensors) -> list:
     """PyTorch's argument parser: a list or tuple whose every element is a Tensor."""
     if not isinstance(tensors, (list, tuple)):
-        raise TypeError(f"{op}(): argument 'tensors' (position 1) must be tuple of Tensors, "
-                        f"not {type_name(tensors)}")
+        raise argument_error(op, "tensors", 1, "tuple of Tensors", tensors)
     for i, t in enumerate(tensors):
         if not isinstance(t, Tensor):
             raise TypeError(f"expected Tensor as element {i} in argument 0, but got "
@@ -36,8 +35,7 @@ def _check_dim(op: str, dim) -> int:
     if isinstance(dim, Tensor) and dim.dim() == 0 and not dim.dtype.is_floating_point:
         return int(dim.item())  # a 0-dim integer tensor reads as an int
     if isinstance(dim, (bool, np.bool_)) or not isinstance(dim, numbers.Integral):
-        raise TypeError(f"{op}(): argument 'dim' (position 2) must be int, not "
-                        f"{type_name(dim)}")
+        raise argument_error(op, "dim", 2, "int", dim)
     return int(dim)
 
 

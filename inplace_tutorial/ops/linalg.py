@@ -15,7 +15,7 @@ from ..layout import broadcast_shapes, contiguous_strides
 from ..tensor import Tensor, tensor_method
 from . import dtype_rules
 from ._args import check_tensor
-from ._iter import axpy_
+from ._iter import axpy_, check_internal_overlap
 
 
 def _c(t: Tensor) -> str:
@@ -148,11 +148,15 @@ def _dot_bw(ctx, g):
 @tensor_method
 def mv(self, vec: Tensor) -> Tensor:
     check_tensor("mv", "vec", vec)
-    _need(self, 2, "self", "matrix")
-    check_same_dtype("mv", self, vec)
-    if vec.dim() != 1 or vec._shape[0] != self._shape[1]:
+    if self.dim() == 0:  # PyTorch sizes the result by self.size(0) before any check
+        raise IndexError("Dimension specified as 0 but tensor has no dimensions")
+    if self.dim() != 2 or vec.dim() != 1:  # addmv's checks: the result is a vector
+        raise RuntimeError(f"vector + matrix @ vector expected, got 1, {self.dim()}, "
+                           f"{vec.dim()}")
+    if vec._shape[0] != self._shape[1]:
         raise RuntimeError(f"size mismatch, got input ({self._shape[0]}), mat "
-                           f"({self._shape[0]}x{self._shape[1]}), vec ({vec.numel()})")
+                           f"({self._shape[0]}x{self._shape[1]}), vec ({vec._shape[0]})")
+    check_same_dtype("mv", self, vec)
     out = Tensor._empty((self._shape[0],), dtypes.result_type(self, vec), "mv")
     np.matmul(self._array(), vec._array(), out=out._array())
     return record("mv", out, {"self": self, "vec": vec})
@@ -292,7 +296,17 @@ def _fused_product_(name: str, self: Tensor, a: Tensor, b: Tensor, beta, alpha) 
     def checks():
         check(a, b)
         check_same_dtype(name, self, a, b)
-        check_out_shape(self, shape_of(a, b), True)
+        shape = tuple(shape_of(a, b))
+        if name == "addbmm":
+            check_out_shape(self, shape, True)
+            shape = self._shape
+        elif name == "baddbmm":
+            self.expand(*shape)  # its meta broadcasts self first (PyTorch's expand errors)
+        if self._shape != shape:  # addmm_ and baddbmm_ are structured: meta's in-place check
+            raise RuntimeError(f"Bad in-place call: input tensor size {list(self._shape)} and "
+                               f"output tensor size {list(shape)} should match")
+        if name != "baddbmm":  # (PyTorch's baddbmm_ writes an expanded self without asking)
+            check_internal_overlap(self)
     return record_inplace(name, self, dict(zip(names, (self, a, b))),
                           compute=lambda: _run(name, self, self, a, b, beta, alpha),
                           check=checks, beta=beta, alpha=alpha)

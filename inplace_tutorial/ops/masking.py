@@ -15,7 +15,7 @@ from ..autograd.derivatives import derivative
 from ..autograd.record import record, record_inplace
 from ..layout import broadcast_shapes
 from ..tensor import Tensor, tensor_method
-from ._args import is_number, type_name
+from ._args import argument_error, is_number, type_name
 from ._iter import CHUNK, check_internal_overlap, check_partial_overlap, chunks
 
 
@@ -146,8 +146,7 @@ def _masked_fill_tensor_bw(ctx, g):
 def _check_scatter_args(op: str, mask, source) -> None:
     for pos, (name, v) in enumerate((("mask", mask), ("source", source)), 1):
         if not isinstance(v, Tensor):
-            raise TypeError(f"{op}(): argument '{name}' (position {pos}) must be Tensor, not "
-                            f"{type_name(v)}")
+            raise argument_error(op, name, pos, "Tensor", v)
 
 
 def _expand_error(mask: Tensor, shape: tuple) -> str | None:

@@ -18,7 +18,7 @@ from ..autograd.derivatives import derivative
 from ..autograd.record import record, record_inplace
 from ..layout import wrap_dim
 from ..tensor import Tensor, tensor_method
-from ._args import check_number, type_name
+from ._args import argument_error, check_number, type_name
 from ._int_args import int_arg, saved, signed
 from ._iter import check_internal_overlap
 from .compare import where
@@ -171,11 +171,10 @@ def _linalg_vector_norm_bw(ctx, g):
 # --------------------------------------------------------------------------- renorm
 def _renorm_args(op: str, p, dim, maxnorm) -> int:
     if not isinstance(p, numbers.Number) or isinstance(p, Tensor):
-        raise TypeError(f"{op}(): argument 'p' (position 1) must be Number, not {type_name(p)}")
+        raise argument_error(op, "p", 1, "Number", p)
     dim = int_arg(op, "dim", dim, 2)
     if not isinstance(maxnorm, numbers.Number):
-        raise TypeError(f"{op}(): argument 'maxnorm' (position 3) must be Number, not "
-                        f"{type_name(maxnorm)}")
+        raise argument_error(op, "maxnorm", 3, "Number", maxnorm)
     return dim
 
 

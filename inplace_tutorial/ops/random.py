@@ -20,7 +20,7 @@ from ..autograd.derivatives import derivative
 from ..autograd.record import record_inplace
 from ..creation import default_generator
 from ..tensor import Tensor, tensor_method
-from ._args import is_number, type_name
+from ._args import argument_error, is_number, type_name
 from ._iter import Scratch, check_internal_overlap, chunks
 
 # PyTorch's std::numeric_limits<scalar_t>::digits: integers a float type holds exactly
@@ -48,8 +48,7 @@ def _float_arg(op: str, name: str, position: int, value) -> float:
         return float(value.item())
     if is_number(value) and not isinstance(value, complex):
         return float(value)
-    raise TypeError(f"{op}(): argument '{name}' (position {position}) must be float, not "
-                    f"{type_name(value)}")
+    raise argument_error(op, name, position, "float", value)
 
 
 # --------------------------------------------------------------------------- checks

@@ -14,7 +14,7 @@ from ..creation import zeros
 from ..layout import wrap_dim
 from ..tensor import Tensor, tensor_method
 from . import dtype_rules
-from ._args import argument_error, check_int
+from ._args import argument_error, as_called, check_int, int_list, invalid_combination, is_index
 from ._iter import var_into
 
 
@@ -35,9 +35,34 @@ def _dims(self, dim) -> tuple:
     return tuple(sorted(dims))
 
 
+_DIM_FORMS = ["*, torch.dtype dtype = None",
+              "tuple of ints dim, bool keepdim = False, *, torch.dtype dtype = None"]
+
+
+def _check_dim(op: str, dim, keepdim, dtype) -> None:
+    """sum's and mean's two signatures. A ``dim`` that is no int, tuple of ints or None, or a
+    ``dtype`` that is no dtype, fits neither; given alone (both forms take one argument)
+    PyTorch lists the forms, else it names the argument. (keepdim=False and dtype=None
+    spelled out are taken as not given.)"""
+    ints = isinstance(dim, (list, tuple)) and (not dim or is_index(dim[0]))
+    bad_dim = not (dim is None or is_index(dim) or ints)
+    bad_dtype = dtype is not None and not isinstance(dtype, dtypes.dtype)
+    if bad_dim and keepdim is False and dtype is None:
+        args, kwargs = as_called(["dim"], (dim,))
+        raise invalid_combination(op, args, _DIM_FORMS, kwargs)
+    if bad_dtype and dim is None and keepdim is False:
+        raise invalid_combination(op, (), _DIM_FORMS, {"dtype": dtype})
+    if bad_dim:
+        raise argument_error(op, "dim", 1, "tuple of ints", dim)
+    if bad_dtype:
+        raise argument_error(op, "dtype", None, "torch.dtype", dtype)
+    if ints:
+        int_list(op, "dim", (dim,), position=1, varargs=False)  # each element an int
+
+
 def _check_keepdim(op: str, keepdim) -> None:
     if not isinstance(keepdim, bool):
-        raise argument_error(op, "keepdim", None, "bool", keepdim)
+        raise argument_error(op, "keepdim", 2, "bool", keepdim)
 
 
 def _out_shape(self, dims, keepdim) -> tuple:
@@ -64,6 +89,7 @@ def _regrow(g: Tensor, shape: tuple, dims: tuple, keepdim: bool) -> Tensor:
 
 @tensor_method
 def sum(self, dim=None, keepdim: bool = False, dtype=None) -> Tensor:
+    _check_dim("sum", dim, keepdim, dtype)
     _check_keepdim("sum", keepdim)
     dtype = dtype or (self.dtype if self.dtype.category == 2 else dtypes.int64)
     out, dims = _reduce(self, "sum", lambda a, **k: np.sum(a, dtype=dtype.np, **k), dim,
@@ -82,6 +108,7 @@ derivative("sum_dim", "SumBackward1")(_sum_bw)
 
 @tensor_method
 def mean(self, dim=None, keepdim: bool = False, dtype=None) -> Tensor:
+    _check_dim("mean", dim, keepdim, dtype)
     _check_keepdim("mean", keepdim)
     if dtype is not None and not dtype.is_floating_point:
         raise RuntimeError(
@@ -162,6 +189,7 @@ def _std_bw(ctx, g):
 
 @tensor_method
 def amax(self, dim=(), keepdim: bool = False) -> Tensor:
+    _check_keepdim("amax", keepdim)
     dims = None if dim == () else dim
     out, dims = _reduce(self, "amax", np.max, dims, keepdim, self.dtype)
     return record("amax", out, {"self": self}, dims=dims, keepdim=keepdim)
@@ -192,6 +220,7 @@ class _ValuesIndices(tuple):
 def max(self, dim=None, keepdim: bool = False):
     if isinstance(dim, Tensor):
         return self.maximum(dim)  # torch.max(a, b) is the element-wise maximum
+    _check_keepdim("max", keepdim)
     if dim is None:
         out, dims = _reduce(self, "max", np.max, None, False, self.dtype)
         return record("max_all", out, {"self": self}, dims=dims, keepdim=False)
@@ -215,6 +244,7 @@ def _max_dim_bw(ctx, g):
 
 @tensor_method
 def argmax(self, dim=None, keepdim: bool = False) -> Tensor:
+    _check_keepdim("argmax", keepdim)
     dtype_rules.check("argmax", self.dtype)
     if dim is None:
         out = Tensor._empty((1,) * self.dim() if keepdim else (), dtypes.int64, "argmax")

@@ -18,7 +18,7 @@ from ..autograd.record import record, record_inplace
 from ..creation import zeros
 from ..layout import wrap_dim
 from ..tensor import Tensor, tensor_method
-from ._args import is_number, type_name
+from ._args import argument_error, is_number, type_name
 from ._iter import check_internal_overlap, chunks
 from .index_ops import check_no_overlap, first_bad_index, fresh_copy
 from .joining import saved_dim, symint
@@ -75,10 +75,9 @@ def _nonempty(a: np.ndarray) -> np.ndarray:
 # --------------------------------------------------------------------------- gather
 def _check_dim_index(op: str, dim, index, pos_index: int = 2) -> None:
     if isinstance(dim, (bool, np.bool_)) or not isinstance(dim, numbers.Integral):
-        raise TypeError(f"{op}(): argument 'dim' (position 1) must be int, not {type_name(dim)}")
+        raise argument_error(op, "dim", 1, "int", dim)
     if not isinstance(index, Tensor):
-        raise TypeError(f"{op}(): argument 'index' (position {pos_index}) must be Tensor, not "
-                        f"{type_name(index)}")
+        raise argument_error(op, "index", pos_index, "Tensor", index)
 
 
 @tensor_method
@@ -310,8 +309,7 @@ derivative("scatter_with_reduce", "NotImplemented", qualified=True)(_no_derivati
 def _check_scatter_add_args(op: str, dim, index, src) -> None:
     _check_dim_index(op, dim, index)
     if not isinstance(src, Tensor):
-        raise TypeError(f"{op}(): argument 'src' (position 3) must be Tensor, not "
-                        f"{type_name(src)}")
+        raise argument_error(op, "src", 3, "Tensor", src)
 
 
 @tensor_method

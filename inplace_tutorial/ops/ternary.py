@@ -64,7 +64,7 @@ def _check_args(name: str, op: str, t1, t2, value) -> str:
     returns the derivative row."""
     if name == "lerp":
         if not isinstance(t1, Tensor) or not (isinstance(t2, Tensor) or is_number(t2)):
-            check_overloads(op, ["weight"], (t2,), fixed="end")
+            check_overloads(op, ["weight"], (t2,), fixed=("end", t1))
         return "lerp_tensor" if isinstance(t2, Tensor) else "lerp"
     check_tensor(op, "tensor1", t1, position=1)
     check_tensor(op, "tensor2", t2, position=2)

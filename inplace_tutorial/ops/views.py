@@ -13,7 +13,7 @@ from ..autograd.record import record
 from ..layout import contiguous_strides, wrap_dim
 from ..modes import STATE
 from ..tensor import Tensor, tensor_method
-from ._args import check_int, check_tensor, int_list, invalid_combination, is_index
+from ._args import as_called, check_int, check_tensor, int_list, invalid_combination, is_index
 
 
 def _shape_list(shape) -> str:
@@ -63,7 +63,7 @@ def _infer_size(shape: tuple, numel: int) -> tuple:
     raise RuntimeError(f"shape '{_shape_list(shape)}' is invalid for input of size {numel}")
 
 
-_VIEW_FORMS = [("torch.dtype dtype", ("torch.dtype",)), ("tuple of ints size", ("tuple of ints",))]
+_VIEW_FORMS = ["torch.dtype dtype", "tuple of ints size"]
 
 
 def _compute_stride(old_shape, old_stride, new_shape):
@@ -307,12 +307,13 @@ def unsqueeze(self, dim: int) -> Tensor:
     return _view_op(self, shape, stride, self._offset, "unsqueeze", dim=dim)
 
 
-_SQUEEZE_FORMS = [("", ()), ("int dim", ("int",)), ("tuple of ints dim", ("tuple of ints",))]
+_SQUEEZE_FORMS = ["", "int dim", "tuple of ints dim"]
 
 
 def _squeezed(self, dim, op: str = "squeeze"):
     if dim is not None and not isinstance(dim, (tuple, list)) and not is_index(dim):
-        raise invalid_combination(op, (dim,), _SQUEEZE_FORMS)  # a float, a bool
+        args, kwargs = as_called(["dim"], (dim,))  # a float, a bool
+        raise invalid_combination(op, args, _SQUEEZE_FORMS, kwargs)
     if dim is None:
         keep = [i for i, s in enumerate(self._shape) if s != 1]
     else:

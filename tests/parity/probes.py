@@ -207,7 +207,7 @@ PROBES: dict[str, list[str]] = {
         "d.mm(m[:2, :2])", "i.mm(i.t())", "x.mm(i.t())", "t.einsum('ij,jk->ik', x, x)",
         "t.einsum('ij->k', x)", "t.baddbmm(x[None], x[None], x[None])",
         "m.addbmm_(x[None].t(), x[None])", "x.addmm_(x, x.t())",
-        "m.addmm_(x.t(), x, alpha=2, beta=0.5)"],
+        "m.addmm_(x.t(), x, alpha=2, beta=0.5)", *probes_args.PRODUCTS],
     "autograd rules": [
         "w.add_(1)", "w[0].add_(1)", "w.t_()", "w.zero_()", "w.relu_()", "w.copy_(x)",
         "w.data.add_(1)", "w.detach().add_(1)", "y.add_(1).grad_fn.name()",
@@ -254,6 +254,7 @@ PROBES: dict[str, list[str]] = {
         "F.batch_norm(img, t.zeros(3), t.ones(3), training=True)", "hasattr(F, 'flatten')",
         *probes_args.NN_FUNCTIONAL],
     "module-level functions": probes_args.MODULE_FUNCTIONS,
+    "keyword arguments": probes_args.KEYWORDS,
     "modes and misc": [
         *probes_args.SEEDS, "t.set_grad_enabled('a')", "callable(t.no_grad(1))",
         "t.manual_seed('a')",
@@ -273,6 +274,7 @@ OWNER = {  # which helper's files hold the fix for a class (HELPERS.md)
     "creation": "dtypes", "conversion": "dtypes", "autograd rules": "autograd",
     "modes and misc": "autograd", "nn layers": "nnops", "nn functional": "nnops",
     "module-level functions": "probes", "zero-argument methods": "probes",
+    "keyword arguments": "probes",
 }
 
 

@@ -265,3 +265,43 @@ ZERO_ARGS = [f"x.{n}(1)" for n in _zero_argument_methods()] + [
     "x.item(0)", "x.neg_(x)", "x.sigmoid_(inplace=True)", "x.__neg__(a=1)", "x.__abs__(1, 2)",
     "x.zero_(0.0)", "x.detach(x)", "w.retain_grad(1)", "y.detach_(True)",
 ]
+
+KEYWORDS = [  # an argument given by keyword has no "(position n)"; overload lists show k=type
+    "x.add_(other=None)", "x.mul_(other='a')", "x.sub_(other=None, alpha=2)", "x.add(other=[1])",
+    "x.atan2(other=None)", "x.atan2_(other=None)", "x.fmod_(other=None)", "x.clamp_(min='a')",
+    "x.clamp_(max='a')", "x.clamp_(min='a', max='b')", "x.clamp_('a', max='b')",
+    "x.sum(dim='a')", "x.narrow(dim=0, start=None, length=1)", "x.narrow(0, None, length=1)",
+    "x.narrow(length=1, start=None, dim=0)", "x.transpose(dim0=None, dim1=0)",
+    "x.split(split_size='a')", "t.add(input=x, other=None)", "t.add(x, other=None)",
+    "x.select(dim=None, index=0)", "x.unsqueeze(dim=None)", "x.flatten(start_dim=None)",
+    "x.mm(mat2=None)", "x.addcmul_(tensor1=None, tensor2=x)", "x.lerp_(end=None, weight=0.5)",
+    "x.lerp_(None, 0.5)", "x.index_select(dim=None, index=t.tensor([0]))",
+    "x.gather(dim=0, index=None)", "x.eq_(other=None)", "x.pow_(exponent=None)",
+    "x.fill_(value=None)", "x.squeeze(dim=1.0)", "x.sum('a', True)",
+    "x.sum(0, 'a')", "x.sum(dtype=1)", "x.sum(0, dtype=1)", "x.mean('a')", "x.sum(1.5)",
+    "x.sum(dim=1.5, keepdim=True)", "x.sum([0, 'a'])", "x.sum(True)", "x.sum(['a'])",
+    "x.sum(dim=['a'])", "x.amax(0, 'a')", "x.max(0, 'a')", "x.argmax(0, 'a')",
+    "x.max(0, keepdim=1)", "t.addmm(m, m, m, alpha='a', beta=None)",
+    "t.baddbmm(m[None], m[None], m[None], beta=None)", "t.addmm(m, m, m, out=None, alpha='a')",
+    "t.addmm(m, m, m, 'a')", "t.addmm(m, None, m, alpha=2)", "t.addmm(m, None, m, beta=1)",
+    "t.mm(x, x, 'a')", "t.bmm(x[None], x[None], 'a')", "t.mm(x, mat2=None)", "t.addmm(m, m)",
+    "t.addmm(m, m, mat2=None)", "t.addbmm(m, m[None], m[None], alpha='a')",
+    "x.to('cpu:x')", "x.to('cuda')", "x.to('')", "x.to('CPU')", "x.to(device='a')",
+    "x.to('cpu:-1')", "x.to('cpu:01')", "x.to(':0')", "x.to('cpu:1').dtype",
+    "x.view(2, 'a')", "x.permute(dims=None)", "x.expand(size='a')", "x.chunk(chunks=None)",
+]
+
+PRODUCTS = [  # mv, einsum and the fused products' in-place shape and overlap checks
+    "m.mv(v.double())", "m.double().mv(x)", "s.mv(v)", "x.mv(v[:2])", "v.mv(v)", "m.mv(s)",
+    "m.mv(m)", "m.mv(v[:2].double())", "m.mv(t.zeros(0))", "t.zeros(0, 3).mv(v).shape",
+    "t.einsum('ij->ii', x)", "t.einsum('ij->i', x, x)", "t.einsum('ij,jk', x, x)",
+    "t.einsum('i1->i', x)", "t.einsum('ij->ji', x).shape", "t.einsum('ij->I', x)",
+    "t.einsum('i->i', x)", "t.einsum('ij->j', None)", "t.einsum('ij->j')",
+    "t.einsum('ij,kj', x, x)", "t.einsum('i j -> j', x)", "t.einsum('ij,jk,kl->il', x, x.t(), x)",
+    "t.einsum('ij,', x)", "t.einsum('ij->j1', x)", "t.einsum('Ba,aB', x, x.t())",
+    "t.einsum('ij', [x])", "v.addmm_(m, m)", "m[:1].addmm_(m, m)",
+    "x[None].baddbmm_(x[None], x[None].transpose(1, 2))", "v.expand(3, 3).addmm_(m, m)",
+    "x.addbmm_(x[None].transpose(1, 2), x[None])", "v[None, None].baddbmm_(m[None], m[None])",
+    "v.expand(3, 3).addbmm_(m[None], m[None])", "v.expand(3, 3).addmm_(m, m, beta=0)",
+    "x.addmm_(x, m[:, :2])",
+]
