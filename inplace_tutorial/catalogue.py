@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import inspect
 import json
+import warnings
 from dataclasses import dataclass
 from pathlib import Path
 from types import SimpleNamespace
@@ -118,7 +119,15 @@ def call_probe(lib: Any, name: str, probe: dict, grad: bool) -> tuple[Any, Any]:
     ns = namespace(lib, grad)
     self_ = eval(probe["self"], ns)  # noqa: S307  (probe programs come from our data file)
     args, kwargs = eval(f"(lambda *a, **k: (a, k))({probe['args']})", ns)  # noqa: S307
-    return self_, lambda: getattr(self_, name)(*args, **kwargs)
+    return self_, lambda: _quietly(getattr(self_, name), args, kwargs)
+
+
+def _quietly(method, args: tuple, kwargs: dict) -> Any:
+    """A probe is measured, not read: the warnings it emits (index_reduce's "in beta"
+    notice) stay out of the table's notebook."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return method(*args, **kwargs)
 
 
 def run_probe(lib: Any, name: str, probe: dict, tensor_type: type,

@@ -8,6 +8,7 @@ from .arg_parser import argument_error, call_keywords, forms_fitting, invalid_co
 from .ops import out_functions, out_variants
 from .ops.compare import where
 from .ops.einsum import einsum
+from .ops.index_reduce import index_reduce_function as index_reduce
 from .ops.joining import (  # noqa: F401  (re-exported: torch.cat ...)
     cat,
     concat,
@@ -104,7 +105,8 @@ _JOIN = ["cat", "concat", "concatenate", "hstack", "row_stack", "stack", "vstack
 for _name in _JOIN_INDEX:
     globals()[_name] = _method(_name)
 
-__all__ = [*_NAMES, *_POINTWISE_MORE, *_JOIN_INDEX, *_JOIN, "einsum", "scatter_reduce", "where"]
+__all__ = [*_NAMES, *_POINTWISE_MORE, *_JOIN_INDEX, *_JOIN, "einsum", "index_reduce",
+           "scatter_reduce", "where"]
 
 # Shape ops of issue 10 (ops/reorder.py, triangular.py, scan.py ...): torch.flip(x, dims) is
 # x.flip(dims), and so on.

@@ -223,6 +223,12 @@ CASES = {
                                           include_self=False)
                        + (a * 1).scatter_reduce_(1, (b.detach() > 0).long(), b, "sum",
                                                  include_self=False), [A, A], False),
+    "index_reduce": (lambda a, b: a.index_reduce(0, (b[:, 0].detach() > 0).long(), b, "prod")
+                     + a.index_reduce(1, (b[0].detach() > 0).long(), b, "mean",
+                                      include_self=False)
+                     + (a * 1).index_reduce_(1, (b[0].detach() > 0).long(), b, "amax")
+                     + a.index_reduce(0, (b[:, 0].detach() > 0).long(), b, "amin",
+                                      include_self=False), [A, A], False),
 }
 
 # shape ops of issue 10 (ops/reorder.py, triangular.py, scan.py ...): a row serves both the

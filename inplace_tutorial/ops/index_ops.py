@@ -232,25 +232,29 @@ def _index_select_bw(ctx, g):
 
 
 # --------------------------------------------------------------------------- index_add
-def _index_add_checks(self: Tensor, dim: int, index: Tensor, source: Tensor,
+def index_func_checks(op: str, self: Tensor, dim: int, index: Tensor, source: Tensor,
                       write: bool) -> np.ndarray:
-    """index_func_meta_impl's checks in its order (overlap only when writing into self)."""
+    """index_func_meta_impl's checks in its order, shared by index_add and index_reduce
+    (``op`` names the in-place form; overlap only when writing into self); returns the flat
+    index."""
     n = index.numel()
     if index.dim() > 1:
-        raise IndexError("index_add_(): Index is supposed to be a vector, but got dim: "
+        raise IndexError(f"{op}(): Index is supposed to be a vector, but got dim: "
                          f"{index.dim()} with type: {index.dtype.short} and size: "
                          f"[{', '.join(map(str, index._shape))}]")
     if index.dtype.short not in ("Long", "Int"):
-        raise RuntimeError("index_add_(): Expected dtype int32/int64 for index but got: "
+        raise RuntimeError(f"{op}(): Expected dtype int32/int64 for index but got: "
                            f"{index.dtype.short}")
     if self.dtype is not source.dtype:
-        raise RuntimeError(f"index_add_(): self ({self.dtype.short}) and source "
+        raise RuntimeError(f"{op}(): self ({self.dtype.short}) and source "
                            f"({source.dtype.short}) must have the same scalar type")
     if dim != 0 and dim >= source.dim():
-        raise RuntimeError(f"index_add_(): Indexing dim {dim} is out of bounds of the source "
-                         f"tensor with dim {source.dim()}")
+        raise RuntimeError(f"{op}(): Indexing dim {dim} is out of bounds of the source "
+                           f"tensor with dim {source.dim()}")
     if n != (1 if source.dim() == 0 else source._shape[dim]):
-        raise RuntimeError(f"index_add_(): Number of indices ({n}) should be equal to "
+        if source.dim() == 0:  # PyTorch's message reads source.size(0) of a 0-dim source
+            raise IndexError("Dimension specified as 0 but tensor has no dimensions")
+        raise RuntimeError(f"{op}(): Number of indices ({n}) should be equal to "
                            f"source.size(dim): ({source._shape[dim]}), for dim: {dim}")
     dst, src = list(self._shape), list(source._shape)
     if source.dim() and self.dim():
@@ -264,7 +268,12 @@ def _index_add_checks(self: Tensor, dim: int, index: Tensor, source: Tensor,
         check_internal_overlap(self)
         check_no_overlap(self, index)
         check_no_overlap(self, source)
-    idx = index._array().reshape(-1)
+    return index._array().reshape(-1)
+
+
+def _index_add_checks(self: Tensor, dim: int, index: Tensor, source: Tensor,
+                      write: bool) -> np.ndarray:
+    idx = index_func_checks("index_add_", self, dim, index, source, write)
     size = self._shape[dim] if self.dim() else 1
     bad = first_bad_index(idx, 0, size)
     if bad is not None:
@@ -340,4 +349,5 @@ def _index_add_bw(ctx, g):
 
 
 __all__ = ["check_args", "check_no_overlap", "fill_slices", "first_bad_index", "fresh_copy",
-           "index_add", "index_add_", "index_copy", "index_copy_", "index_select", "select_plain"]
+           "index_add", "index_add_", "index_copy", "index_copy_", "index_func_checks",
+           "index_select", "select_plain"]
