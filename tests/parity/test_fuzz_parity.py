@@ -236,6 +236,8 @@ NEW_INPLACE_BINARY = {  # y is broadcastable to x
         -1, _rev_last(t, x), y.expand_as(x), "amax"))),
     "scatter_reduce_mean": (("scatter_reduce_",), _nd1b(lambda t, x, y: x.scatter_reduce_(
         -1, _rev_last(t, x) // 2, y.expand_as(x), "mean", include_self=False))),
+    "index_reduce_amin": (("index_reduce_",), _nd1b(lambda t, x, y: x.index_reduce_(
+        0, _perm0(t, x), y.expand_as(x), "amin"))),
     "addmv_": (("addmv_",), _nd1b(_addmv_row)),
     # (accumulate=True: put_ without it refuses to run under use_deterministic_algorithms)
     "put_acc": (("put_",), lambda t, x, y: x.put_(_rev_flat(t, x), y.expand_as(x),
