@@ -1,18 +1,20 @@
 """memory: the one allocator every storage goes through.
 
 Counts bytes like ``torch.cuda.memory_allocated`` does, keeps the peak, and can record
-an event trace (alloc/free, bytes, op, storage label, phase) for the timeline pictures.
-Storages call ``_on_alloc``/``_on_free``; nothing else touches the counters.
+an event trace (alloc/free, bytes, op, storage label, phase) for the timeline pictures, or
+hand each event to an observer as it happens. Storages call ``_on_alloc``/``_on_free``;
+nothing else touches the counters.
 """
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
 _allocated = 0
 _peak = 0
 _recorders: list[Trace] = []
+_observers: list[Callable[[Event], None]] = []
 _phase: str | None = None
 _op_stack: list[str] = []
 
@@ -21,7 +23,7 @@ _op_stack: list[str] = []
 class Event:
     """One allocation or free, with the running total right after it."""
 
-    kind: str  # "alloc" or "free"
+    kind: str  # "alloc" or "free" ("request" too, for observers only: see observe())
     nbytes: int
     label: str  # stable storage label, S0, S1 ...
     op: str  # op that created the storage
@@ -112,6 +114,24 @@ def record() -> Iterator[Trace]:
 
 
 @contextlib.contextmanager
+def observe(callback: Callable[[Event], None]) -> Iterator[None]:
+    """Call ``callback(event)`` whenever the count is about to change, inside the block.
+
+    Between two calls ``memory_allocated()`` is constant, so an observer can ask what else
+    the process allocated in that interval: tests/test_byte_accounting.py compares every
+    interval with tracemalloc, which also sees the NumPy temporaries the count would miss.
+    An allocation gives two events: "request" right before NumPy makes the buffer (the count
+    not changed yet), then "alloc" once it is counted. A "free" comes right before NumPy gives
+    the bytes back (from the buffer's weakref callback). Unobserved, this costs one test of an
+    empty list per allocation and per free."""
+    _observers.append(callback)
+    try:
+        yield
+    finally:
+        _observers.remove(callback)
+
+
+@contextlib.contextmanager
 def phase(name: str) -> Iterator[None]:
     """Label events inside the block with a phase name (forward, backward, update ...)."""
     global _phase
@@ -138,6 +158,13 @@ def current_op(default: str) -> str:
     return _op_stack[-1] if _op_stack else default
 
 
+def _on_request(nbytes: int, op: str) -> None:
+    """A storage is about to make its buffer (called only while someone observes)."""
+    ev = Event("request", nbytes, "", op, _phase, _allocated)
+    for callback in _observers:
+        callback(ev)
+
+
 def _on_alloc(nbytes: int, storage, receipt) -> None:
     """Count an allocation. ``receipt.nbytes`` (what the free will give back) is set in the same
     statement as the count, so a KeyboardInterrupt can't separate the two: the count never goes
@@ -146,16 +173,19 @@ def _on_alloc(nbytes: int, storage, receipt) -> None:
     _allocated, receipt.nbytes = _allocated + nbytes, nbytes
     if _allocated > _peak:
         _peak = _allocated
-    if _recorders:
-        ev = Event("alloc", nbytes, storage.label, storage.op, _phase, _allocated)
-        for t in _recorders:
-            t.events.append(ev)
+    if _recorders or _observers:
+        _publish(Event("alloc", nbytes, storage.label, storage.op, _phase, _allocated))
 
 
 def _on_free(nbytes: int, storage) -> None:
     global _allocated
     _allocated -= nbytes
-    if _recorders:
-        ev = Event("free", nbytes, storage.label, storage.op, _phase, _allocated)
-        for t in _recorders:
-            t.events.append(ev)
+    if _recorders or _observers:
+        _publish(Event("free", nbytes, storage.label, storage.op, _phase, _allocated))
+
+
+def _publish(ev: Event) -> None:
+    for t in _recorders:
+        t.events.append(ev)
+    for callback in _observers:
+        callback(ev)

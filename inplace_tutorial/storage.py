@@ -40,6 +40,8 @@ class UntypedStorage:
     __slots__ = ("_array", "_nbytes", "_id", "_ref", "_ptr", "_saved", "__weakref__")
 
     def __init__(self, numel: int, np_dtype: np.dtype, op: str = "empty"):
+        if memory._observers:  # someone watches the count (memory.observe)
+            memory._on_request(numel * np.dtype(np_dtype).itemsize, memory.current_op(op))
         self._array = np.empty(numel, dtype=np_dtype)
         self._nbytes = self._array.nbytes
         self._ptr = 0  # looked up on first data_ptr() (ctypes is slow on the hot path)

@@ -141,3 +141,22 @@ def test_peak_agrees_with_tracemalloc_within_5_percent():
     ours = memory.max_memory_allocated() - base
     assert ours > 2 * MB
     assert abs(ours - traced_peak) / traced_peak <= 0.05, (ours, traced_peak)
+
+
+def test_observe_sees_every_change_of_the_count_as_it_happens():
+    seen = []
+    with memory.observe(lambda ev: seen.append((ev.kind, ev.nbytes, ev.op,
+                                                ev.allocated - base, memory.memory_allocated()
+                                                - base))):
+        base = memory.memory_allocated()
+        x = ipt.ones(100, dtype=ipt.float64)
+        del x
+    # request: before the buffer exists (count unchanged); alloc: counted; free: given back
+    assert seen == [("request", 800, "ones", 0, 0), ("alloc", 800, "ones", 800, 800),
+                    ("free", 800, "ones", 0, 0)]
+    y = ipt.ones(3)
+    assert len(seen) == 3  # the block is over: no observer left
+    with memory.record() as trace:
+        z = ipt.ones(3)
+    del y, z
+    assert [e.kind for e in trace.events] == ["alloc"]  # traces never see requests

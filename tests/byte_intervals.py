@@ -1,0 +1,178 @@
+"""Measure an op interval by interval: the allocator's count against tracemalloc.
+
+``memory.observe`` calls the meter at every alloc and free. Between two events the count is
+constant, so tracemalloc's peak inside that interval (it sees every NumPy buffer and every
+Python object) may exceed the count only by what the allocator missed: an uncounted NumPy
+temporary shows up in the interval where it lived, even when it was freed long before the
+op's own peak. The meter keeps the largest such excess and where it happened.
+
+Two timing details of the allocator's events (see ``memory.observe``):
+- an allocation sends "request" right before NumPy makes the buffer and "alloc" right after
+  it is counted, so only the short interval between the two may hold the new bytes early;
+- a free event comes from the buffer's weakref callback, right before NumPy gives the bytes
+  back. The meter restarts tracemalloc's peak once they are gone: a one-shot profile hook
+  (``sys.setprofile``) fires at the first Python event after the callback chain returned,
+  which is before any Python code can make a temporary. The cycle collector breaks that
+  order (it runs all weakref callbacks of a garbage cycle first, then frees the buffers), so
+  it is off during a measured run.
+
+What is left beyond the count is the Python objects an op makes (tensors, nodes: a few KiB
+that do not grow with the data); ``measure_pair`` runs the same thunk on small inputs to
+measure them and takes them off.
+"""
+from __future__ import annotations
+
+import contextlib
+import gc
+import sys
+import tracemalloc
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+
+from inplace_tutorial import memory, storage
+
+_CHAIN_END = storage._buffer_gone.__code__  # the weakref callback a free event comes from
+
+
+@dataclass
+class Excess:
+    """What one measured run found."""
+
+    worst: int = 0  # largest bytes tracemalloc saw beyond the count in one interval
+    where: str = "-"  # the interval: events before it, the event that closed it
+    peak: int = 0  # counted bytes alive at the run's peak, above the floor
+    under: int = 0  # largest bytes counted that tracemalloc did not hold (over-counting)
+    events: int = 0
+
+
+class IntervalMeter:
+    """``with IntervalMeter(floor) as m: op()`` then read ``m.result``."""
+
+    def __init__(self, floor: int):
+        self.floor = floor  # counted bytes that belong to no test (the workspace ...)
+        self.result = Excess()
+        self._pending: list = []  # frames of a free's callback chain, until the bytes are gone
+        self._prev_profile = None
+
+    def __enter__(self) -> IntervalMeter:
+        self._gc = gc.isenabled()
+        gc.disable()  # the collector calls every weakref callback first, then frees the buffers
+        self.level = self.level0 = memory.memory_allocated()
+        self.result.peak = self.level0 - self.floor
+        self._observing = memory.observe(self)
+        self._observing.__enter__()
+        tracemalloc.reset_peak()
+        self.traced0 = tracemalloc.get_traced_memory()[0]
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self._close(None)
+        self._observing.__exit__(*exc)
+        if self._pending:
+            self._fired()
+        if self._gc:
+            gc.enable()
+
+    def __call__(self, ev: memory.Event) -> None:
+        self._close(ev)
+        self.level = ev.allocated
+        self.result.peak = max(self.result.peak, ev.allocated - self.floor)
+        self.result.events += 1
+        tracemalloc.reset_peak()
+        if ev.kind == "free":
+            self._after_free()
+
+    def _close(self, ev: memory.Event | None) -> None:
+        """Compare the interval that ``ev`` ends with the count it had."""
+        current, peak = tracemalloc.get_traced_memory()
+        made = ev.nbytes if ev is not None and ev.kind == "alloc" else 0  # made just before
+        counted = self.level + made - self.level0
+        excess = peak - self.traced0 - counted
+        r = self.result
+        if excess > r.worst:
+            what = "the end" if ev is None else f"{ev.kind} {ev.nbytes:,} B ({ev.op})"
+            r.worst = excess
+            r.where = (f"after {r.events} events, before {what}, counted "
+                       f"{counted:,} B above the start")
+        # right now tracemalloc holds ev's buffer (made, or not yet given back) and the count
+        # before a free includes it too
+        held = self.level + made - self.level0
+        r.under = max(r.under, held - (current - self.traced0))
+
+    def _after_free(self) -> None:
+        frames, f = [], sys._getframe(0)
+        while f is not None:
+            frames.append(f)
+            if f.f_code is _CHAIN_END:
+                break
+            f = f.f_back
+        self._pending = frames
+        self._prev_profile = sys.getprofile()
+        sys.setprofile(self._profile)
+
+    def _profile(self, frame, event, arg) -> None:
+        if any(frame is f for f in self._pending):
+            return  # still returning through the callback: the buffer is not freed yet
+        self._fired()
+
+    def _fired(self) -> None:
+        sys.setprofile(self._prev_profile)
+        self._pending = []
+        tracemalloc.reset_peak()
+
+
+_FLOOR = [0]
+
+
+@contextlib.contextmanager
+def tracing() -> Iterator[None]:
+    """tracemalloc on, and the objects alive so far moved out of the collector's sight
+    (``gc.freeze``), so the collection of each test's floor scans only that test's objects."""
+    started = not tracemalloc.is_tracing()
+    if started:
+        tracemalloc.start()
+    gc.collect()
+    gc.freeze()
+    try:
+        yield
+    finally:
+        gc.unfreeze()
+        if started:
+            tracemalloc.stop()
+
+
+def set_floor() -> None:
+    """Bytes counted before a test made anything (the workspace, other tests' leftovers),
+    after a collection (cheap under ``tracing()``, which froze the older objects)."""
+    gc.collect()
+    _FLOOR[0] = memory.memory_allocated()
+
+
+def measure(thunk: Callable):
+    """``(result, Excess)`` of one run of ``thunk``."""
+    with IntervalMeter(_FLOOR[0]) as m:
+        result = thunk()
+    return result, m.result
+
+
+def allowed(peak: int) -> int:
+    """The issue's limit: 2% of the op's peak memory or 4 KiB."""
+    return max(4096, peak // 50)
+
+
+def check(what: str, small: Excess, big: Excess, known: int = 0) -> None:
+    """``big``'s worst interval, less the Python objects ``small`` measured, within the limit.
+    ``known``: the measured size of a temporary the test names as not counted yet; the check
+    fails once it is gone, so that the test's table of them only shrinks."""
+    overhead = max(small.worst, 0)
+    excess = big.worst - overhead
+    limit = allowed(big.peak)
+    assert excess <= limit + known, (
+        f"{what}: {excess:,} B not counted ({big.where}; peak {big.peak:,} B, "
+        f"~{overhead:,} B of Python objects taken off, limit {limit:,} B"
+        + (f" + {known:,} B named as not counted yet)" if known else ")"))
+    assert not known or excess > limit, (
+        f"{what}: now within the limit ({excess:,} B beyond the count): take it off the "
+        f"table of temporaries not counted yet")
+    assert big.under <= limit + max(small.under, 0), (
+        f"{what}: {big.under:,} B counted that tracemalloc did not see")
