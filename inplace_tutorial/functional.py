@@ -5,19 +5,10 @@ from __future__ import annotations
 import re
 
 from .arg_parser import argument_error, call_keywords, forms_fitting, invalid_combination
-from .ops import out_functions, out_variants
+from .ops import joining, out_functions, out_variants
 from .ops.compare import where
 from .ops.einsum import einsum
 from .ops.index_reduce import index_reduce_function as index_reduce
-from .ops.joining import (  # noqa: F401  (re-exported: torch.cat ...)
-    cat,
-    concat,
-    concatenate,
-    hstack,
-    row_stack,
-    stack,
-    vstack,
-)
 from .ops.scatter_reduce import scatter_reduce_function as scatter_reduce
 from .tensor import Tensor
 
@@ -105,6 +96,23 @@ _JOIN = ["cat", "concat", "concatenate", "hstack", "row_stack", "stack", "vstack
 for _name in _JOIN_INDEX:
     globals()[_name] = _method(_name)
 
+
+def _joined(name: str):
+    """torch.cat(tensors, dim, out=...) and the other joins (ops/joining.py); out= in
+    ops/out_functions.py."""
+    join = getattr(joining, name)
+
+    def fn(tensors, *args, out: Tensor | None = None, **kwargs):
+        if out is None:
+            return join(tensors, *args, **kwargs)
+        return out_functions.join_out(name, join, tensors, args, kwargs, out)
+    fn.__name__, fn.__doc__ = name, join.__doc__
+    return fn
+
+
+for _name in _JOIN:
+    globals()[_name] = _joined(_name)
+
 __all__ = [*_NAMES, *_POINTWISE_MORE, *_JOIN_INDEX, *_JOIN, "einsum", "index_reduce",
            "scatter_reduce", "where"]
 
@@ -118,7 +126,7 @@ __all__ += _SHAPE_OPS
 
 # BLAS level 2 and flat indexing (ops/matrix_vector.py, ops/put_take.py); out= in
 # ops/out_functions.py
-_BLAS = "addmv addr put take".split()
+_BLAS = "addmv addr put take mv".split()
 for _name in _BLAS:
     globals()[_name] = _method(_name)
 __all__ += _BLAS

@@ -50,10 +50,11 @@ def test_out_ops_come_from_the_op_table():
 # the ops/ modules whose ops are not element-wise (or are helpers)
 NOT_POINTWISE = {"activations", "advanced_indexing", "attention", "batch_norm", "casts", "dims",
                  "dtype_rules", "einsum", "embedding", "fill", "index_fill", "index_ops",
-                 "indexing", "joining", "linalg", "loss_ops", "masking", "nn_ops",
-                 "normalization", "norms", "operators", "out_variants", "random",
-                 "random_from_to", "reduce", "reduced", "reorder", "scan", "scatter_gather",
-                 "sorting", "strided", "triangular", "views"}
+                 "index_reduce", "indexing", "joining", "linalg", "loss_ops", "masking",
+                 "matrix_vector", "nn_ops", "normalization", "norms", "operators",
+                 "out_functions", "out_variants", "put_take", "random", "random_from_to", "reduce",
+                 "reduced", "reorder", "scan", "scatter_gather", "scatter_reduce", "sorting",
+                 "strided", "triangular", "views"}
 
 
 def test_every_ops_module_is_classified():
@@ -74,4 +75,8 @@ def test_matmul_refuses_out_that_aliases_an_input():
 
 def test_ops_without_out_say_so():
     with pytest.raises(TypeError, match="unexpected keyword argument 'out'"):
+        ipt.flip(ipt.ones(2), [0], out=ipt.zeros(2))
+    # sum has out= only with a dim (as PyTorch's overloads say)
+    with pytest.raises(TypeError, match=r"sum\(\) received an invalid combination of "
+                                        r"arguments - got \(Tensor, out=Tensor\)"):
         ipt.sum(ipt.ones(2), out=ipt.zeros(()))

@@ -89,7 +89,7 @@ def _check_out(out: Tensor, shape: tuple, rd) -> None:
     resize_output(out, tuple(shape))
 
 
-def resize_output(out: Tensor, shape: tuple) -> None:
+def resize_output(out: Tensor, shape: tuple, warn: bool = True) -> None:
     """PyTorch's resize_output: a wrongly shaped ``out`` takes the result's shape (contiguous
     strides), with a deprecation warning unless it had no elements. Its storage is kept when
     it is large enough (same data_ptr), else out gets a new, larger one. (PyTorch grows the
@@ -97,7 +97,7 @@ def resize_output(out: Tensor, shape: tuple) -> None:
     old storage.)"""
     if tuple(out._shape) == shape:
         return
-    if out.numel():
+    if out.numel() and warn:  # (warn=False: addbmm's resize_as_, which says nothing)
         warnings.warn(
             f"An output with one or more elements was resized since it had shape "
             f"[{', '.join(map(str, out._shape))}], which does not match the required output "
