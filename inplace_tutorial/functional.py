@@ -8,6 +8,7 @@ from .arg_parser import argument_error, call_keywords, forms_fitting, invalid_co
 from .ops import joining, out_functions, out_variants
 from .ops.compare import where
 from .ops.einsum import einsum
+from .ops.index_put import bind
 from .ops.index_reduce import index_reduce_function as index_reduce
 from .ops.scatter_reduce import scatter_reduce_function as scatter_reduce
 from .tensor import Tensor
@@ -130,3 +131,23 @@ _BLAS = "addmv addr put take mv".split()
 for _name in _BLAS:
     globals()[_name] = _method(_name)
 __all__ += _BLAS
+
+
+def index_put(input, *args, **kwargs) -> Tensor:  # noqa: A002  (PyTorch's name)
+    """torch.index_put(input, indices, values, accumulate=False): input.index_put(...), with
+    the function's argument positions in its errors (and no out=, as in PyTorch)."""
+    if not isinstance(input, Tensor):
+        raise argument_error("index_put", "input", 1, "Tensor", input)
+    indices, values, accumulate = bind("index_put", args, kwargs, first=2)
+    return input.index_put(indices, values, accumulate)
+
+
+def index_put_(input, *args, **kwargs) -> Tensor:  # noqa: A002
+    """torch.index_put_(input, indices, values, accumulate=False): input.index_put_(...)."""
+    if not isinstance(input, Tensor):
+        raise argument_error("index_put_", "input", 1, "Tensor", input)
+    indices, values, accumulate = bind("index_put_", args, kwargs, first=2)
+    return input.index_put_(indices, values, accumulate)
+
+
+__all__ += ["index_put", "index_put_"]

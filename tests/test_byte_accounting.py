@@ -192,7 +192,27 @@ INDEXING = {
     "x[integer tensor]": lambda a: a[ipt.tensor(np.arange(a.shape[0])[::-1].copy())],
     "x[mask]": lambda a: a[a > 0.0],
     "x[row mask]": lambda a: a[ipt.tensor(np.arange(a.shape[0]) % 3 == 0)],
+    # several index tensors, and index tensors mixed with slices: the general gather
+    "x[rows, cols]": lambda a: a[_flipped(a, 0)[:, None], _flipped(a, 1)],
+    "x[:, cols]": lambda a: a[:, _flipped(a, 1)],
+    "x[1:, cols]": lambda a: a[1:, _flipped(a, 1)],
+    "x[cols mask, rows]": lambda a: a.t()[ipt.tensor(np.arange(a.shape[1]) % 2 == 0)][:, None]
+    [:, :, _flipped(a, 0)],
+    "x[rows, cols] = v": lambda a: _put(a, (_flipped(a, 0)[:, None], _flipped(a, 1))),
+    "x[:, cols] = v": lambda a: _put(a, (slice(None), _flipped(a, 1))),
+    "index_put_ accumulate": lambda a: (a * 1).index_put_(
+        (_flipped(a, 0) // 2,), a, accumulate=True),
 }
+
+
+def _flipped(a, dim):
+    return ipt.tensor(np.arange(a.shape[dim])[::-1].copy())
+
+
+def _put(a, index):
+    y = a * 1
+    y[index] = a * 2
+    return y
 
 
 @pytest.mark.parametrize("name", sorted(INDEXING))

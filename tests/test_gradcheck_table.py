@@ -25,6 +25,10 @@ def _seeded(fn):
     return run
 
 
+def _rows(a):
+    return ipt.arange(a.shape[0])
+
+
 A, B, M, BATCH, IMG = (2, 3), (3, 4), (3, 3), (2, 3, 4), (2, 2, 4, 4)
 # op -> (function of the float64 leaves, shapes of the leaves, value kind: True = positive;
 # "float32-exact" = multiples of 2**-10, so a float32 round trip and the finite-difference
@@ -99,6 +103,10 @@ CASES = {
     "as_strided_": (lambda a: (a * 1).as_strided_((3,), (2,), 0), [A], False),
     "index": (lambda a: a[[1, 0, 1]] * 1, [A], False),
     "index_put_": (lambda a, b: (a * 1).index_put_((a > 0.0,), b[0, 0]), [A, A], False),
+    # two index tensors (rows picked twice, accumulated), then one picking whole rows
+    "index_put": (lambda a, b: a.index_put((_rows(a) // 2, _rows(a) % a.shape[1]), b[:, 0] * 1,
+                                           accumulate=True)
+                  + a.index_put((_rows(a).flip(0),), b), [A, A], False),
     "sum": (lambda a: a.sum(), [A], False),
     "sum_dim": (lambda a: a.sum(1, keepdim=True), [A], False),
     "mean": (lambda a: a.mean(), [A], False),

@@ -49,6 +49,7 @@ def test_out_ops_come_from_the_op_table():
 
 # the ops/ modules whose ops are not element-wise (or are helpers)
 NOT_POINTWISE = {"activations", "advanced_indexing", "attention", "batch_norm", "casts", "dims",
+                 "index_put",
                  "dtype_rules", "einsum", "embedding", "fill", "index_fill", "index_ops",
                  "index_reduce", "indexing", "joining", "linalg", "loss_ops", "masking",
                  "matrix_vector", "nn_ops", "normalization", "norms", "operators",

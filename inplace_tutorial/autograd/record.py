@@ -24,7 +24,7 @@ from .errors import (
 )
 from .graph import Node, any_requires_grad, edge
 from .hooks import move_retained
-from .saved_tensor import SavedTensor, producer_of
+from .saved_tensor import SavedTensor, SavedTensorList, producer_of
 from .views_backward import CopySlices, as_strided_node
 
 
@@ -36,6 +36,9 @@ def _save(node: Node, key: str, value, producer: tuple | None, is_output: bool =
           requires_grad: bool | None = None) -> None:
     if isinstance(value, Tensor):
         node._saved[key] = SavedTensor(value, key, node, producer, is_output, requires_grad)
+    elif isinstance(value, list) and any(isinstance(v, Tensor) for v in value):
+        # a Tensor?[] (index's indices): each tensor in it version-checked
+        node._saved[key] = SavedTensorList(value, key, node)
     else:
         node._attrs[key] = value
         if key in node._formula.inputs:

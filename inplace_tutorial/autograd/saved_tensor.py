@@ -142,6 +142,57 @@ class SavedTensor:
 
 
 
+
+class SavedTensorList:
+    """A saved ``Tensor?[]`` field (index's and index_put_'s ``indices``): one SavedTensor per
+    tensor, ``None`` kept in its place. ``_saved_indices`` unpacks to a tuple, and every
+    tensor in it is version-checked, as PyTorch's list of SavedVariables is."""
+
+    __slots__ = ("items", "field")
+
+    def __init__(self, tensors, field: str, node: Node):
+        self.field = field
+        self.items = tuple(None if t is None else SavedTensor(t, field, node, producer_of(t))
+                           for t in tensors)
+
+    def _live(self) -> list[SavedTensor]:
+        return [s for s in self.items if s is not None]
+
+    @property
+    def _released(self) -> bool:
+        return any(s._released for s in self._live())
+
+    @property
+    def is_stale(self) -> bool:
+        return any(s.is_stale for s in self._live())
+
+    def _first(self) -> SavedTensor | None:
+        """The tensor a picture reports: the first stale one, else the first."""
+        live = self._live()
+        return next((s for s in live if s.is_stale), live[0] if live else None)
+
+    @property
+    def version(self) -> int:
+        s = self._first()
+        return s.version if s is not None else 0
+
+    @property
+    def current_version(self) -> int:
+        s = self._first()
+        return s.current_version if s is not None else 0
+
+    def release(self) -> None:
+        for s in self._live():
+            s.release()
+
+    def check(self) -> None:
+        for s in self._live():
+            s.check()
+
+    def unpack(self) -> tuple:
+        self.check()
+        return tuple(None if s is None else s.unpack() for s in self.items)
+
 def producer_of(t: Tensor, node: Node | None = None, output_nr: int = 0):
     """Who produced a saved tensor, as (weakref to node, output_nr); formatted only for an
     error text (format_producer), so saving never builds a string."""

@@ -83,6 +83,11 @@ class CopySlices(Node):
     def name(self) -> str:
         return "torch::autograd::CopySlices"
 
+    def __dir__(self):
+        # PyTorch's CopySlices is written by hand and declares no _saved_* fields: what the
+        # wrapped op saved is listed on that op's node
+        return [n for n in super().__dir__() if not n.startswith("_saved_")]
+
     def apply(self, grads: list) -> tuple:
         if self._released:  # PyTorch drops the wrapped fn on release: a 2nd backward fails
             raise RuntimeError(FREED)

@@ -5,7 +5,7 @@ derivative table (autograd/derivatives.py; also importable as autograd.function.
 The import order below is the order of the table's rows, which the course prints.
 """
 # isort: off
-from . import advanced_indexing  # noqa: F401
+from . import advanced_indexing, index_put  # noqa: F401
 from . import elementwise, unary, compare  # noqa: F401
 from . import fill, random, random_from_to, casts  # noqa: F401
 from . import views, indexing, strided  # noqa: F401

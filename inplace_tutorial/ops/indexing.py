@@ -6,18 +6,21 @@ modifying them in place, so they carry that mark (checked by check_inplace in au
 """
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 
 from .. import dtypes
 from ..autograd.derivatives import derivative
 from ..autograd.record import record
-from ..creation import tensor, zeros
+from ..creation import empty, tensor, zeros
 from ..layout import wrap_dim
 from ..modes import STATE
 from ..tensor import Tensor, tensor_method
 from ._args import as_called, check_int, int_list, invalid_combination, is_index, type_name
 from .advanced_indexing import index as advanced_index
-from .advanced_indexing import index_put_, is_advanced
+from .advanced_indexing import is_mask
+from .index_put import put_
 from .views import _make_view, _view_op
 
 
@@ -99,51 +102,48 @@ def _slice_bw(ctx, g):
 
 @tensor_method
 def __getitem__(self, index) -> Tensor:
-    """Basic indexing: ints, slices, None and Ellipsis (all views)."""
-    index = _index_items(index)
-    if is_advanced(index):
-        return advanced_index(self, index)
-    if not isinstance(index, tuple):
-        index = (index,)
-    n_real = sum(1 for i in index if i is not None and i is not Ellipsis)
-    if self.dim() == 0 and any(isinstance(i, int) for i in index):
-        raise IndexError("invalid index of a 0-dim tensor. Use `tensor.item()` in Python or "
-                         "`tensor.item<T>()` in C++ to convert a 0-dim tensor to a number")
-    if n_real > self.dim():
-        raise IndexError(f"too many indices for tensor of dimension {self.dim()}")
-    if Ellipsis in index:
-        at = index.index(Ellipsis)
-        index = index[:at] + (slice(None),) * (self.dim() - n_real) + index[at + 1:]
-    out, dim, orig = self, 0, 0
-    for i in index:
-        if i is not None:
-            orig += 1
-        if i is not None and not isinstance(i, slice):
-            size = out._shape[dim]
-            if not -size <= int(i) < size:
-                raise IndexError(f"index {int(i)} is out of bounds for dimension {orig - 1} "
-                                 f"with size {size}")
-        if i is None:
-            out = out.unsqueeze(dim)
-            dim += 1
-        elif isinstance(i, slice):
-            if i != slice(None):
-                out = _slice(out, dim, i.start, i.stop, 1 if i.step is None else i.step)
-            dim += 1
-        else:
-            out = out.select(dim, int(i))
-    if out is self:
-        out = _view_op(self, self._shape, self._stride, self._offset, "alias")
-    return out
+    """x[index]: ints, slices, None and ``...`` give a view; index tensors (lists, masks)
+    then gather a copy (advanced_indexing.index), as PyTorch's THPVariable_getitem."""
+    view, indices = _apply_slicing(self, _index_items(index))
+    if indices:
+        return advanced_index(view, indices)
+    if view is self:
+        view = _view_op(self, self._shape, self._stride, self._offset, "alias")
+    return view
 
 
-def _index_items(index):
-    """PyTorch's reading of the items of an index: a Python bool is a 0-dim bool mask (an
-    advanced index: x[True] is a copy of shape (1, ...)), a string is data it can't convert,
-    anything else that is not an index is refused; only the first ``...`` expands."""
-    items = index if isinstance(index, tuple) else (index,)
+_SEQUENCE_WARNING = (
+    "Using a non-tuple sequence for multidimensional indexing is deprecated and will be changed "
+    "in pytorch 2.9; use x[tuple(seq)] instead of x[seq]. In pytorch 2.9 this will be "
+    "interpreted as tensor index, x[torch.tensor(seq)], which will result either in an error or "
+    "a different result")
+
+
+def _is_sequence(v) -> bool:
+    return isinstance(v, (list, tuple, str, np.ndarray))
+
+
+def _as_tuple(index) -> tuple:
+    """treatSequenceAsTuple: NumPy's old rule, which PyTorch keeps (with a warning): a short
+    list holding a tensor, a sequence, a slice, None or ``...`` is a tuple of indices."""
+    if isinstance(index, tuple):
+        return index
+    if isinstance(index, Tensor) or not _is_sequence(index) or isinstance(index, str):
+        return (index,)
+    if len(index) < 32 and any(isinstance(i, (Tensor, slice)) or _is_sequence(i) or i is None
+                               or i is Ellipsis for i in index):
+        warnings.warn(_SEQUENCE_WARNING, UserWarning, stacklevel=4)
+        return tuple(index)
+    return (index,)
+
+
+def _index_items(index) -> tuple:
+    """PyTorch's reading of the items of an index: a Python bool is a 0-dim bool mask, a
+    sequence an index tensor (indexing_tensor_from_data: bool or uint8 data stay masks,
+    anything else becomes int64), a string is data it can't convert, anything else that is not
+    an index is refused; only the first ``...`` expands."""
     out, seen_ellipsis = [], False
-    for i in items:
+    for i in _as_tuple(index):
         if isinstance(i, (bool, np.bool_)):
             i = tensor(bool(i))
         elif isinstance(i, str):
@@ -152,12 +152,67 @@ def _index_items(index):
             if seen_ellipsis:
                 continue  # a second ... stands for no dims
             seen_ellipsis = True
-        elif not (i is None or isinstance(i, (slice, Tensor, list, tuple, np.ndarray))
-                  or is_index(i)):
+        elif isinstance(i, (list, tuple, np.ndarray)):
+            i = _sequence_index(i)
+        elif not (i is None or isinstance(i, (slice, Tensor)) or is_index(i)):
             raise IndexError("only integers, slices (`:`), ellipsis (`...`), None and long or "
                              f"byte Variables are valid indices (got {type_name(i)})")
         out.append(i)
-    return tuple(out) if isinstance(index, tuple) else out[0]
+    return tuple(out)
+
+
+def _sequence_index(seq) -> Tensor:
+    data = tensor(seq)
+    if data.dtype is dtypes.bool_ or data.dtype is dtypes.uint8:
+        return data
+    return data if data.dtype is dtypes.int64 else data.to(dtypes.int64)
+
+
+def _dims_of(i) -> int:
+    """count_specified_dimensions: what an item of the index uses up of self's dims."""
+    if isinstance(i, Tensor):
+        return i.dim() if is_mask(i) else 1
+    return 0 if i is None or i is Ellipsis else 1
+
+
+def _apply_slicing(self: Tensor, items: tuple) -> tuple[Tensor, list]:
+    """PyTorch's applySlicing: ints select, slices slice (a whole-dim slice is skipped), None
+    unsqueezes, ``...`` skips the dims nobody names; index tensors are recorded at the dim they
+    index, for at::index / index_put_ to take over: ``(view, indices)``."""
+    specified = sum(_dims_of(i) for i in items)
+    if specified > self.dim():
+        if self.dim() == 0 and any(is_index(i) for i in items if not isinstance(i, Tensor)):
+            raise IndexError("invalid index of a 0-dim tensor. Use `tensor.item()` in Python or "
+                             "`tensor.item<T>()` in C++ to convert a 0-dim tensor to a number")
+        raise IndexError(f"too many indices for tensor of dimension {self.dim()}")
+    out, dim, real, indices = self, 0, 0, []
+    for i in items:
+        if i is None:
+            out = out.unsqueeze(dim)
+            dim += 1
+        elif i is Ellipsis:
+            dim += self.dim() - specified
+            real += self.dim() - specified
+        elif isinstance(i, slice):
+            if i != slice(None):
+                out = _slice(out, dim, i.start, i.stop, 1 if i.step is None else i.step)
+            dim, real = dim + 1, real + 1
+        elif isinstance(i, Tensor) and not (i.dim() == 0 and not is_mask(i)
+                                            and i.dtype.category == dtypes.INTEGER):
+            if i.dim() == 0:  # a 0-dim mask: a new dim of size 1, taken or not
+                out = out.unsqueeze(dim)
+                i = tensor([0]) if bool(i) else empty((0,), dtype=dtypes.int64)
+            indices += [None] * (dim - len(indices)) + [i]
+            step = i.dim() if is_mask(i) else 1
+            dim, real = dim + step, real + step
+        else:  # an int, or a 0-dim integer tensor: select
+            size = out._shape[dim]
+            if not -size <= int(i) < size:
+                raise IndexError(f"index {int(i)} is out of bounds for dimension {real} with "
+                                 f"size {size}")
+            out = out.select(dim, int(i))
+            real += 1
+    return out, indices
 
 
 @derivative("alias", "AliasBackward0")
@@ -167,20 +222,28 @@ def _alias_bw(ctx, g):
 
 @tensor_method
 def __setitem__(self, index, value) -> None:
-    """x[idx] = value: an in-place copy into a view (so CopySlices if autograd records)."""
+    """x[index] = value: basic items make a view that value is copied into (CopySlices if
+    autograd records); with index tensors, index_put_ on that view (THPVariable_setitem)."""
     if not isinstance(value, (Tensor, bool, int, float, complex, np.integer)):  # before the index
         raise TypeError(f"can't assign a {type_name(value)} to a torch.{self.dtype.tensor_type}")
-    if is_advanced(index):
-        index_put_(self, index, value)
-        return
-    target = self[index]
+    if index is False:
+        return  # PyTorch writes nothing for x[False] = v (and checks nothing)
+    view, indices = _apply_slicing(self, _index_items(index))
     if not isinstance(value, Tensor):
         if dtypes.is_number(value):  # checked as PyTorch does (int64 refuses NaN, 1e30)
-            value = dtypes.checked_scalar(value, self.dtype, "setitem", target.numel())
+            value = dtypes.checked_scalar(value, self.dtype, "setitem", view.numel())
         value = tensor(value, dtype=self.dtype)  # PyTorch copies from a wrapped 0-dim tensor
-    if value._shape != target._shape:
-        value = value.expand(target._shape)  # setitem expands first: expand's error text
-    target.copy_(value)
+    if indices:
+        lead = 0  # slicePrefix1sSize: value's leading size-1 dims are dropped first
+        while lead < value.dim() and value._shape[lead] == 1:
+            lead += 1
+        if lead:
+            value = value.view(value._shape[lead:])
+        put_(view, indices, value)
+        return
+    if value._shape != view._shape:
+        value = value.expand(view._shape)  # setitem expands first: expand's error text
+    view.copy_(value)
 
 
 # --------------------------------------------------------------------------- multi-output views

@@ -234,6 +234,7 @@ def _saved_programs(t):
     return {
         "index": lambda: x(4, 3)[idx],
         "index_put_": lambda: nl(4, 3).index_put_((idx,), x(2, 3, seed=1)),
+        "index_put": lambda: x(4, 3).index_put((idx, idx), x(2, seed=1), accumulate=True),
         "add": lambda: x(3) + x(3, seed=1), "sub": lambda: x(3) - x(3, seed=1),
         "rsub": lambda: 2 - x(3), "mul": lambda: x(3) * x(3, seed=1),
         "div": lambda: x(3) / x(3, seed=1), "neg": lambda: -x(3), "sign": lambda: x(3).sign(),
