@@ -53,7 +53,7 @@ def check_same_dtype(kind: str, *ts: Tensor) -> None:
 
 
 def _need(t: Tensor, ndim: int, name: str, what: str) -> None:
-    if t.dim() != ndim:
+    if len(t._shape) != ndim:
         raise RuntimeError(f"{name} must be a {what}")
 
 
@@ -346,13 +346,24 @@ def _scaled(g, s):
     return g if s == 1 else g * s
 
 
+def _mm_grad(a: np.ndarray, b: np.ndarray, like: Tensor) -> Tensor:
+    """``a @ b`` into a fresh "mm" buffer: what ``g.mm(mat2.t())`` allocates and computes, for
+    a backward formula whose operands are matrices of one dtype by construction, without
+    building t() views and rerunning mm's argument checks (the training step's hot path)."""
+    out = Tensor._empty((a.shape[0], b.shape[1]), like.dtype, "mm")
+    np.matmul(a, b, out=out._array())
+    return out
+
+
 @derivative("addmm", "AddmmBackward0", inputs=("self", "mat1", "mat2"),
             saves={"mat1": "mat2", "mat2": "mat1"})
 def _addmm_bw(ctx, g):
     a = ctx.attr("alpha")
     return (_scaled(g, ctx.attr("beta")) if ctx.needs(0) else None,
-            _scaled(g.mm(ctx.saved("mat2").t()), a) if ctx.needs(1) else None,
-            _scaled(ctx.saved("mat1").t().mm(g), a) if ctx.needs(2) else None)
+            _scaled(_mm_grad(g._array(), ctx.saved("mat2")._array().T, g), a)
+            if ctx.needs(1) else None,
+            _scaled(_mm_grad(ctx.saved("mat1")._array().T, g._array(), g), a)
+            if ctx.needs(2) else None)
 
 
 @derivative("addbmm", "AddbmmBackward0", inputs=("self", "batch1", "batch2"),
