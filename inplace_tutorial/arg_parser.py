@@ -156,6 +156,26 @@ def _unpack_int(op: str, arg: str, v, pos: int) -> int:
     return value
 
 
+# ------------------------------------------------------------------ ints in a node
+# A node keeps its int64 arguments as typed (``x.flip(-1)`` saves dims (-1,), not (1,)), and
+# ``grad_fn._saved_dims`` reads them back as unsigned 64-bit numbers: (18446744073709551615,).
+_WRAP = 1 << 64
+
+
+def saved(v):
+    """An int (or a tuple of ints) as PyTorch's node shows it."""
+    if isinstance(v, tuple):
+        return tuple(saved(x) for x in v)
+    return v + _WRAP if v < 0 else v
+
+
+def signed(v):
+    """The int (or tuple) a node saved, as the signed number that was typed."""
+    if isinstance(v, tuple):
+        return tuple(signed(x) for x in v)
+    return v - _WRAP if v >= 1 << 63 else v
+
+
 def _matches(kind: str, v) -> bool:
     """invalid_arguments.cpp's type test: the Python type's name against the signature's
     (``float`` also takes an int); ``Number``, ``tuple of ints`` ... never match."""
@@ -221,13 +241,20 @@ def forms_fitting(forms: list[str], count: int) -> int:
     return fits
 
 
-def as_called(names: list[str], values: tuple, optional: bool = False) -> tuple[tuple, dict]:
-    """Split an op's arguments (``names``/``values`` in signature order) into the positional
-    and the keyword ones of the user's call (call_keywords). ``optional``: a None the call
-    did not spell out is a default, not an argument (clamp's bounds)."""
+def as_called(names: list[str], values: tuple, optional: bool = False,
+              defaults: tuple = ()) -> tuple[tuple, dict]:
+    """Split an op's arguments (``names``/``values`` in signature order; names after "*" are
+    keyword-only) into the positional and the keyword ones of the user's call
+    (call_keywords). A trailing positional value that is its default (``optional``: None;
+    else the matching entry of ``defaults``, aligned to the end of the positional names) is
+    taken as not given."""
     keywords = call_keywords()
-    given = dict(zip(names, values))
-    args = [v for n, v in given.items() if n not in keywords]
-    while optional and args and args[-1] is None:
+    star = names.index("*") if "*" in names else len(names)
+    given = dict(zip(names[:star] + names[star + 1:], values))
+    fallback = dict(zip(names[star - len(defaults):star], defaults))
+    args = [(n, given[n]) for n in names[:star] if n not in keywords]
+    while args and ((optional and args[-1][1] is None) or (
+            args[-1][0] in fallback and type(args[-1][1]) is type(fallback[args[-1][0]])
+            and args[-1][1] == fallback[args[-1][0]])):
         args.pop()
-    return tuple(args), {k: given[k] for k in keywords if k in given}
+    return tuple(v for _, v in args), {k: given[k] for k in keywords if k in given}

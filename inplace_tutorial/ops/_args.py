@@ -20,6 +20,8 @@ from ..arg_parser import (  # noqa: F401 - the ops import these from here
     invalid_combination,
     is_index,
     is_number,
+    saved,
+    signed,
     type_name,
 )
 from ..tensor import Tensor

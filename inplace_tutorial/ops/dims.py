@@ -14,8 +14,7 @@ from ..autograd.record import record
 from ..creation import zeros
 from ..layout import wrap_dim
 from ..tensor import Tensor, tensor_method
-from ._args import argument_error, type_name
-from ._int_args import int_arg, int_list, saved, signed
+from ._args import check_int, int_list, saved, signed, type_name
 from .views import _make_view
 
 
@@ -23,9 +22,9 @@ from .views import _make_view
 @tensor_method
 def unfold(self, dimension: int, size: int, step: int) -> Tensor:
     """Every window of ``size`` cells along ``dimension``, ``step`` apart, as a new last dim."""
-    dimension = int_arg("unfold", "dimension", dimension, 1)
-    size = int_arg("unfold", "size", size, 2)
-    step = int_arg("unfold", "step", step, 3)
+    dimension = check_int("unfold", "dimension", dimension, 1)
+    size = check_int("unfold", "size", size, 2)
+    step = check_int("unfold", "step", step, 3)
     d = wrap_dim(dimension, self.dim())
     max_size = self._shape[d] if self.dim() else 1
     if size > max_size:
@@ -68,13 +67,11 @@ def _unfold_bw(ctx, g):
 @tensor_method
 def unflatten(self, dim: int, sizes) -> Tensor:
     """Split one dim into ``sizes`` (a view; one size may be -1)."""
-    dim = int_arg("unflatten", "dim", dim, 1)
-    if not isinstance(sizes, (list, tuple)):
-        raise argument_error("unflatten", "sizes", 2, "tuple of ints", sizes)
-    sizes = int_list("unflatten", "sizes", tuple(sizes), 2)
-    d = wrap_dim(dim, self.dim())
-    if not sizes:
+    if not sizes:  # Tensor.unflatten's own Python check, before the binding's
         raise RuntimeError("unflatten: sizes must be non-empty")
+    dim = check_int("unflatten", "dim", dim, 1)
+    sizes = int_list("unflatten", "sizes", (sizes,), position=2, varargs=False)
+    d = wrap_dim(dim, self.dim())
     known = 1
     for s in sizes:
         known *= s if s != -1 else 1
@@ -151,7 +148,7 @@ def moveaxis(self, source, destination) -> Tensor:
 
 # --------------------------------------------------------------------------- swapdims
 def _swap_args(op: str, dim0, dim1) -> tuple:
-    return int_arg(op, "dim0", dim0, 1), int_arg(op, "dim1", dim1, 2)
+    return check_int(op, "dim0", dim0, 1), check_int(op, "dim1", dim1, 2)
 
 
 @tensor_method
@@ -161,8 +158,8 @@ def swapdims(self, dim0: int, dim1: int) -> Tensor:
 
 @tensor_method
 def swapaxes(self, axis0: int, axis1: int) -> Tensor:
-    return self.transpose(int_arg("swapaxes", "axis0", axis0, 1),
-                          int_arg("swapaxes", "axis1", axis1, 2))
+    return self.transpose(check_int("swapaxes", "axis0", axis0, 1),
+                          check_int("swapaxes", "axis1", axis1, 2))
 
 
 @tensor_method
@@ -172,5 +169,5 @@ def swapdims_(self, dim0: int, dim1: int) -> Tensor:
 
 @tensor_method
 def swapaxes_(self, axis0: int, axis1: int) -> Tensor:
-    return self.transpose_(int_arg("swapaxes_", "axis0", axis0, 1),
-                           int_arg("swapaxes_", "axis1", axis1, 2))
+    return self.transpose_(check_int("swapaxes_", "axis0", axis0, 1),
+                           check_int("swapaxes_", "axis1", axis1, 2))

@@ -43,13 +43,16 @@ def check_no_overlap(self: Tensor, other) -> None:
         raise RuntimeError(_OVERLAP)
 
 
-def check_args(op: str, dim, index, source=None, source_name: str = "source") -> None:
+_NO_SOURCE = object()  # index_select and index_fill_ take no source (None is a bad one)
+
+
+def check_args(op: str, dim, index, source=_NO_SOURCE, source_name: str = "source") -> None:
     """PyTorch's argument parser for (int dim, Tensor index[, Tensor source])."""
     if isinstance(dim, (bool, np.bool_)) or not isinstance(dim, numbers.Integral):
         raise argument_error(op, "dim", 1, "int", dim)
     if not isinstance(index, Tensor):
         raise argument_error(op, "index", 2, "Tensor", index)
-    if source is not None and not isinstance(source, Tensor):
+    if source is not _NO_SOURCE and not isinstance(source, Tensor):
         raise argument_error(op, source_name, 3, "Tensor", source)
 
 

@@ -18,8 +18,7 @@ from ..autograd.derivatives import derivative
 from ..autograd.record import record, record_inplace
 from ..layout import wrap_dim
 from ..tensor import Tensor, tensor_method
-from ._args import argument_error, check_number, type_name
-from ._int_args import int_arg, saved, signed
+from ._args import argument_error, check_int, check_number, saved, signed, type_name
 from ._iter import check_internal_overlap
 from .compare import where
 from .reduce import _out_shape
@@ -172,7 +171,7 @@ def _linalg_vector_norm_bw(ctx, g):
 def _renorm_args(op: str, p, dim, maxnorm) -> int:
     if not isinstance(p, numbers.Number) or isinstance(p, Tensor):
         raise argument_error(op, "p", 1, "Number", p)
-    dim = int_arg(op, "dim", dim, 2)
+    dim = check_int(op, "dim", dim, 2)
     if not isinstance(maxnorm, numbers.Number):
         raise argument_error(op, "maxnorm", 3, "Number", maxnorm)
     return dim

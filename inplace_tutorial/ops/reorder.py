@@ -17,7 +17,7 @@ from ..autograd.record import record
 from ..creation import empty_strided, zeros
 from ..layout import dense_strides, wrap_dim
 from ..tensor import Tensor, tensor_method
-from ._int_args import int_list, saved, signed
+from ._args import int_list, saved, signed
 
 
 def _like(self: Tensor, op: str, dtype: dtypes.dtype | None = None) -> Tensor:
@@ -33,9 +33,7 @@ def _like(self: Tensor, op: str, dtype: dtypes.dtype | None = None) -> Tensor:
 
 
 def _dims_arg(op: str, args: tuple) -> tuple:
-    if len(args) == 1 and isinstance(args[0], (list, tuple)):
-        args = args[0]
-    return int_list(op, "dims", tuple(args) if len(args) != 1 else args[0], 1)
+    return int_list(op, "dims", args)
 
 
 # --------------------------------------------------------------------------- flip
@@ -78,8 +76,8 @@ def _roll_into(out: np.ndarray, a: np.ndarray, shifts: dict) -> None:
 
 @tensor_method
 def roll(self, shifts, dims=()) -> Tensor:
-    shifts = int_list("roll", "shifts", shifts, 1)
-    dims = int_list("roll", "dims", dims, 2)
+    shifts = int_list("roll", "shifts", (shifts,))  # an int or a sequence of ints
+    dims = () if dims is None else int_list("roll", "dims", (dims,), position=2)
     if not shifts:
         raise RuntimeError("`shifts` required")
     if not dims and len(shifts) == 1:  # roll the flattened tensor, then view it back
@@ -112,9 +110,7 @@ def _roll_bw(ctx, g):
 def repeat(self, *repeats) -> Tensor:
     if not repeats:
         raise TypeError('repeat() missing 1 required positional arguments: "repeats"')
-    if len(repeats) == 1 and isinstance(repeats[0], (list, tuple)):
-        repeats = tuple(repeats[0])
-    repeats = int_list("repeat", "repeats", repeats if len(repeats) != 1 else repeats[0], 1)
+    repeats = int_list("repeat", "repeats", repeats)
     if len(repeats) < self.dim():
         raise RuntimeError("Number of dimensions of repeat dims can not be smaller than number "
                            "of dimensions of tensor")

@@ -16,8 +16,7 @@ from ..autograd.derivatives import derivative
 from ..autograd.record import record, record_inplace
 from ..layout import wrap_dim
 from ..tensor import Tensor, tensor_method
-from ._args import type_name
-from ._int_args import int_arg, saved, signed
+from ._args import check_int, saved, signed, type_name
 from ._iter import Scratch, check_internal_overlap, chunks
 from .reduced import is_reduced
 
@@ -79,7 +78,7 @@ _REQUIRED = object()  # cumsum(dim) has no default: PyTorch's own "missing" mess
 def _dim_arg(op: str, dim) -> int:
     if dim is _REQUIRED:
         raise TypeError(f'{op}() missing 1 required positional arguments: "dim"')
-    return int_arg(op, "dim", dim, 1)
+    return check_int(op, "dim", dim, 1)
 
 
 def _scan(op: str, ufunc, self: Tensor, dim, dtype) -> Tensor:

@@ -18,8 +18,7 @@ from ..creation import zeros
 from ..layout import wrap_dim
 from ..tensor import Tensor, tensor_method
 from . import _std_sort
-from ._args import type_name
-from ._int_args import int_arg, saved, signed
+from ._args import as_called, check_int, invalid_combination, saved, signed, type_name
 from ._iter import chunks
 from .reorder import _like
 
@@ -113,22 +112,18 @@ def _bool_arg(op: str, name: str, value) -> bool:
     return bool(value)
 
 
-_SORT_FORMS = (" * (*, bool stable, int dim = -1, bool descending = False)\n"
-               " * (int dim = -1, bool descending = False)\n")
+_SORT_FORMS = ["*, bool stable, int dim = -1, bool descending = False",
+               "int dim = -1, bool descending = False"]
 
 
 def _sort_args(op: str, dim, descending, stable) -> tuple:
     """sort/argsort have two overloads (with and without ``stable``): a wrong type lists both."""
-    def refuse(got: str, why: str = "") -> TypeError:
-        return TypeError(f"{op}() received an invalid combination of arguments - got ({got}), "
-                         f"but expected one of:\n{_SORT_FORMS}{why}")
-    if stable is not None and not isinstance(stable, (bool, np.bool_)):
-        raise refuse(f"stable={type_name(stable)}, ")
-    if not isinstance(dim, (int, np.integer)) or isinstance(dim, (bool, np.bool_)):
-        raise refuse(type_name(dim))
-    if not isinstance(descending, (bool, np.bool_)):
-        raise refuse(f"int, {type_name(descending)}", "      didn't match because some of the "
-                     f"arguments have invalid types: (!int!, !{type_name(descending)}!)\n")
+    if (not (stable is None or isinstance(stable, (bool, np.bool_)))
+            or not isinstance(dim, (int, np.integer)) or isinstance(dim, (bool, np.bool_))
+            or not isinstance(descending, (bool, np.bool_))):
+        args, kwargs = as_called(["dim", "descending", "*", "stable"],
+                                 (dim, descending, stable), defaults=(-1, False))
+        raise invalid_combination(op, args, _SORT_FORMS, kwargs)
     return int(dim), bool(descending)
 
 
@@ -181,8 +176,8 @@ def argsort(self, dim: int = -1, descending: bool = False, *, stable: bool = Fal
 def topk(self, k: int, dim: int = -1, largest: bool = True, sorted: bool = True):  # noqa: A002
     """The k largest (or smallest) values along dim, largest first. ``sorted=False`` leaves
     them in the order PyTorch's std::nth_element leaves them (sorted when k * 64 <= n)."""
-    k = int_arg("topk", "k", k, 1)
-    dim = int_arg("topk", "dim", dim, 2)
+    k = check_int("topk", "k", k, 1)
+    dim = check_int("topk", "dim", dim, 2)
     largest = _bool_arg("topk", "largest", largest)
     _bool_arg("topk", "sorted", sorted)
     d = wrap_dim(dim, self.dim())

@@ -14,15 +14,14 @@ from ..autograd.record import record, record_inplace
 from ..creation import zeros
 from ..layout import wrap_dim
 from ..tensor import Tensor, tensor_method
-from ._args import check_number
-from ._int_args import int_arg, saved, signed
+from ._args import argument_error, check_int, check_number, saved, signed
 from .views import _make_view
 
 
 # --------------------------------------------------------------------------- diagonal
 @tensor_method
 def diagonal(self, offset: int = 0, dim1: int = 0, dim2: int = 1) -> Tensor:
-    offset = int_arg("diagonal", "offset", offset, 1)
+    offset = check_int("diagonal", "offset", offset, 1)
     d1, d2 = wrap_dim(dim1, self.dim()), wrap_dim(dim2, self.dim())
     if d1 == d2:
         raise RuntimeError(f"diagonal dimensions cannot be identical {dim1}, {dim2}")
@@ -64,7 +63,7 @@ def _check_matrix(op: str, self: Tensor) -> None:
 
 
 def _triangle(op: str, self: Tensor, diagonal, lower: bool) -> Tensor:
-    diagonal = int_arg(op, "diagonal", diagonal, 1)
+    diagonal = check_int(op, "diagonal", diagonal, 1)
     _check_matrix(op, self)
     out = Tensor._empty(self._shape, self.dtype, op)
     o = out._array()
@@ -74,7 +73,7 @@ def _triangle(op: str, self: Tensor, diagonal, lower: bool) -> Tensor:
 
 
 def _triangle_(op: str, self: Tensor, diagonal, lower: bool) -> Tensor:
-    diagonal = int_arg(op + "_", "diagonal", diagonal, 1)
+    diagonal = check_int(op + "_", "diagonal", diagonal, 1)
     a = self._array()
     return record_inplace(op, self, {"self": self},
                           compute=lambda: _zero_triangle(a, diagonal, lower),
@@ -118,8 +117,7 @@ def fill_diagonal_(self, fill_value, wrap: bool = False) -> Tensor:
         fill_value = fill_value.item()
     check_number("fill_diagonal_", "fill_value", fill_value, 1)
     if not isinstance(wrap, bool):
-        raise TypeError(f"fill_diagonal_(): argument 'wrap' must be bool, not "
-                        f"{type(wrap).__name__}")
+        raise argument_error("fill_diagonal_", "wrap", 2, "bool", wrap)
     if self.dim() < 2:
         raise RuntimeError("dimensions must larger than 1")
     height, width = self._shape[0], self._shape[1]

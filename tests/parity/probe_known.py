@@ -18,4 +18,25 @@ KNOWN_DIFFERENT: dict[str, set[str]] = {
         'x.permute(dims=None)',
         "x.expand(size='a')",
     },
+    'issue 10 ops': {  # probes
+        't.cat([x, x], 1, out=x[:, :1])',
+        'x.scatter_(1, None, 1.0)',
+        'x.masked_scatter_(b, v[:1])',
+        'x.cumsum(1, t.int64).dtype',
+        'x.msort().shape',
+        "x.norm('nuc')",
+        "x.norm(2, 1, 'a')",
+        'x.unflatten(1, (-1, -1))',
+        's.unflatten(0, (1,))',
+    },
+    "out= of issue 10's ops": {  # blas
+        't.sort(x, out=x)',
+        't.gather(x, 1, t.tensor([[0]]), out=x)',
+        't.stack([x, x], out=x)',
+        't.stack([x, x], out=i)',
+        't.movedim(x, 0, 1, out=x)',
+    },
+    'random fills (issue 10)': {  # probes
+        "~ x.normal_(0, float('inf')).abs().min()",
+    },
 }

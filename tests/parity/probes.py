@@ -255,6 +255,12 @@ PROBES: dict[str, list[str]] = {
         *probes_args.NN_FUNCTIONAL],
     "module-level functions": probes_args.MODULE_FUNCTIONS,
     "keyword arguments": probes_args.KEYWORDS,
+    "issue 10 ops": [*probes_args.JOIN, *probes_args.GATHER_SCATTER, *probes_args.INDEX_OPS,
+                     *probes_args.MASKED, *probes_args.REORDER, *probes_args.TRIANGULAR,
+                     *probes_args.SCAN, *probes_args.SORTING, *probes_args.NORMS,
+                     *probes_args.DIMS],
+    "out= of issue 10's ops": probes_args.OUT_FORMS,
+    "random fills (issue 10)": probes_args.RANDOM_FILLS,
     "modes and misc": [
         *probes_args.SEEDS, "t.set_grad_enabled('a')", "callable(t.no_grad(1))",
         "t.manual_seed('a')",
@@ -274,7 +280,8 @@ OWNER = {  # which helper's files hold the fix for a class (HELPERS.md)
     "creation": "dtypes", "conversion": "dtypes", "autograd rules": "autograd",
     "modes and misc": "autograd", "nn layers": "nnops", "nn functional": "nnops",
     "module-level functions": "probes", "zero-argument methods": "probes",
-    "keyword arguments": "probes",
+    "keyword arguments": "probes", "issue 10 ops": "probes", "random fills (issue 10)": "probes",
+    "out= of issue 10's ops": "blas",
 }
 
 
