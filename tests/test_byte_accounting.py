@@ -96,7 +96,6 @@ def _fwd_bwd(run, inputs):
 # that casts an operand, e.g. a bool mask times a float64 gradient). A row that gets fixed
 # fails here until it is taken off the table, so the table only shrinks.
 KNOWN_UNCOUNTED: dict[str, int] = {
-    "addr forward": 65_536,
     "amax backward": 65_536,
     "avg_pool2d backward": 131_072,
     "avg_pool2d forward": 65_536,

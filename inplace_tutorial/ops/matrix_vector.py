@@ -22,7 +22,7 @@ from ..layout import out_strides as layout_out_strides
 from ..tensor import Tensor, tensor_method
 from . import dtype_rules
 from ._args import check_tensor
-from ._iter import Scratch, check_internal_overlap, check_partial_overlap, chunks
+from ._iter import Scratch, check_internal_overlap, check_partial_overlap
 from .linalg import as_scalar
 
 
@@ -75,7 +75,8 @@ def _addmv_kernel(out: Tensor, self: Tensor, mat: Tensor, vec: Tensor, beta, alp
     b, a = kernel_scalar(beta, dt), kernel_scalar(alpha, dt)
     cd = dtypes.compute_np(dt)  # float16/bfloat16: the product accumulates in float32
     o, m, v = out._array(), mat._array(), vec._array()
-    s = np.broadcast_to(self._array(), o.shape)
+    # self of one element for n rows: a scalar (NumPy buffers a broadcast operand)
+    s = self._array() if self._shape == o.shape else self._array().reshape(-1)[0]
     if mat._storage is out._storage or vec._storage is out._storage:
         prod = Tensor._empty(o.shape, dtypes.float32 if cd != dt.np else dt, "addmv (product)")
         np.matmul(m, v, out=prod._array(), dtype=cd, casting="unsafe")
@@ -87,7 +88,8 @@ def _addmv_kernel(out: Tensor, self: Tensor, mat: Tensor, vec: Tensor, beta, alp
             blk = slice(r, min(r + rows, o.shape[0]))
             p = scratch.view((blk.stop - blk.start,))
             np.matmul(m[blk], v, out=p, dtype=cd, casting="unsafe")
-            _combine(o[blk], s[blk], p, a, b, self is out)
+            _combine(o[blk], s[blk] if isinstance(s, np.ndarray) else s, p, a, b,
+                     self is out)
 
 
 def _combine(o: np.ndarray, s: np.ndarray, p: np.ndarray, a, b, in_place: bool) -> None:
@@ -97,7 +99,9 @@ def _combine(o: np.ndarray, s: np.ndarray, p: np.ndarray, a, b, in_place: bool) 
     if b == 0:  # self is ignored, NaN and inf included
         np.copyto(o, p, casting="unsafe")
         return
-    if b != 1:
+    if not isinstance(s, np.ndarray):
+        o.fill(s * b if b != 1 else s)
+    elif b != 1:
         np.multiply(s, b, out=o, casting="unsafe")
     elif not in_place:
         np.copyto(o, s, casting="unsafe")
@@ -203,31 +207,37 @@ def addr_dtype(self: Tensor, vec1: Tensor, vec2: Tensor, beta, alpha) -> dtypes.
 
 def addr_kernel(out: Tensor, s: Tensor, vec1: Tensor, vec2: Tensor, beta, alpha,
                  rd: dtypes.dtype) -> None:
-    """out = beta*self + (alpha*vec1) * vec2, element by element in the common dtype, a chunk
-    at a time (no (n, m) temporary). float16 rounds after every step, as PyTorch's kernel."""
+    """out = beta*self + (alpha*vec1) * vec2, element by element in the common dtype (float16
+    rounds after every step, as PyTorch's kernel), one row at a time through the workspace:
+    no (n, m) temporary, and no broadcast operand (NumPy buffers those, 64 KiB a call)."""
     o = out._array()
     b, a = kernel_scalar(beta, rd), kernel_scalar(alpha, rd)
-    u = np.broadcast_to(vec1._array().reshape(-1, 1), o.shape)
-    v = np.broadcast_to(vec2._array(), o.shape)
-    x = np.broadcast_to(s._array(), o.shape)
+    u, v, x = vec1._array(), vec2._array(), s._array()
     ct = rd.np
-    with Scratch(ct, "addr", 2 * o.size) as scratch:
-        for idx in chunks(o.shape, scratch.capacity // 2):
-            blk = o[idx]
-            t = scratch.view(blk.shape)
-            if rd is dtypes.bool_:
-                np.logical_and(u[idx], v[idx], out=t)
-                np.logical_and(t, a, out=t)
-                if b:
-                    np.logical_or(t, x[idx], out=t, dtype=np.bool_, casting="unsafe")
-            else:
-                np.multiply(u[idx], a, out=t, dtype=ct, casting="unsafe")
-                np.multiply(t, v[idx], out=t, dtype=ct, casting="unsafe")
-                if b != 0:  # beta 0: self is ignored, NaN and inf included
-                    w = scratch._buf[t.size:2 * t.size].reshape(t.shape)
-                    np.multiply(x[idx], b, out=w, dtype=ct, casting="unsafe")
-                    np.add(w, t, out=t, dtype=ct, casting="unsafe")
-            np.copyto(blk, t, casting="unsafe")
+    n, m = o.shape
+    with Scratch(ct, "addr", 2 * m) as scratch:
+        step = max(1, scratch.capacity // 2)
+        for i in range(n):
+            xi = x[i]
+            for c in range(0, m, step):
+                cols = slice(c, min(c + step, m))
+                t = scratch._buf[:cols.stop - c]
+                w = scratch._buf[cols.stop - c:2 * (cols.stop - c)]
+                xs = xi[cols] if xi.strides[0] else xi[0]  # (a column self: one value a row)
+                if rd is dtypes.bool_:
+                    np.logical_and(v[cols], bool(u[i]) and a, out=t)
+                    if b:
+                        np.logical_or(t, xs, out=t, dtype=np.bool_, casting="unsafe")
+                else:
+                    au = np.multiply(ct.type(u[i]), a, dtype=ct)
+                    np.multiply(v[cols], au, out=t, dtype=ct, casting="unsafe")
+                    if b != 0:  # beta 0: self is ignored, NaN and inf included
+                        if isinstance(xs, np.ndarray):
+                            np.multiply(xs, b, out=w, dtype=ct, casting="unsafe")
+                        else:
+                            w.fill(np.multiply(ct.type(xs), b, dtype=ct))
+                        np.add(w, t, out=t, dtype=ct, casting="unsafe")
+                np.copyto(o[i, cols], t, casting="unsafe")
 
 
 @tensor_method
