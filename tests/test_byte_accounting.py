@@ -119,7 +119,6 @@ KNOWN_UNCOUNTED: dict[str, int] = {
     "einsum backward": 110_592,
     "gather backward": 69_632,
     "gather forward": 131_072,
-    "index_put_ backward": 258_048,
     "linalg_vector_norm backward": 98_304,
     "log_softmax backward": 65_536,
     "log_softmax forward": 65_536,
@@ -150,7 +149,6 @@ KNOWN_UNCOUNTED: dict[str, int] = {
     "unfold backward": 126_976,
     "var backward": 61_440,
     "var forward": 65_536,
-    "x[mask] forward": 69_632,
 }
 # NumPy 2.2 (the Python 3.10 lock) runs np.einsum over four or more labels through its
 # iterator's loop buffers (3 x 64 KiB in float64); NumPy 2.3 and later take none.

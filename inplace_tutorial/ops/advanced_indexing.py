@@ -29,7 +29,8 @@ INDEX_DTYPES = (dtypes.int64, dtypes.int32, dtypes.uint8, dtypes.bool_)
 _BAD_DTYPE = "tensors used as indices must be long, int, byte or bool tensors"
 _UINT8_MASK = ("indexing with dtype torch.uint8 is now deprecated, please use a dtype torch.bool "
                "instead.")
-_CHUNK = 8192  # result elements NumPy gathers or scatters at a time (its own buffer size)
+_CHUNK = 1024  # result elements NumPy gathers or scatters at a time: its chunk-sized
+# temporaries (8 KiB in float64) stay far under what the byte-accounting test tolerates
 
 
 def _sizes(shape) -> str:
@@ -86,6 +87,8 @@ class Plan:
     dims: list  # the indexed dims of self, in order
     adjacent: bool
     keep: object  # the counted tensor holding a mask's positions (alive while arrays are used)
+    raw: list  # ``arrays`` before the broadcast (what min/max read: a reduction over a
+    # broadcast view would go through NumPy's loop buffer)
 
 
 def _nonzero_columns(mask: Tensor) -> tuple[list, Tensor]:
@@ -126,6 +129,7 @@ def make_plan(self: Tensor, indices: list) -> Plan:
                          "with shapes " + ", ".join(_sizes(a.shape) for a in given)) from None
     arrays += [None] * (self.dim() - len(arrays))
     dims = [d for d, a in enumerate(arrays) if a is not None]
+    raw = arrays
     arrays = [None if a is None else np.broadcast_to(a, bshape) for a in arrays]
     adjacent = dims == list(range(dims[0], dims[-1] + 1))
     rest = tuple(s for d, s in enumerate(self._shape) if arrays[d] is None)
@@ -133,7 +137,7 @@ def make_plan(self: Tensor, indices: list) -> Plan:
         shape = self._shape[:dims[0]] + tuple(bshape) + self._shape[dims[-1] + 1:]
     else:
         shape = tuple(bshape) + rest
-    return Plan(arrays, tuple(bshape), shape, dims, adjacent, keep)
+    return Plan(arrays, tuple(bshape), shape, dims, adjacent, keep, raw)
 
 
 def first_out_of_bounds(self: Tensor, plan: Plan) -> tuple[int, str] | None:
@@ -145,7 +149,7 @@ def first_out_of_bounds(self: Tensor, plan: Plan) -> tuple[int, str] | None:
         return None
     bad = []
     for rank, d in enumerate(plan.dims):
-        a, size = plan.arrays[d], self._shape[d]
+        a, size = plan.raw[d], self._shape[d]
         if a.min() < -size or a.max() >= size:  # reductions: no index-sized temporary
             bad.append((rank, d))
     if not bad:
@@ -173,7 +177,8 @@ def linear(a: np.ndarray, plan: Plan) -> tuple[np.ndarray, Tensor, tuple]:
         else None
     for k, d in enumerate(plan.dims):
         dest = off if k == 0 else term_t._array()
-        np.remainder(plan.arrays[d], a.shape[d], out=dest)  # -1 is the last (bounds checked)
+        np.copyto(dest, plan.arrays[d], casting="unsafe")  # (a ufunc would buffer a broadcast)
+        np.remainder(dest, a.shape[d], out=dest)  # -1 is the last (bounds already checked)
         step = a.strides[d] // item
         if step != 1:
             np.multiply(dest, step, out=dest)
@@ -297,17 +302,14 @@ def _fast_gather(self: Tensor, indices: list) -> Tensor | None:
         out = Tensor._empty(idx.shape + a.shape[1:], self.dtype, "index")
         np.take(a, idx, axis=0, out=out._array(), mode="wrap")  # "wrap": -1 is the last row
         return out
-    if t.dtype is not dtypes.bool_ or not idx.flags.c_contiguous:
+    rows = _mask_rows(self, indices)
+    if rows is None:
         return None
-    rows = a.reshape((-1,) + a.shape[idx.ndim:])  # a view: a is contiguous
-    mask = idx.reshape(-1)
-    out = Tensor._empty((int(np.count_nonzero(mask)),) + a.shape[idx.ndim:], self.dtype, "index")
-    o, done = out._array(), 0
-    for s in range(0, mask.size, _CHUNK):
-        picked = np.flatnonzero(mask[s:s + _CHUNK])
-        picked += s
-        np.take(rows, picked, axis=0, out=o[done:done + picked.size], mode="wrap")
-        done += picked.size
+    out = Tensor._empty((int(np.count_nonzero(rows.mask)),) + a.shape[idx.ndim:], self.dtype,
+                        "index")
+    o = out._array()
+    for picked, done in rows:
+        np.take(rows.target, picked, axis=0, out=o[done:done + picked.size], mode="wrap")
     return out
 
 
@@ -317,8 +319,40 @@ def _index_bw(ctx, g):
     twice gets both)."""
     out = zeros(ctx.attr("self_sym_sizes"), dtype=g.dtype)
     indices = list(ctx.saved("indices"))
+    rows = _mask_rows(out, indices)
+    if rows is not None:  # a mask picks each cell once: write its rows back, chunk by chunk
+        for picked, done in rows:
+            rows.target[picked] = g._array()[done:done + picked.size]
+        return (out,)
     scatter(out._array(), make_plan(out, indices), g._array(), accumulate=True)
     return (out,)
+
+
+class _MaskRows:
+    """The rows a bool mask over the leading dims of a contiguous array picks, a chunk of the
+    mask at a time: ``(positions, how many came before)``; ``target``: the array as rows."""
+
+    def __init__(self, a: np.ndarray, mask: np.ndarray):
+        self.target = a.reshape((-1,) + a.shape[mask.ndim:])  # a view: a is contiguous
+        self.mask = mask.reshape(-1)
+
+    def __iter__(self):
+        done = 0
+        for s in range(0, self.mask.size, _CHUNK):
+            picked = np.flatnonzero(self.mask[s:s + _CHUNK])
+            picked += s
+            yield picked, done
+            done += picked.size
+
+
+def _mask_rows(self: Tensor, indices: list) -> _MaskRows | None:
+    """The fast case: one bool mask (at least 1-dim), self contiguous."""
+    if len(indices) != 1 or indices[0].dtype is not dtypes.bool_ or not indices[0].dim():
+        return None
+    a, m = self._array(), indices[0]._array()
+    if not (a.flags.c_contiguous and m.flags.c_contiguous):
+        return None
+    return _MaskRows(a, m)
 
 
 __all__ = ["INDEX_DTYPES", "Plan", "check_indices", "check_mask_shape", "first_out_of_bounds",
