@@ -1,0 +1,87 @@
+"""arg_parser.call_keywords, without torch: an argument given by keyword loses "(position n)".
+
+call_keywords reads the calling instruction, whose bytecode differs between Python 3.10
+(CALL_FUNCTION_KW), 3.11 (KW_NAMES, PRECALL, CALL), 3.12 (KW_NAMES, CALL) and 3.13 (CALL_KW),
+so these run on every Python the package supports (the parity suite runs on one). The
+expected texts are PyTorch 2.13's (tests/parity/probes_args.py KEYWORDS compares them).
+"""
+from __future__ import annotations
+
+import pytest
+
+import inplace_tutorial as ipt
+
+
+def message(call) -> str:
+    with pytest.raises(TypeError) as info:
+        call()
+    return str(info.value)
+
+
+@pytest.fixture
+def x():
+    return ipt.ones(2, 3)
+
+
+def test_a_method_call_names_the_position_of_a_positional_argument(x):
+    assert message(lambda: x.add_(None)) == (
+        "add_(): argument 'other' (position 1) must be Tensor, not NoneType")
+
+
+def test_a_method_call_with_a_keyword_names_no_position(x):
+    assert message(lambda: x.add_(other=None)) == (
+        "add_(): argument 'other' must be Tensor, not NoneType")
+    assert message(lambda: x.sub_(other=None, alpha=2)) == (
+        "sub_(): argument 'other' must be Tensor, not NoneType")
+
+
+def test_a_function_call(x):
+    assert message(lambda: ipt.add(x, None)) == (
+        "add(): argument 'other' (position 2) must be Tensor, not NoneType")
+    assert message(lambda: ipt.add(x, other=None)) == (
+        "add(): argument 'other' must be Tensor, not NoneType")
+
+
+def test_a_call_through_star_args_counts_as_positional(x):
+    """f(*args, **kwargs) is CALL_FUNCTION_EX: its keywords are not known, so none is."""
+    args, kwargs = (None,), {"other": None}
+    assert message(lambda: x.add_(*args)) == (
+        "add_(): argument 'other' (position 1) must be Tensor, not NoneType")
+    assert "(position 1)" in message(lambda: x.add_(**kwargs))
+
+
+def test_the_overload_message_lists_keywords_in_reverse_call_order(x):
+    got = message(lambda: x.narrow(dim=0, start=None, length=1))
+    assert got.startswith("narrow() received an invalid combination of arguments - got "
+                          "(length=int, start=NoneType, dim=int, ), but expected one of:\n")
+    assert "(dim=int, !start=NoneType!, length=int, )" in got
+    got = message(lambda: x.narrow(0, None, length=1))
+    assert "got (int, NoneType, length=int), but" in got
+
+
+def test_clamp_with_one_bound_by_keyword(x):
+    assert message(lambda: x.clamp_(min=[0])) == (
+        "clamp_() received an invalid combination of arguments - got (min=list, ), but "
+        "expected one of:\n * (Tensor min = None, Tensor max = None)\n"
+        " * (Number min = None, Number max = None)\n")
+
+
+def test_sort_with_keywords_lists_only_what_was_given(x):
+    assert message(lambda: x.sort(descending=1)) == (
+        "sort() received an invalid combination of arguments - got (descending=int, ), but "
+        "expected one of:\n * (*, bool stable, int dim = -1, bool descending = False)\n"
+        " * (int dim = -1, bool descending = False)\n")
+    assert "got (int, str), but" in message(lambda: x.sort(0, "a"))
+
+
+def test_a_keyword_through_a_module_function_with_two_forms(x):
+    assert message(lambda: ipt.addmm(x, x, x.t(), alpha="a")).startswith(
+        "addmm() received an invalid combination of arguments - got (Tensor, Tensor, Tensor, "
+        "alpha=str), but expected one of:\n")
+
+
+def test_a_caller_in_a_nested_function_is_read_too(x):
+    def learner_code(t):
+        return t.mul_(other="a")
+    assert message(lambda: learner_code(x)) == (
+        "mul_(): argument 'other' must be Tensor, not str")
