@@ -15,6 +15,7 @@ import inplace_tutorial as ipt
 from inplace_tutorial.autograd import gradcheck
 from inplace_tutorial.autograd.function import DERIVATIVES
 from inplace_tutorial.nn import functional as F
+from inplace_tutorial.ops.scalar_overloads import add_scalar, div_scalar, mul_scalar
 
 
 def _seeded(fn):
@@ -27,6 +28,21 @@ def _seeded(fn):
 
 def _rows(a):
     return ipt.arange(a.shape[0])
+
+
+def _classes(a, ignore: bool = False):
+    """Class indices for every position of a (N, C, ...) input (the class dim left out), a
+    fixed pattern for any size; ``ignore``: every fifth one is -100."""
+    shape = (a.shape[0], *a.shape[2:])
+    n = int(np.prod(shape))
+    idx = np.arange(n) * 7 % a.shape[1]
+    if ignore:
+        idx[::5] = -100
+    return ipt.tensor(idx.reshape(shape))
+
+
+def _class_weights(a):
+    return ipt.tensor(np.linspace(0.5, 2.0, a.shape[1]), dtype=ipt.float64)
 
 
 A, B, M, BATCH, IMG = (2, 3), (3, 4), (3, 3), (2, 3, 4), (2, 2, 4, 4)
@@ -134,7 +150,18 @@ CASES = {
     "native_batch_norm": (lambda x, w, b: F.batch_norm(x, None, None, w, b, training=True),
                           [IMG, (2,), (2,)], False),
     "mse_loss": (lambda a, b: F.mse_loss(a, b), [A, A], False),
-    "nll_loss": (lambda a: F.nll_loss(a.log_softmax(1), ipt.tensor([2, 0])), [A], False),
+    "nll_loss": (lambda a: F.nll_loss(a.log_softmax(1), ipt.tensor([2, 0]))
+                 + F.nll_loss(a, ipt.tensor([1, -100]), weight=ipt.tensor([0.5, 2.0, 1.5],
+                                                                         dtype=ipt.float64))
+                 + F.nll_loss(a[1], ipt.tensor(2), reduction="sum"), [A], False),
+    "nll_loss2d": (lambda a: F.nll_loss(a, _classes(a, ignore=True), weight=_class_weights(a))
+                   + F.cross_entropy(a[:, :, 0], _classes(a[:, :, 0]), reduction="sum"),
+                   [(2, 3, 2, 2)], False),
+    "mul_scalar": (lambda a: mul_scalar(a, 0.7), [A], False),
+    "div_scalar": (lambda a: div_scalar(a, 3), [A], False),
+    "add_scalar": (lambda a, p: add_scalar(a, 2.5).sum()
+                   + F.cross_entropy(a, p, label_smoothing=0.2)
+                   + F.cross_entropy(a, _classes(a), label_smoothing=0.3), [A, A], False),
     "native_layer_norm": (lambda x, w, b: F.layer_norm(x, (3, 4), w, b), [BATCH, (3, 4), (3, 4)],
                           False),
     "embedding": (lambda w: F.embedding(ipt.tensor([[0, 2], [2, 3]]), w, padding_idx=1),

@@ -10,7 +10,7 @@ from __future__ import annotations
 from .. import dtypes
 from ..autograd import grad_mode
 from ..layout import wrap_dim
-from ..ops._args import check_tensor, int_list, invalid_combination, is_index
+from ..ops._args import check_tensor, check_type, int_list, invalid_combination, is_index
 from ..tensor import Tensor
 
 _REDUCTIONS = ("none", "mean", "sum")
@@ -20,6 +20,16 @@ def reduction(value: str) -> None:
     """F.*_loss read the reduction string before anything else (PyTorch's get_enum)."""
     if value not in _REDUCTIONS:
         raise ValueError(f"{value} is not a valid value for reduction")
+
+
+def loss_arguments(op: str, input, target, weight, ignore_index) -> None:
+    """The binding of nll_loss_nd / cross_entropy_loss: (Tensor input, Tensor target,
+    Tensor? weight, int reduction, SymInt ignore_index, ...)."""
+    check_tensor(op, "input", input, 1)
+    check_tensor(op, "target", target, 2)
+    if weight is not None:
+        check_tensor(op, "weight", weight, 3)
+    check_type(op, "ignore_index", ignore_index, int, 5)
 
 
 def linear(input, weight, bias) -> None:

@@ -17,6 +17,7 @@ from ..creation import rand, zeros
 from ..layout import broadcast_shapes
 from ..ops import activations, attention, loss_ops, nn_ops, normalization
 from ..ops import batch_norm as batch_norm_ops
+from ..ops import cross_entropy as cross_entropy_ops
 from ..ops import embedding as embedding_ops
 from ..ops._args import check_tensor, check_type, int_list
 from ..tensor import Tensor
@@ -185,21 +186,41 @@ def log_softmax(input: Tensor, dim: int | None = None) -> Tensor:
     return input.log_softmax(dim)
 
 
-def nll_loss(input: Tensor, target: Tensor, reduction: str = "mean",
-             ignore_index: int = -100) -> Tensor:
-    checks.reduction(reduction)
-    check_tensor("nll_loss_nd", "input", input, 1)
-    check_tensor("nll_loss_nd", "target", target, 2)
-    return loss_ops.nll_loss(input, target, reduction, ignore_index)
+def _legacy_reduction(size_average: bool | None, reduce: bool | None) -> str:
+    """PyTorch's _Reduction.legacy_get_string: the deprecated flags, read as a reduction."""
+    size_average = True if size_average is None else size_average
+    reduce = True if reduce is None else reduce
+    ret = "mean" if size_average and reduce else "sum" if reduce else "none"
+    warnings.warn(f"size_average and reduce args will be deprecated, please use "
+                  f"reduction='{ret}' instead.", stacklevel=3)
+    return ret
 
 
-def cross_entropy(input: Tensor, target: Tensor, reduction: str = "mean",
-                  ignore_index: int = -100) -> Tensor:
-    """log_softmax over the class dim, then nll_loss: PyTorch's own composition."""
+def nll_loss(input: Tensor, target: Tensor, weight: Tensor | None = None,
+             size_average: bool | None = None, ignore_index: int = -100,
+             reduce: bool | None = None, reduction: str = "mean") -> Tensor:
+    """-input[target] (times weight[target]), reduced; input (C,), (N, C) or (N, C, d1, ...)
+    with targets (), (N,) or (N, d1, ...) (NllLossBackward0, or NllLoss2DBackward0)."""
+    if size_average is not None or reduce is not None:
+        reduction = _legacy_reduction(size_average, reduce)
     checks.reduction(reduction)
-    check_tensor("cross_entropy_loss", "input", input, 1)
-    check_tensor("cross_entropy_loss", "target", target, 2)
-    return loss_ops.nll_loss(input.log_softmax(1), target, reduction, ignore_index)
+    checks.loss_arguments("nll_loss_nd", input, target, weight, ignore_index)
+    return loss_ops.nll_loss_nd(input, target, weight, reduction, ignore_index)
+
+
+def cross_entropy(input: Tensor, target: Tensor, weight: Tensor | None = None,
+                  size_average: bool | None = None, ignore_index: int = -100,
+                  reduce: bool | None = None, reduction: str = "mean",
+                  label_smoothing: float = 0.0) -> Tensor:
+    """log_softmax over the class dim, then nll_loss: PyTorch's own composition (see
+    ops/cross_entropy.py for probability targets and label smoothing)."""
+    if size_average is not None or reduce is not None:
+        reduction = _legacy_reduction(size_average, reduce)
+    checks.reduction(reduction)
+    checks.loss_arguments("cross_entropy_loss", input, target, weight, ignore_index)
+    check_type("cross_entropy_loss", "label_smoothing", label_smoothing, float, 6)
+    return cross_entropy_ops.cross_entropy(input, target, weight, reduction, ignore_index,
+                                           label_smoothing)
 
 
 def mse_loss(input: Tensor, target: Tensor, reduction: str = "mean") -> Tensor:

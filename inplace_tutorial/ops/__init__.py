@@ -18,4 +18,5 @@ from . import joining, masking, index_ops, index_fill, scatter_gather  # noqa: F
 from . import scatter_reduce, index_reduce  # noqa: F401
 from . import reorder, triangular, scan, sorting, dims, special, norms  # noqa: F401
 from . import matrix_vector, put_take  # noqa: F401
+from . import scalar_overloads  # noqa: F401
 # isort: on

@@ -10,6 +10,8 @@ import numpy as np
 from .. import dtypes
 from ..autograd.derivatives import derivative
 from ..autograd.record import record
+from ..layout import non_overlapping_and_dense
+from ..modes import STATE
 from ..tensor import Tensor
 from ._chunked import ramp, run_chunked
 
@@ -27,54 +29,140 @@ def _check_float(kernel: str, t: Tensor) -> None:
         raise NotImplementedError(f'"{kernel}" not implemented for \'{t.dtype.short}\'')
 
 
-def nll_loss(input: Tensor, target: Tensor, reduction: str = "mean",
-             ignore_index: int = -100) -> Tensor:
-    """-input[i, target[i]], averaged over the targets that are not ``ignore_index``."""
+def nll_loss_nd(input: Tensor, target: Tensor, weight: Tensor | None = None,
+                reduction: str = "mean", ignore_index: int = -100) -> Tensor:
+    """PyTorch's nll_loss_nd: a (C,) or (N, C) input goes to nll_loss (NllLossBackward0),
+    (N, C, H, W) to nll_loss2d (NllLoss2DBackward0), any other (N, C, d1, d2, ...) through a
+    contiguous (N, C, 1, d1*d2*...) view of itself (and the result viewed back)."""
     _check_reduction(reduction)
-    if target.dtype.short not in ("Long", "Byte"):
+    if input.dim() < 1:
+        raise ValueError(f"Expected 1 or more dimensions (got {input.dim()})")
+    if input.dim() != 1 and input._shape[0] != (target._shape[0] if target.dim() else 0):
+        raise ValueError(f"Expected input batch_size ({input._shape[0]}) to match target "
+                         f"batch_size ({target._shape[0] if target.dim() else 0}).")
+    if input.dim() in (1, 2, 4):
+        return nll_loss(input, target, weight, reduction, ignore_index)
+    n, c = input._shape[:2]
+    out_size = (n, *input._shape[2:])
+    if target._shape[1:] != input._shape[2:]:
+        raise RuntimeError(f"Expected target size {list(out_size)}, got {list(target._shape)}")
+    x, tgt = input.contiguous(), target.contiguous()
+    x = x.view(n, c, 1, -1) if x.numel() else x.view(n, c, 0, 0)  # (an empty batch: #15870)
+    tgt = tgt.view(n, 1, -1) if tgt.numel() else tgt.view(n, 0, 0)
+    out = nll_loss(x, tgt, weight, reduction, ignore_index)
+    return out.view(out_size) if reduction == "none" else out
+
+
+def nll_loss(input: Tensor, target: Tensor, weight: Tensor | None = None,
+             reduction: str = "mean", ignore_index: int = -100) -> Tensor:
+    """-input[target] * weight[target] at every target position, then summed, or averaged
+    over the weights of the targets that are not ``ignore_index``. ``input`` is (C,) with a
+    0-D target, (N, C) with (N,) targets (PyTorch's nll_loss), or (N, C, H, W) with
+    (N, H, W) targets (its nll_loss2d, a node of its own)."""
+    _check_reduction(reduction)
+    spatial = input.dim() == 4
+    op = "nll_loss2d" if spatial else "nll_loss"
+    if weight is not None and weight.requires_grad and STATE.grad:
+        raise RuntimeError(f"The function '{op}_forward' is not differentiable with respect "
+                           "to argument 'weight'. This input cannot have requires_grad True.")
+    c = _check_nll_shapes(input, target, weight, spatial)
+    _check_float(f"{op}_forward_out_frame" if spatial else "nll_loss_out_frame", input)
+    if weight is not None and weight.dtype is not input.dtype:
+        raise RuntimeError(f"expected scalar type {input.dtype.short} but found "
+                           f"{weight.dtype.short}")
+    if spatial and target.dtype is not dtypes.int64:  # the 2-D kernel reads int64 only
+        raise RuntimeError(f"expected scalar type Long but found {target.dtype.short}")
+    target_c = target if target.is_contiguous() else target.contiguous()
+    counts, cells, k = _target_cells(target_c, ignore_index, c, input, op)
+    # every position's loss, -input[target] * weight[target], 0 where the target is ignored
+    # (an ignored position reads a cell of its own, unused)
+    losses = Tensor._empty((counts.size,), input.dtype, op + " (picked)")._array()
+    if k:
+        np.take(_span(input._array()), cells, out=losses)
+    np.negative(losses, out=losses)
+    wp = None
+    if weight is not None:
+        wp = _picked_weights(weight, target_c, counts, input.dtype, op)
+        np.multiply(losses, wp, out=losses)
+    np.logical_not(counts, out=counts)
+    np.copyto(losses, 0, where=counts)
+    del cells, counts
+    with np.errstate(divide="ignore", invalid="ignore"):  # 0 / 0: nan, as in PyTorch
+        total = np.float64(k) if wp is None else wp.sum(dtype=np.float64)
+        if reduction == "none" and input.dim() > 1:
+            out = Tensor._empty(target._shape, input.dtype, op)
+            np.copyto(out._array().reshape(-1), losses)  # a fresh tensor: reshape is a view
+        else:
+            out = Tensor._empty((), input.dtype, op)
+            loss = losses.sum(dtype=np.float64)
+            out._array()[...] = loss / total if reduction == "mean" else loss
+    del losses, wp
+    total_weight = Tensor._empty((), input.dtype, op + " (total_weight)")
+    total_weight._array()[...] = total
+    # torch keeps ignore_index as an unsigned 64-bit SymInt: -100 reads back as 2**64 - 100
+    return record(op, out, {"self": input}, target=target, weight=weight,
+                  reduction=_REDUCTIONS.index(reduction), ignore_index=ignore_index % 2**64,
+                  total_weight=total_weight)
+
+
+def _check_nll_shapes(input: Tensor, target: Tensor, weight: Tensor | None,
+                      spatial: bool) -> int:
+    """The shape and target-dtype checks of nll_loss_forward / nll_loss2d_forward, in
+    PyTorch 2.13's order; returns the number of classes."""
+    if spatial:
+        if target.dim() != 3:
+            raise RuntimeError("only batches of spatial targets supported (3D tensors) but got "
+                               f"targets of dimension: {target.dim()}")
+        _check_target_dtype(target)
+        c = input._shape[1]
+        if weight is not None and weight.numel() != c:
+            raise RuntimeError("weight tensor should be defined either for all or no classes")
+        n, _, h, w = input._shape
+        if target._shape != (n, h, w):
+            raise RuntimeError(f"size mismatch (got input: {list(input._shape)} , target: "
+                               f"{list(target._shape)}")
+        return c
+    if target.dim() > 1:
+        raise RuntimeError("0D or 1D target tensor expected, multi-target not supported")
+    _check_target_dtype(target)
+    if input.dim() == 1 and target.dim() == 1 and target._shape[0] != 1:
+        raise ValueError("For 1D input, 1D target must have size 1, but got target size: "
+                         f"{target._shape[0]}")
+    c = input._shape[-1]
+    if weight is not None and not (weight.dim() == 1 and weight.numel() == c):
+        raise RuntimeError(f"weight tensor should be defined either for all {c} classes or no "
+                           f"classes but got weight tensor of shape: {list(weight._shape)}")
+    return c
+
+
+def _check_target_dtype(target: Tensor) -> None:
+    if target.dtype not in (dtypes.int64, dtypes.uint8):
         raise RuntimeError(f"expected target dtype to be Long or Byte, but got "
                            f"{target.dtype.short}")
-    if input.dim() != 2:
-        raise ValueError(f"Expected 2 dimensions (got {input.dim()})")
-    n, c = input._shape
-    if target._shape != (n,):
-        raise ValueError(f"Expected input batch_size ({n}) to match target batch_size "
-                         f"({target._shape[0] if target.dim() else 0}).")
-    counts, cells, k = _target_cells(target, ignore_index, c, input, "nll_loss")
-    _check_float("nll_loss_out_frame", input)
-    # -input[i, target[i]] for every row (an ignored row reads a cell of its own, unused)
-    picked = Tensor._empty((n,), input.dtype, "nll_loss (picked)")._array()
-    if k:
-        np.take(_span(input._array()), cells, out=picked)
-    if reduction == "none":
-        out = Tensor._empty((n,), input.dtype, "nll_loss")
-        o = out._array()
-        o.fill(0)
-        np.negative(picked, out=o, where=counts)
-    else:
-        out = Tensor._empty((), input.dtype, "nll_loss")
-        if k < n:  # the rows that count, in order, so the sum adds exactly what torch adds
-            picked = _compact(picked, counts, cells, k)
-        s = -picked.sum(dtype=np.float64)
-        out._array()[...] = s / k if reduction == "mean" else s
-    del picked, counts, cells
-    # torch keeps ignore_index as an unsigned 64-bit SymInt: -100 reads back as 2**64 - 100
-    total_weight = Tensor._empty((), input.dtype, "nll_loss (total_weight)")
-    total_weight._array()[...] = k
-    return record("nll_loss", out, {"self": input}, target=target,
-                  reduction=_REDUCTIONS.index(reduction), ignore_index=ignore_index % 2**64,
-                  total_weight=total_weight, weight=None, self_sizes=input._shape)
+
+
+def _picked_weights(weight: Tensor, target: Tensor, counts: np.ndarray, dtype,
+                    op: str) -> np.ndarray:
+    """weight[target] at every position, 0 where the target is ignored (a counted buffer;
+    an ignored target may be any integer, so the gather clips instead of checking)."""
+    wp = Tensor._empty((counts.size,), dtype, op + " (weights)")._array()
+    w = weight._array().reshape(-1)  # (C,), or any shape with C elements for nll_loss2d
+    np.take(w, target._array().reshape(-1), out=wp, mode="clip")
+    np.multiply(wp, counts, out=wp)
+    return wp
 
 
 def _target_cells(target: Tensor, ignore_index: int, c: int, into: Tensor, op: str):
-    """(counts, cells, k): which rows' targets count (not ``ignore_index``), where each row's
-    target cell sits in ``into``'s memory (an ignored row: its first cell), how many count.
+    """(counts, cells, k): at every target position (target's cells in row-major order),
+    whether its target counts (is not ``ignore_index``), where its target's cell sits in
+    ``into``'s memory (an ignored position: the cell of class 0), and how many count.
 
-    Raises PyTorch's IndexError for a counted target outside [0, c). Both arrays are counted
-    storages (a batch-sized bool and int64), built with ufuncs that write into them."""
-    n = target._shape[0]
-    t = target._array()
-    counts = Tensor._empty((n,), dtypes.bool_, op + " (targets)")._array()
+    ``into`` is (C,), (N, C) or (N, C, H, W); a position is ``into``'s index without the
+    class dim. Raises PyTorch's IndexError for the first counted target outside [0, c).
+    Both arrays are counted storages, built with ufuncs that write into them."""
+    t = target._array().reshape(-1)  # target is contiguous: a view
+    p = t.size
+    counts = Tensor._empty((p,), dtypes.bool_, op + " (targets)")._array()
     np.not_equal(t, ignore_index, out=counts)
     k = int(np.count_nonzero(counts))
     if k:
@@ -82,18 +170,51 @@ def _target_cells(target: Tensor, ignore_index: int, c: int, into: Tensor, op: s
         lo = np.min(t, where=counts, initial=info.max)
         hi = np.max(t, where=counts, initial=info.min)
         if lo < 0 or hi >= c:
-            raise IndexError(f"Target {int(hi if hi >= c else lo)} is out of bounds.")
+            raise IndexError(f"Target {_first_out_of_bounds(t, counts, c, op)} is out of "
+                             "bounds.")
     a = into._array()
-    row_step, col_step = (st // a.itemsize for st in a.strides)
-    cells = Tensor._empty((n,), dtypes.int64, op + " (targets)")._array()
-    ramp(cells, 0, row_step)
+    steps = [st // a.itemsize for st in a.strides]
+    class_dim = 0 if a.ndim == 1 else 1
+    col_step = steps.pop(class_dim)
+    sizes = list(a.shape)
+    sizes.pop(class_dim)
+    cells = Tensor._empty((p,), dtypes.int64, op + " (targets)")._array()
+    tmp = Tensor._empty((p,), dtypes.int64, op + " (targets)")._array()
+    _position_offsets(cells, tmp, sizes, steps)
     if col_step == 1:
         np.add(cells, t, out=cells, where=counts, casting="unsafe")
-    else:  # a transposed input: target * col_step in a buffer of its own
-        cols = Tensor._empty((n,), dtypes.int64, op + " (targets)")._array()
-        np.multiply(t, col_step, out=cols, casting="unsafe")
-        np.add(cells, cols, out=cells, where=counts)
+    else:
+        np.multiply(t, col_step, out=tmp, casting="unsafe")
+        np.add(cells, tmp, out=cells, where=counts)
     return counts, cells, k
+
+
+def _position_offsets(cells: np.ndarray, tmp: np.ndarray, sizes: list, steps: list) -> None:
+    """cells[p] = the memory offset of position p (row-major over ``sizes``) under
+    ``steps``: sum over dims of ((p // inner) % size) * step, a dim at a time, in place."""
+    if len(sizes) <= 1:
+        ramp(cells, 0, steps[0] if steps else 0)
+        return
+    cells.fill(0)
+    inner = 1
+    for size, step in zip(reversed(sizes), reversed(steps), strict=True):
+        ramp(tmp, 0)
+        np.floor_divide(tmp, inner, out=tmp)
+        np.remainder(tmp, size, out=tmp)
+        np.multiply(tmp, step, out=tmp)
+        np.add(cells, tmp, out=cells)
+        inner *= size
+
+
+def _first_out_of_bounds(t: np.ndarray, counts: np.ndarray, c: int, op: str) -> int:
+    """The first counted target outside [0, c), as PyTorch's loop meets it (error path)."""
+    bad = Tensor._empty((t.size,), dtypes.bool_, op + " (targets)")._array()
+    above = Tensor._empty((t.size,), dtypes.bool_, op + " (targets)")._array()
+    np.less(t, 0, out=bad)
+    np.greater_equal(t, c, out=above)
+    np.logical_or(bad, above, out=bad)
+    np.logical_and(bad, counts, out=bad)
+    return int(t[int(np.argmax(bad))])
 
 
 def _span(a: np.ndarray) -> np.ndarray:
@@ -103,46 +224,46 @@ def _span(a: np.ndarray) -> np.ndarray:
     return np.lib.stride_tricks.as_strided(a, (max(extent, 0),), (a.itemsize,))
 
 
-def _compact(picked: np.ndarray, counts: np.ndarray, cells: np.ndarray, k: int) -> np.ndarray:
-    """picked's counted rows, in order, without index arrays: row i goes to slot
-    (number of counted rows up to i) - 1, an ignored row to a spare slot k (cells is reused)."""
-    np.cumsum(counts, dtype=np.int64, out=cells)
-    np.subtract(cells, 1, out=cells)
-    np.logical_not(counts, out=counts)
-    np.copyto(cells, k, where=counts)
-    slots = Tensor._empty((k + 1,), dtypes.from_numpy_dtype(picked.dtype),
-                          "nll_loss (picked)")._array()
-    np.put(slots, cells, picked)  # in row order: the spare slot takes the ignored rows
-    return slots[:k]
-
-
-# PyTorch saves self, target and total_weight (a 0-dim tensor): changing any of them in
-# place before backward raises. The formula itself only needs where the targets point.
-@derivative("nll_loss", "NllLossBackward0",
-            saves={"self": None, "target": None, "total_weight": None})
+# PyTorch saves self, target, weight and total_weight (a 0-dim tensor): changing any of them
+# in place before backward raises. The formula itself only needs where the targets point.
 def _nll_loss_bw(ctx, g):
-    gx = Tensor._empty(ctx.attr("self_sizes"), g.dtype, "nll_loss backward")
+    self = ctx.saved("self")
+    if self.dim() == 4 and not self.is_contiguous() and non_overlapping_and_dense(
+            self._shape, self._stride):  # nll_loss2d's grad_input is empty_like(self)
+        raise RuntimeError("grad_input must be contiguous")
+    gx = Tensor._empty(self._shape, g.dtype, "nll_loss backward")
     a = gx._array()
     a.fill(0)
     target = ctx.saved("target")
+    weight = ctx.saved("weight") if "weight" in ctx._saved else None
+    total = ctx.saved("total_weight")
     if a.size == 0:
         return (gx,)
     ignore_index = ctx.attr("ignore_index")
     ignore_index -= 2**64 if ignore_index >= 2**63 else 0  # back from the unsigned SymInt
-    counts, cells, _ = _target_cells(target, ignore_index, a.shape[1], gx,
-                                     "nll_loss backward")
-    ga = g._array()
-    values = Tensor._empty(target._shape, g.dtype, "nll_loss backward")._array()
+    target = target if target.is_contiguous() else target.contiguous()
+    c = a.shape[0 if a.ndim == 1 else 1]
+    counts, cells, _ = _target_cells(target, ignore_index, c, gx, "nll_loss backward")
+    values = Tensor._empty((counts.size,), g.dtype, "nll_loss backward")._array()
     reduction = _REDUCTIONS[ctx.attr("reduction")]
-    if reduction == "none":
-        np.negative(ga, out=values)
-    else:  # (no row counts: total is 0, and every cell stays 0, as in torch)
-        total = ctx.saved("total_weight").item()
-        values.fill(-ga.item() / (total if reduction == "mean" and total else 1.0))
+    if reduction == "none" and a.ndim > 1:
+        np.negative(g._array(), out=values.reshape(g._shape))  # fresh: reshape is a view
+    else:
+        with np.errstate(divide="ignore", invalid="ignore"):
+            scale = np.float64(g._array().item())
+            values.fill(-(scale / np.float64(total.item()) if reduction == "mean" else scale))
+    if weight is not None:
+        np.multiply(values, _picked_weights(weight, target, counts, g.dtype,
+                                            "nll_loss backward"), out=values)
     np.logical_not(counts, out=counts)
-    np.copyto(values, 0, where=counts)  # an ignored row writes 0 into its own first cell
+    np.copyto(values, 0, where=counts)  # an ignored position writes 0 into its own cell
     np.put(a.reshape(-1), cells, values)
     return (gx,)
+
+
+_NLL_SAVES = {"self": None, "target": None, "weight": None, "total_weight": None}
+derivative("nll_loss", "NllLossBackward0", saves=_NLL_SAVES)(_nll_loss_bw)
+derivative("nll_loss2d", "NllLoss2DBackward0", saves=_NLL_SAVES)(_nll_loss_bw)
 
 
 def mse_loss(input: Tensor, target: Tensor, reduction: str = "mean") -> Tensor:

@@ -9,11 +9,6 @@ KNOWN_DIFFERENT: dict[str, set[str]] = {
     'creation': {  # dtypes
         't.tensor([1j])',
     },
-    'nn functional': {  # nnops
-        'F.nll_loss(v, t.tensor(0))',
-        'F.nll_loss(img, t.zeros(2, 4, 4, dtype=t.long)).shape',
-        'F.cross_entropy(x, t.tensor([[0.0, 1.0, 0.0], [1.0, 0.0, 0.0]]))',
-    },
     'keyword arguments': {  # probes
         'x.permute(dims=None)',
         "x.expand(size='a')",

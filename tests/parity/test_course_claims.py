@@ -278,6 +278,10 @@ def _saved_programs(t):
         "baddbmm": lambda: t.baddbmm(x(3, 2, 4), x(3, 2, 3, seed=1), x(3, 3, 4, seed=2)),
         "einsum": lambda: t.einsum("bij,bjk->ik", x(3, 2, 3), x(3, 3, 4, seed=1)),
         "nll_loss": lambda: F.nll_loss(x(4, 3), t.tensor([0, 1, 2, 1])),
+        "nll_loss2d": lambda: F.nll_loss(x(2, 3, 2, 2), t.tensor([[[0, 1], [2, 1]]] * 2),
+                                         weight=x(3, seed=1).detach()),
+        **{f"{op}_scalar": (lambda op=op: _scalar_overload(t, op, x(3), 1.5))
+           for op in ("mul", "div", "add")},
         "mse_loss": lambda: F.mse_loss(x(4), x(4, seed=1)),
         "convolution": lambda: F.conv2d(x(1, 2, 4, 4), x(3, 2, 3, 3, seed=1), x(3, seed=2)),
         "max_pool2d": lambda: F.max_pool2d(x(1, 1, 4, 4), 2),
@@ -302,6 +306,16 @@ def _saved_programs(t):
         **_shape_saved_programs(t, x, nl),
         **_join_index_saved_programs(t, x, nl),
     }
+
+
+def _scalar_overload(t, op: str, a, other: float):
+    """``aten::mul.Scalar`` and friends, which PyTorch's Python binding never picks (a number
+    is wrapped into a tensor there); its C++ losses call them (ops/scalar_overloads.py)."""
+    if t.__name__ == "torch":
+        return getattr(t.ops.aten, op).Scalar(a, other)
+    from inplace_tutorial.ops import scalar_overloads
+
+    return getattr(scalar_overloads, f"{op}_scalar")(a, other)
 
 
 def _shape_saved_programs(t, x, nl):

@@ -162,6 +162,233 @@ def conv2d_module_fields(t):
             "groups": conv.groups, "kernel_size": conv.kernel_size}
 
 
+# ----------------------------------------------------------------------------- losses
+# the nodes whose _saved_ fields these programs compare (the losses' own); the others in a
+# loss's graph (sum, view ...) are compared by name here and by their own parity files
+_LOSS_NODES = {"NllLossBackward0", "NllLoss2DBackward0", "MulBackward1", "DivBackward1",
+               "AddBackward1"}
+
+
+def graph(grad_fn, depth=10):
+    """(name, [children]) below grad_fn, with the loss nodes' non-tensor _saved_ fields."""
+    if grad_fn is None:
+        return None
+    fields = {k: v for k, v in saved(grad_fn).items() if not isinstance(v, tuple)
+              or not v or v[0] != "tensor"} if fn_name(grad_fn) in _LOSS_NODES else None
+    if depth == 0:
+        return (fn_name(grad_fn), fields, "...")
+    return (fn_name(grad_fn), fields,
+            [graph(f, depth - 1) for f, _ in grad_fn.next_functions])
+
+
+def _loss_program(name, shape, call, seed=0):
+    """``call(t, logits)`` -> loss; observe the loss, its graph, the logits' gradient."""
+    def program(t):
+        z = t.tensor(arr(*shape, seed=seed), requires_grad=True)
+        y = call(t, z)
+        return {"loss": y, "graph": graph(y.grad_fn), "grad": backward_of(t, y, z)}
+    program.__name__ = name
+    prog(program)
+
+
+_W3 = [0.5, 2.0, 1.25]
+_REDS = ("mean", "sum", "none")
+
+
+def _targets(t, *shape, ignore=None, seed=7, c=3):
+    a = arr(*shape, seed=seed, dtype="int64", low=0, high=c)
+    if ignore is not None:
+        a.reshape(-1)[::3] = ignore
+    return t.tensor(a)
+
+
+for _r in _REDS:
+    _loss_program(f"nll_loss_1d_{_r}", (3,), lambda t, z, r=_r: t.nn.functional.nll_loss(
+        z, t.tensor(2), reduction=r))
+    _loss_program(f"nll_loss_1d_weighted_{_r}", (3,), lambda t, z, r=_r:
+                  t.nn.functional.nll_loss(z, t.tensor(1), weight=t.tensor(_W3), reduction=r))
+    _loss_program(f"nll_loss_4d_{_r}", (2, 3, 4, 5), lambda t, z, r=_r:
+                  t.nn.functional.nll_loss(z, _targets(t, 2, 4, 5), reduction=r))
+    _loss_program(f"nll_loss_4d_weighted_ignored_{_r}", (2, 3, 4, 5), lambda t, z, r=_r:
+                  t.nn.functional.nll_loss(z, _targets(t, 2, 4, 5, ignore=-100),
+                                           weight=t.tensor(_W3), reduction=r))
+    _loss_program(f"nll_loss_3d_{_r}", (2, 3, 5), lambda t, z, r=_r:
+                  t.nn.functional.nll_loss(z, _targets(t, 2, 5, ignore=1), ignore_index=1,
+                                           reduction=r))
+    _loss_program(f"nll_loss_5d_weighted_{_r}", (2, 3, 2, 2, 3), lambda t, z, r=_r:
+                  t.nn.functional.nll_loss(z, _targets(t, 2, 2, 2, 3),
+                                           weight=t.tensor(_W3), reduction=r))
+    _loss_program(f"nll_loss_2d_weighted_{_r}", (6, 3), lambda t, z, r=_r:
+                  t.nn.functional.nll_loss(z, _targets(t, 6, ignore=-100),
+                                           weight=t.tensor(_W3), reduction=r))
+    _loss_program(f"cross_entropy_4d_{_r}", (2, 3, 4, 5), lambda t, z, r=_r:
+                  t.nn.functional.cross_entropy(z, _targets(t, 2, 4, 5), reduction=r))
+    _loss_program(f"cross_entropy_1d_{_r}", (4,), lambda t, z, r=_r:
+                  t.nn.functional.cross_entropy(z, t.tensor(3), reduction=r))
+    _loss_program(f"cross_entropy_weighted_{_r}", (6, 3), lambda t, z, r=_r:
+                  t.nn.functional.cross_entropy(z, _targets(t, 6, ignore=-100),
+                                                weight=t.tensor(_W3), reduction=r))
+    _loss_program(f"cross_entropy_label_smoothing_{_r}", (6, 3), lambda t, z, r=_r:
+                  t.nn.functional.cross_entropy(z, _targets(t, 6, ignore=-100),
+                                                reduction=r, label_smoothing=0.2))
+    _loss_program(f"cross_entropy_label_smoothing_weighted_{_r}", (6, 3), lambda t, z, r=_r:
+                  t.nn.functional.cross_entropy(z, _targets(t, 6, ignore=2), ignore_index=2,
+                                                weight=t.tensor(_W3), reduction=r,
+                                                label_smoothing=0.3))
+    _loss_program(f"cross_entropy_label_smoothing_4d_{_r}", (2, 3, 2, 2), lambda t, z, r=_r:
+                  t.nn.functional.cross_entropy(z, _targets(t, 2, 2, 2), reduction=r,
+                                                label_smoothing=1.0))
+    _loss_program(f"cross_entropy_probabilities_{_r}", (4, 3), lambda t, z, r=_r:
+                  t.nn.functional.cross_entropy(
+                      z, t.tensor(arr(4, 3, seed=3, low=0.0, high=1.0)), reduction=r))
+    _loss_program(f"cross_entropy_probabilities_weighted_smoothed_{_r}", (2, 3, 2),
+                  lambda t, z, r=_r: t.nn.functional.cross_entropy(
+                      z, t.tensor(arr(2, 3, 2, seed=3, low=0.0, high=1.0)),
+                      weight=t.tensor(_W3), reduction=r, label_smoothing=0.1))
+    _loss_program(f"cross_entropy_probabilities_1d_{_r}", (3,), lambda t, z, r=_r:
+                  t.nn.functional.cross_entropy(z, t.tensor([0.2, 0.5, 0.3]), reduction=r))
+
+
+_loss_program("cross_entropy_module_weighted", (6, 3), lambda t, z: t.nn.CrossEntropyLoss(
+    weight=t.tensor(_W3), ignore_index=0, label_smoothing=0.1)(z, _targets(t, 6)))
+_loss_program("nll_loss_module_weighted", (6, 3), lambda t, z: t.nn.NLLLoss(
+    weight=t.tensor(_W3), reduction="sum")(z, _targets(t, 6)))
+_loss_program("nll_loss_4d_uneven_strides", (2, 4, 5, 3), lambda t, z:
+              t.nn.functional.nll_loss(z.permute(0, 3, 1, 2), _targets(t, 2, 4, 5)))
+_loss_program("nll_loss_4d_transposed_targets", (2, 3, 4, 5), lambda t, z:
+              t.nn.functional.nll_loss(z, _targets(t, 2, 5, 4).transpose(1, 2),
+                                       reduction="none"))
+
+
+@prog
+def cross_entropy_probability_target_gradient(t):
+    z = t.tensor(arr(4, 3, seed=1), requires_grad=True)
+    p = t.tensor(arr(4, 3, seed=2, low=0.0, high=1.0), requires_grad=True)
+    y = t.nn.functional.cross_entropy(z, p, label_smoothing=0.25)
+    y.backward()
+    return {"loss": y, "graph": graph(y.grad_fn), "z": z.grad, "p": p.grad}
+
+
+@prog
+def nll_loss_saved_fields(t):
+    F = t.nn.functional
+    z = t.tensor(arr(2, 3, 2, 2), requires_grad=True)
+    w = t.tensor(_W3)
+    tg = _targets(t, 2, 2, 2)
+    y = F.nll_loss(z, tg, weight=w, ignore_index=1, reduction="sum")
+    fn = y.grad_fn
+    return {"name": fn_name(fn), "saved": saved(fn), "weight_is_w":
+            fn._saved_weight.data_ptr() == w.data_ptr(), "target_is_tg":
+            fn._saved_target.data_ptr() == tg.data_ptr(), "total": fn._saved_total_weight}
+
+
+@prog
+def nll_loss_weight_modified_before_backward(t):
+    F = t.nn.functional
+    z = t.tensor(arr(6, 3), requires_grad=True)
+    w = t.tensor(_W3)
+    y = F.nll_loss(z, _targets(t, 6), weight=w)
+    w.mul_(2)
+    return {"backward": catch(lambda: y.backward()), "version": w._version}
+
+
+@prog
+def nll_loss_empty_and_ignored(t):
+    F = t.nn.functional
+    out = {}
+    for r in _REDS:
+        z = t.zeros(0, 3, 2, 2, requires_grad=True)
+        y = F.nll_loss(z, t.zeros(0, 2, 2, dtype=t.int64), reduction=r)
+        y.sum().backward()
+        out[f"empty_4d_{r}"] = (y, z.grad)
+        z = t.tensor(arr(3, 2), requires_grad=True)
+        y = F.nll_loss(z, t.tensor(-100), weight=t.tensor([1.0, 2.0]), reduction=r)
+        y.backward()
+        out[f"ignored_1d_{r}"] = (y, z.grad)
+        z = t.tensor(arr(1, 3, 2, 2), requires_grad=True)
+        y = F.nll_loss(z, t.full((1, 2, 2), -100), reduction=r)
+        y.sum().backward()
+        out[f"ignored_4d_{r}"] = (y, z.grad)
+    z = t.tensor(arr(2, 3), requires_grad=True)
+    y = F.nll_loss(z, t.tensor([0, 2]), weight=t.tensor([0.0, 1.0, 0.0]))
+    y.backward()
+    out["zero_weights"] = (y, z.grad)
+    return out
+
+
+@prog
+def loss_argument_errors(t):
+    F = t.nn.functional
+    z, L = t.zeros, t.int64
+    out = {}
+    cases = {
+        "0d": lambda: F.nll_loss(z(()), z((), dtype=L)),
+        "4d_target_2d": lambda: F.nll_loss(z(2, 3, 4, 5), z(2, 4, dtype=L)),
+        "4d_size_mismatch": lambda: F.nll_loss(z(2, 3, 4, 5), z(2, 4, 6, dtype=L)),
+        "4d_mismatch_bad_weight": lambda: F.nll_loss(z(2, 3, 4, 5), z(2, 4, 6, dtype=L),
+                                                     weight=z(2)),
+        "4d_float_target": lambda: F.nll_loss(z(2, 3, 4, 5), z(2, 4, 6)),
+        "4d_uint8_target": lambda: F.nll_loss(z(2, 3, 4, 5), z(2, 4, 5, dtype=t.uint8)),
+        "4d_uint8_double_weight": lambda: F.nll_loss(z(2, 3, 4, 5), z(2, 4, 5, dtype=t.uint8),
+                                                     weight=z(3, dtype=t.float64)),
+        "4d_int_input": lambda: F.nll_loss(z(2, 3, 4, 5, dtype=L), z(2, 4, 5, dtype=L)),
+        "4d_out_of_bounds": lambda: F.nll_loss(z(1, 3, 1, 3), t.tensor([[[0, 9, -5]]])),
+        "3d_target_size": lambda: F.nll_loss(z(2, 3, 4), z(2, 5, dtype=L)),
+        "3d_uint8": lambda: F.nll_loss(z(2, 3, 4), z(2, 4, dtype=t.uint8)),
+        "1d_target_size_2": lambda: F.nll_loss(z(3), z(2, dtype=L)),
+        "1d_target_size_1": lambda: F.nll_loss(t.tensor([1.0, 2.0, 3.0]), t.tensor([2])),
+        "1d_out_of_bounds": lambda: F.nll_loss(z(3), t.tensor(-1)),
+        "2d_out_of_bounds_first": lambda: F.nll_loss(z(4, 3), t.tensor([0, 9, -5, -100]),
+                                                     reduction="none"),
+        "2d_multi_target": lambda: F.nll_loss(z(2, 3), z(2, 2)),
+        "weight_size": lambda: F.nll_loss(z(2, 3), z(2, dtype=L), weight=z(2)),
+        "weight_2d": lambda: F.nll_loss(z(2, 3), z(2, dtype=L), weight=z(1, 3)),
+        "weight_double": lambda: F.nll_loss(z(2, 3), z(2, dtype=L), weight=z(3, dtype=t.float64)),
+        "weight_str": lambda: F.nll_loss(z(2, 3), z(2, dtype=L), weight="a"),
+        "weight_requires_grad": lambda: F.nll_loss(z(2, 3), z(2, dtype=L),
+                                                   weight=t.ones(3, requires_grad=True)),
+        "weight_requires_grad_4d": lambda: F.nll_loss(z(2, 3, 2, 2), z(2, 2, 2, dtype=L),
+                                                      weight=t.ones(3, requires_grad=True)),
+        "int_input_bad_weight": lambda: F.nll_loss(z(2, 3, dtype=L), z(2, dtype=L), weight=z(2)),
+        "ignore_index_float": lambda: F.nll_loss(z(2, 3), z(2, dtype=L), ignore_index=1.5),
+        "reduction_none_object": lambda: F.nll_loss(z(2, 3), z(2, dtype=L), reduction=None),
+        "ce_probabilities_long": lambda: F.cross_entropy(z(2, 3), z(2, 3, dtype=L)),
+        "ce_probabilities_ignore_index": lambda: F.cross_entropy(z(2, 3), z(2, 3),
+                                                                 ignore_index=0),
+        "ce_probabilities_weight": lambda: F.cross_entropy(z(2, 3), z(2, 3), weight=z(2)),
+        "ce_smoothing_too_large": lambda: F.cross_entropy(z(2, 3), z(2, dtype=L),
+                                                          label_smoothing=1.5),
+        "ce_smoothing_probabilities": lambda: F.cross_entropy(z(2, 3), z(2, 3),
+                                                              label_smoothing=2.0),
+        "ce_smoothing_str": lambda: F.cross_entropy(z(2, 3), z(2, dtype=L),
+                                                    label_smoothing="a"),
+        "ce_float_target_other_shape": lambda: F.cross_entropy(z(2, 3), z(2)),
+        "ce_weight_list": lambda: F.cross_entropy(z(2, 3), z(2, dtype=L), weight=[1.0]),
+    }
+    for name, call in cases.items():
+        out[name] = catch(call)
+    return out
+
+
+@prog
+def legacy_reduction_flags(t):
+    import warnings
+    F = t.nn.functional
+    z = t.tensor(arr(4, 3))
+    tg = t.tensor([0, 2, 1, 1])
+    out = {}
+    for sa in (None, True, False):
+        for rd in (None, True, False):
+            if sa is None and rd is None:
+                continue
+            with warnings.catch_warnings(record=True) as w:
+                warnings.simplefilter("always")
+                loss = F.nll_loss(z, tg, size_average=sa, reduce=rd)
+                ce = t.nn.CrossEntropyLoss(size_average=sa, reduce=rd)
+            out[f"{sa}_{rd}"] = (loss, ce.reduction, [str(x.message) for x in w])
+    return out
+
+
 @pytest.mark.parametrize("program", prog.params())
 def test_nn_probe_parity(program, torch_mod, core):
     check_parity(program, torch_mod, core)
