@@ -51,8 +51,8 @@ class Node:
 
     # --- saved values, as grad_fn._saved_self etc. ---
     def __getattr__(self, attr: str):
-        if attr.startswith("_saved_"):
-            key = attr[len("_saved_"):]
+        if attr.startswith("_saved_") and not attr.startswith("_saved__"):
+            key = attr[len("_saved_"):]  # a key starting with "_" is the core's own, not shown
             saved = object.__getattribute__(self, "_saved")
             if key in saved:
                 return saved[key].unpack()
@@ -71,7 +71,8 @@ class Node:
         # PyTorch lists every field its node declares, saved this time or not (then None)
         declared = dict.fromkeys(self._formula.saves) if self._formula is not None else {}
         return [n for n in super().__dir__() if n != "_saved_scalar"] + [  # a flag, not saved
-            f"_saved_{k}" for k in {**self._attrs, **self._saved, **declared}]
+            f"_saved_{k}" for k in {**self._attrs, **self._saved, **declared}
+            if not k.startswith("_")]
 
     def saved(self, key: str) -> Tensor:
         return self._saved[key].unpack()

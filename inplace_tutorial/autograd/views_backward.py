@@ -58,7 +58,8 @@ def as_strided_node(view, base) -> Node:
     Its formula is registered by ops/strided.py (``as_strided``), looked up when it runs."""
     node = DERIVATIVES["as_strided"].node_cls((edge(base),), 1)
     node._input_meta = [(base._shape, base.dtype)]
-    node._attrs.update(self_geometry=_geometry(base), view_geometry=_geometry(view))
+    node._attrs.update(size=view._shape, stride=view._stride, storage_offset=view._offset,
+                       _geometry=(_geometry(base), _geometry(view)))
     return node
 
 

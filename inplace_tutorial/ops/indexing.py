@@ -11,6 +11,7 @@ import warnings
 import numpy as np
 
 from .. import dtypes
+from ..arg_parser import saved, signed
 from ..autograd.derivatives import derivative
 from ..autograd.record import record
 from ..creation import empty, tensor, zeros
@@ -29,6 +30,7 @@ def select(self, dim: int, index: int) -> Tensor:
     dim, index = check_int("select", "dim", dim, 1), check_int("select", "index", index, 2)
     if self.dim() == 0:
         raise IndexError("select() cannot be applied to a 0-dim tensor.")
+    given = dim, index  # SelectBackward0 shows them as given
     dim = wrap_dim(dim, self.dim())
     size = self._shape[dim]
     if not -size <= index < size:
@@ -38,13 +40,22 @@ def select(self, dim: int, index: int) -> Tensor:
     shape = self._shape[:dim] + self._shape[dim + 1:]
     stride = self._stride[:dim] + self._stride[dim + 1:]
     return _view_op(self, shape, stride, self._offset + index * self._stride[dim], "select",
-                    dim=dim, index=index)
+                    dim=saved(given[0]), index=saved(given[1]), self_sym_sizes=self._shape)
 
 
-def _slice(self, dim, start, stop, step) -> Tensor:
+_END = (1 << 63) - 1  # an omitted slice end: INT64_MAX, as PyTorch's indexing passes it
+
+
+def _slice(self, dim, start, stop, step, given_dim=None) -> Tensor:
+    """SliceBackward0 shows dim, start and end as given (an omitted start is 0, an omitted
+    end INT64_MAX)."""
     if step <= 0:
         raise ValueError("step must be greater than zero")
     size = self._shape[dim]
+    attrs = {"dim": saved(dim if given_dim is None else given_dim),
+             "start": saved(0 if start is None else int(start)),
+             "end": saved(_END if stop is None else int(stop)), "step": step,
+             "self_sym_sizes": self._shape}
     start, stop, _ = slice(start, stop).indices(size)
     length = max(0, (stop - start + step - 1) // step)
     shape = list(self._shape)
@@ -52,7 +63,7 @@ def _slice(self, dim, start, stop, step) -> Tensor:
     shape[dim] = length
     stride[dim] *= step
     return _view_op(self, shape, stride, self._offset + start * self._stride[dim], "slice",
-                    dim=dim, start=start, end=stop, step=step)
+                    **attrs)
 
 
 _NARROW_FORMS = ["int dim, Tensor start, int length", "int dim, int start, int length"]
@@ -64,7 +75,7 @@ def narrow(self, dim: int, start: int, length: int) -> Tensor:
     if not (is_index(dim) and is_index(start) and is_index(length)):
         args, kwargs = as_called(["dim", "start", "length"], (dim, start, length))
         raise invalid_combination("narrow", args, _NARROW_FORMS, kwargs)
-    dim, start, length = int(dim), int(start), int(length)
+    dim, start, length = given_dim, start, length = int(dim), int(start), int(length)
     if self.dim() == 0:
         raise RuntimeError("narrow() cannot be applied to a 0-dim tensor.")
     if length < 0:
@@ -79,25 +90,27 @@ def narrow(self, dim: int, start: int, length: int) -> Tensor:
     if start > size - length:
         raise RuntimeError(f"start ({start}) + length ({length}) exceeds dimension size "
                            f"({size}).")
-    return _slice(self, dim, start, start + length, 1)
+    return _slice(self, dim, start, start + length, 1, given_dim)
 
 
 def _scatter_back(ctx, g, view_fn):
     """Gradient of taking a part: zeros of the input's shape with the part filled in."""
-    out = zeros(ctx.attr("self_sizes"), dtype=g.dtype)
+    out = zeros(ctx.attr("self_sym_sizes"), dtype=g.dtype)
     view_fn(out).copy_(g)
     return (out,)
 
 
 @derivative("select", "SelectBackward0")
 def _select_bw(ctx, g):
-    return _scatter_back(ctx, g, lambda t: t.select(ctx.attr("dim"), ctx.attr("index")))
+    return _scatter_back(ctx, g, lambda t: t.select(signed(ctx.attr("dim")),
+                                                    signed(ctx.attr("index"))))
 
 
 @derivative("slice", "SliceBackward0")
 def _slice_bw(ctx, g):
-    return _scatter_back(ctx, g, lambda t: _slice(t, ctx.attr("dim"), ctx.attr("start"),
-                                                  ctx.attr("end"), ctx.attr("step")))
+    return _scatter_back(ctx, g, lambda t: _slice(
+        t, wrap_dim(signed(ctx.attr("dim")), t.dim()), signed(ctx.attr("start")),
+        signed(ctx.attr("end")), ctx.attr("step")))
 
 
 @tensor_method
@@ -247,7 +260,7 @@ def __setitem__(self, index, value) -> None:
 
 
 # --------------------------------------------------------------------------- multi-output views
-def _multi(self, parts, op: str, node: str, dim: int, **attrs):
+def _multi(self, parts, op: str, node: str, **attrs):
     views = []
     for shape, offset in parts:
         v = _make_view(self, shape, list(self._stride), offset)
@@ -255,13 +268,14 @@ def _multi(self, parts, op: str, node: str, dim: int, **attrs):
             v._creation = "multi"
         views.append(v)
     views = tuple(views)
-    record(op, views, {"self": self}, self_sizes=self._shape, dim=dim, **attrs)
+    record(op, views, {"self": self}, **attrs)
     return views
 
 
 @tensor_method
 def unbind(self, dim: int = 0) -> tuple:
-    dim = wrap_dim(check_int("unbind", "dim", dim, 1), self.dim())
+    given = check_int("unbind", "dim", dim, 1)
+    dim = wrap_dim(given, self.dim())
     if self.dim() == 0:
         raise IndexError("Dimension specified as 0 but tensor has no dimensions")
     shape = self._shape[:dim] + self._shape[dim + 1:]
@@ -273,16 +287,16 @@ def unbind(self, dim: int = 0) -> tuple:
             v._creation = "multi"
         outs.append(v)
     outs = tuple(outs)
-    record("unbind", outs, {"self": self}, self_sizes=self._shape, dim=dim)
+    record("unbind", outs, {"self": self}, dim=saved(given), _self_sizes=self._shape)
     return outs
 
 
 @derivative("unbind", "UnbindBackward0", multi_output=True)
 def _unbind_bw(ctx, grads):
-    out = zeros(ctx.attr("self_sizes"), dtype=next(g for g in grads if g is not None).dtype)
+    out = zeros(ctx.attr("_self_sizes"), dtype=next(g for g in grads if g is not None).dtype)
     for i, g in enumerate(grads):
         if g is not None:
-            out.select(ctx.attr("dim"), i).copy_(g)
+            out.select(signed(ctx.attr("dim")), i).copy_(g)
     return (out,)
 
 
@@ -307,7 +321,7 @@ def split(self, split_size, dim: int = 0) -> tuple:
         return split_with_sizes(self, int_list("split_with_sizes", "split_sizes", (split_size,),
                                                position=2, varargs=False),
                                 check_int("split_with_sizes", "dim", dim, 3))
-    dim = check_int("split", "dim", dim, 3)
+    dim = given = check_int("split", "dim", dim, 3)
     if self.dim() == 0:
         raise RuntimeError("split expects at least a 1-dimensional tensor")
     if split_size < 0:
@@ -319,8 +333,9 @@ def split(self, split_size, dim: int = 0) -> tuple:
         raise RuntimeError(f"split_size can only be 0 if dimension size is 0, but got dimension "
                            f"size of {total}")
     sizes = [min(split_size, total - s) for s in range(0, total, split_size or 1)] or [0]
-    return _multi(self, _split_parts(self, sizes, dim), "split", "SplitBackward0", dim,
-                  sizes=tuple(sizes))
+    return _multi(self, _split_parts(self, sizes, dim), "split", "SplitBackward0",
+                  dim=saved(given), self_sym_sizes=self._shape, split_size=split_size,
+                  _sizes=tuple(sizes))
 
 
 @tensor_method
@@ -339,7 +354,8 @@ def split_with_sizes(self, split_sizes, dim: int = 0) -> tuple:
             f"split_with_sizes expects split_sizes to sum exactly to {total} (input tensor's "
             f"size at dimension {given_dim}), but got split_sizes={list(sizes)}")
     return _multi(self, _split_parts(self, sizes, dim), "split_with_sizes",
-                  "SplitWithSizesBackward0", dim, sizes=sizes)
+                  "SplitWithSizesBackward0", dim=saved(given_dim), self_sym_sizes=self._shape,
+                  split_sizes=tuple(sizes), _sizes=tuple(sizes))
 
 
 @tensor_method
@@ -356,11 +372,11 @@ def chunk(self, chunks: int, dim: int = 0) -> tuple:
 
 
 def _split_bw(ctx, grads):
-    dim = ctx.attr("dim")
+    dim = signed(ctx.attr("dim"))
     ref = next(g for g in grads if g is not None)
-    out = zeros(ctx.attr("self_sizes"), dtype=ref.dtype)
+    out = zeros(ctx.attr("self_sym_sizes"), dtype=ref.dtype)
     start = 0
-    for g, n in zip(grads, ctx.attr("sizes")):
+    for g, n in zip(grads, ctx.attr("_sizes")):
         if g is not None:
             out.narrow(dim, start, n).copy_(g)
         start += n

@@ -172,7 +172,7 @@ def _unsafe_view(t: Tensor, shape: tuple) -> Tensor:
     """Reinterpret a fresh contiguous result (no _base): PyTorch's _unsafe_view."""
     out = Tensor._make(t._storage, tuple(shape), contiguous_strides(tuple(shape)), t._offset,
                        t.dtype)
-    return record("_unsafe_view", out, {"self": t}, self_sizes=t._shape)
+    return record("_unsafe_view", out, {"self": t}, self_sym_sizes=t._shape)
 
 
 @tensor_method

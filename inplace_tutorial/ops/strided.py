@@ -4,6 +4,7 @@ a fresh layout (clone, contiguous). The views that select parts are in indexing.
 """
 from __future__ import annotations
 
+from ..arg_parser import saved, signed
 from ..autograd.derivatives import derivative
 from ..autograd.record import record, record_inplace
 from ..autograd.views_backward import scatter_strided
@@ -11,16 +12,24 @@ from ..creation import empty_strided
 from ..layout import dense_strides, storage_nbytes
 from ..tensor import Tensor, tensor_method
 from ._args import check_int, int_list
-from .views import _squeezed, _swap, _unsqueezed, _view_op
+from .views import _squeeze_node, _squeezed, _swap, _unsqueezed, _view_op
 
 
 # --------------------------------------------------------------------------- as_strided
 @tensor_method
 def as_strided(self, size, stride, storage_offset: int | None = None) -> Tensor:
     size, stride, offset = _check_bounds(self, "as_strided", size, stride, storage_offset)
-    return _view_op(self, size, stride, offset, "as_strided",
-                    self_geometry=(self._shape, self._stride, self._offset),
-                    view_geometry=(tuple(size), tuple(stride), offset))
+    return _view_op(self, size, stride, offset, "as_strided", **_as_strided_attrs(
+        self, size, stride, offset, storage_offset))
+
+
+def _as_strided_attrs(self, size, stride, offset, storage_offset) -> dict:
+    """What AsStridedBackward shows (size, stride, storage_offset as given: None if omitted)
+    and, hidden, the geometry of self and of the view that its backward scatters through."""
+    return {"size": saved(tuple(size)), "stride": saved(tuple(stride)),
+            "storage_offset": None if storage_offset is None else saved(offset),
+            "_geometry": ((self._shape, self._stride, self._offset),
+                          (tuple(size), tuple(stride), offset))}
 
 
 def _check_bounds(self, op: str, size, stride, offset) -> tuple:
@@ -58,21 +67,21 @@ def _check_bounds(self, op: str, size, stride, offset) -> tuple:
 
 @derivative("as_strided", "AsStridedBackward0")
 def _as_strided_bw(ctx, g):
-    return (scatter_strided(g, ctx.attr("self_geometry"), ctx.attr("view_geometry")),)
+    return (scatter_strided(g, *ctx.attr("_geometry")),)
 
 
 # --------------------------------------------------------------------------- metadata in-place
-def _meta_inplace(self, op, shape, stride, offset, **attrs) -> Tensor:
+def _meta_inplace(self, op, shape, stride, offset, /, **attrs) -> Tensor:
     def compute():
         self._set_geometry(shape, stride, offset)
-    return record_inplace(op, self, {"self": self}, compute, metadata=True,
-                          self_sizes=self._shape, **attrs)
+    return record_inplace(op, self, {"self": self}, compute, metadata=True, **attrs)
 
 
 @tensor_method
 def transpose_(self, dim0: int, dim1: int) -> Tensor:
-    d0, d1, (shape, stride) = _swap(self, dim0, dim1, "transpose_")
-    return _meta_inplace(self, "transpose_", shape, stride, self._offset, dim0=d0, dim1=d1)
+    _, _, (shape, stride) = _swap(self, dim0, dim1, "transpose_")
+    return _meta_inplace(self, "transpose_", shape, stride, self._offset, dim0=saved(dim0),
+                         dim1=saved(dim1))
 
 
 @tensor_method
@@ -84,28 +93,27 @@ def t_(self) -> Tensor:
 
 @tensor_method
 def unsqueeze_(self, dim: int) -> Tensor:
-    dim, shape, stride = _unsqueezed(self, dim, "unsqueeze_")
-    return _meta_inplace(self, "unsqueeze_", shape, stride, self._offset, dim=dim)
+    _, shape, stride = _unsqueezed(self, dim, "unsqueeze_")
+    return _meta_inplace(self, "unsqueeze_", shape, stride, self._offset, dim=saved(dim))
 
 
 @tensor_method
 def squeeze_(self, dim: int | None = None) -> Tensor:
     shape, stride = _squeezed(self, dim, "squeeze_")
-    op = "squeeze_" if dim is None else "squeeze_dim_"
-    return _meta_inplace(self, op, shape, stride, self._offset)
+    op, attrs = _squeeze_node(self, dim)
+    return _meta_inplace(self, op + "_", shape, stride, self._offset, **attrs)
 
 
 @tensor_method
 def as_strided_(self, size, stride, storage_offset: int | None = None) -> Tensor:
     size, stride, offset = _check_bounds(self, "as_strided_", size, stride, storage_offset)
-    return _meta_inplace(self, "as_strided_", size, stride, offset,
-                         self_geometry=(self._shape, self._stride, self._offset),
-                         view_geometry=(tuple(size), tuple(stride), offset))
+    return _meta_inplace(self, "as_strided_", size, stride, offset, **_as_strided_attrs(
+        self, size, stride, offset, storage_offset))
 
 
 @derivative("transpose_", "TransposeBackward1")
 def _transpose__bw(ctx, g):
-    return (g.transpose(ctx.attr("dim0"), ctx.attr("dim1")),)
+    return (g.transpose(signed(ctx.attr("dim0")), signed(ctx.attr("dim1"))),)
 
 
 @derivative("t_", "TBackward1")
@@ -115,15 +123,16 @@ def _t__bw(ctx, g):
 
 @derivative("unsqueeze_", "UnsqueezeBackward1")
 def _unsqueeze__bw(ctx, g):
-    return (g.squeeze(ctx.attr("dim")),)
+    return (g.squeeze(signed(ctx.attr("dim"))),)
 
 
 @derivative("squeeze_", "SqueezeBackward3")
 def _squeeze__bw(ctx, g):
-    return (g.reshape(ctx.attr("self_sizes")),)
+    return (g.reshape(ctx.attr("self_sym_sizes")),)
 
 
 derivative("squeeze_dim_", "SqueezeBackward4")(_squeeze__bw)
+derivative("squeeze_dims_", "SqueezeBackward5")(_squeeze__bw)
 
 
 derivative("as_strided_", "AsStridedBackward1")(_as_strided_bw)

@@ -1,13 +1,16 @@
 """View ops: view/reshape/flatten, permute/transpose/t/T/mT, expand, (un)squeeze.
 
 Each gives a new shape/stride/offset over the SAME storage, sharing the version counter, and
-records a node (ViewBackward0 ...) that saves only shapes. Nothing here copies data, except
+records a node (ViewBackward0 ...) that saves only shapes and the arguments as they were given
+(a negative dim shows as PyTorch's uint64: ``_saved_dim0`` of ``transpose(-1, 0)`` is
+2**64 - 1), under PyTorch's names. Nothing here copies data, except
 ``reshape`` when no view is possible. Selecting parts (select, slicing, split) is in
 indexing.py; as_strided, the metadata in-place ops (``t_``, ``transpose_`` ...) and
 clone/contiguous are in strided.py.
 """
 from __future__ import annotations
 
+from ..arg_parser import saved, signed
 from ..autograd.derivatives import derivative
 from ..autograd.record import record
 from ..layout import contiguous_strides, wrap_dim
@@ -32,9 +35,9 @@ def _make_view(self: Tensor, shape, stride, offset) -> Tensor:
     return v
 
 
-def _view_op(self, shape, stride, offset, op: str, **attrs) -> Tensor:
+def _view_op(self, shape, stride, offset, op: str, /, **attrs) -> Tensor:
     v = _make_view(self, shape, stride, offset)
-    return record(op, v, {"self": self}, self_sizes=self._shape, **attrs)
+    return record(op, v, {"self": self}, **attrs)
 
 
 # --------------------------------------------------------------------------- view / reshape
@@ -106,7 +109,7 @@ def view(self, *shape) -> Tensor:
         raise RuntimeError(
             "view size is not compatible with input tensor's size and stride (at least one "
             "dimension spans across two contiguous subspaces). Use .reshape(...) instead.")
-    return _view_op(self, shape, stride, self._offset, "view")
+    return _view_op(self, shape, stride, self._offset, "view", self_sym_sizes=self._shape)
 
 
 @tensor_method
@@ -115,10 +118,10 @@ def reshape(self, *shape) -> Tensor:
     shape = _infer_size(int_list("reshape", "shape", shape), self.numel())
     stride = _compute_stride(self._shape, self._stride, shape)
     if stride is not None:
-        return _view_op(self, shape, stride, self._offset, "view")
+        return _view_op(self, shape, stride, self._offset, "view", self_sym_sizes=self._shape)
     copy = self.clone(memory_format="contiguous_format")
     out = Tensor._make(copy._storage, shape, contiguous_strides(shape), 0, self.dtype)
-    return record("_unsafe_view", out, {"self": copy}, self_sizes=copy._shape)
+    return record("_unsafe_view", out, {"self": copy}, self_sym_sizes=copy._shape)
 
 
 @tensor_method
@@ -151,12 +154,12 @@ def reshape_as(self, other: Tensor) -> Tensor:
 
 @derivative("view", "ViewBackward0")
 def _view_bw(ctx, g):
-    return (g.reshape(ctx.attr("self_sizes")),)
+    return (g.reshape(ctx.attr("self_sym_sizes")),)
 
 
 @derivative("_unsafe_view", "UnsafeViewBackward0")
 def _unsafe_view_bw(ctx, g):
-    return (g.reshape(ctx.attr("self_sizes")),)
+    return (g.reshape(ctx.attr("self_sym_sizes")),)
 
 
 # --------------------------------------------------------------------------- permutations
@@ -166,7 +169,7 @@ def _permuted(self, dims):
 
 @tensor_method
 def permute(self, *dims) -> Tensor:
-    dims = int_list("permute", "dims", dims)
+    dims = given = int_list("permute", "dims", dims)
     if len(dims) != self.dim():
         raise RuntimeError("permute(sparse_coo): number of dimensions in the tensor input does "
                            "not match the length of the desired ordering of dimensions i.e. "
@@ -175,7 +178,7 @@ def permute(self, *dims) -> Tensor:
     if len(set(dims)) != len(dims):
         raise RuntimeError("permute(): duplicate dims are not allowed.")
     shape, stride = _permuted(self, dims)
-    return _view_op(self, shape, stride, self._offset, "permute", dims=dims)
+    return _view_op(self, shape, stride, self._offset, "permute", dims=saved(tuple(given)))
 
 
 def _swap(self, d0, d1, op: str = "transpose"):
@@ -190,8 +193,9 @@ def _swap(self, d0, d1, op: str = "transpose"):
 
 @tensor_method
 def transpose(self, dim0: int, dim1: int) -> Tensor:
-    d0, d1, (shape, stride) = _swap(self, dim0, dim1)
-    return _view_op(self, shape, stride, self._offset, "transpose", dim0=d0, dim1=d1)
+    _, _, (shape, stride) = _swap(self, dim0, dim1)
+    return _view_op(self, shape, stride, self._offset, "transpose", dim0=saved(dim0),
+                    dim1=saved(dim1))
 
 
 def _check_t(self):
@@ -223,7 +227,7 @@ Tensor.mT = property(mT)
 
 @derivative("permute", "PermuteBackward0")
 def _permute_bw(ctx, g):
-    dims = ctx.attr("dims")
+    dims = [wrap_dim(d, g.dim()) for d in signed(ctx.attr("dims"))]
     inverse = [0] * len(dims)
     for i, d in enumerate(dims):
         inverse[d] = i
@@ -232,7 +236,7 @@ def _permute_bw(ctx, g):
 
 @derivative("transpose", "TransposeBackward0")
 def _transpose_bw(ctx, g):
-    return (g.transpose(ctx.attr("dim0"), ctx.attr("dim1")),)
+    return (g.transpose(signed(ctx.attr("dim0")), signed(ctx.attr("dim1"))),)
 
 
 @derivative("t", "TBackward0")
@@ -278,7 +282,7 @@ def expand(self, *sizes) -> Tensor:
                 f"Tensor sizes: {_shape_list(self._shape)}")
     shape.reverse()
     stride.reverse()
-    return _view_op(self, shape, stride, self._offset, "expand")
+    return _view_op(self, shape, stride, self._offset, "expand", self_sym_sizes=self._shape)
 
 
 @tensor_method
@@ -303,8 +307,8 @@ def _unsqueezed(self, dim, op: str = "unsqueeze"):
 
 @tensor_method
 def unsqueeze(self, dim: int) -> Tensor:
-    dim, shape, stride = _unsqueezed(self, dim)
-    return _view_op(self, shape, stride, self._offset, "unsqueeze", dim=dim)
+    _, shape, stride = _unsqueezed(self, dim)
+    return _view_op(self, shape, stride, self._offset, "unsqueeze", dim=saved(dim))
 
 
 _SQUEEZE_FORMS = ["", "int dim", "tuple of ints dim"]
@@ -317,27 +321,40 @@ def _squeezed(self, dim, op: str = "squeeze"):
     if dim is None:
         keep = [i for i, s in enumerate(self._shape) if s != 1]
     else:
-        d = wrap_dim(dim, self.dim())
-        keep = [i for i in range(self.dim()) if i != d or self._shape[i] != 1]
+        dims = int_list(op, "dim", (dim,), varargs=False) if isinstance(dim, (tuple, list)) \
+            else (dim,)
+        gone = {wrap_dim(d, self.dim()) for d in dims}
+        keep = [i for i in range(self.dim()) if i not in gone or self._shape[i] != 1]
     return [self._shape[i] for i in keep], [self._stride[i] for i in keep]
+
+
+def _squeeze_node(self, dim) -> tuple:
+    """squeeze(), squeeze(int) and squeeze(dims) are three overloads: three nodes, the last
+    two saving the dim(s) as given."""
+    if dim is None:
+        return "squeeze", {"self_sym_sizes": self._shape}
+    if isinstance(dim, (tuple, list)):
+        return "squeeze_dims", {"dim": saved(tuple(int(d) for d in dim)),
+                                "self_sym_sizes": self._shape}
+    return "squeeze_dim", {"dim": saved(int(dim)), "self_sym_sizes": self._shape}
 
 
 @tensor_method
 def squeeze(self, dim: int | None = None) -> Tensor:
     shape, stride = _squeezed(self, dim)
-    return _view_op(self, shape, stride, self._offset, "squeeze" if dim is None else "squeeze_dim")
+    op, attrs = _squeeze_node(self, dim)
+    return _view_op(self, shape, stride, self._offset, op, **attrs)
 
 
 @derivative("unsqueeze", "UnsqueezeBackward0")
 def _unsqueeze_bw(ctx, g):
-    return (g.squeeze(ctx.attr("dim")),)
+    return (g.squeeze(signed(ctx.attr("dim"))),)
 
 
 @derivative("squeeze", "SqueezeBackward0")
 def _squeeze_bw(ctx, g):
-    return (g.reshape(ctx.attr("self_sizes")),)
+    return (g.reshape(ctx.attr("self_sym_sizes")),)
 
 
-@derivative("squeeze_dim", "SqueezeBackward1")
-def _squeeze_dim_bw(ctx, g):
-    return (g.reshape(ctx.attr("self_sizes")),)
+derivative("squeeze_dim", "SqueezeBackward1")(_squeeze_bw)
+derivative("squeeze_dims", "SqueezeBackward2")(_squeeze_bw)

@@ -192,6 +192,96 @@ def cumsum_cumprod_backward_float32(t):
     return {"cumsum": bits(gs), "cumprod": bits(x.grad)}
 
 
+# ======================================================================================
+# view nodes: every ``_saved_*`` torch lists in dir(grad_fn), with its value, and no other
+
+
+def _saved_fields(t, y):
+    """(node name, {field: value}) for every _saved_* attribute the node lists."""
+    g = y.grad_fn
+    out = {}
+    for name in dir(g):
+        if name.startswith("_saved_"):
+            v = getattr(g, name)
+            out[name] = tuple(int(i) for i in v) if isinstance(v, (tuple, list)) else v
+    return type(g).__name__, out
+
+
+def _view_programs(t, x):
+    return {
+        "view": lambda: x().view(6, 4), "view_neg": lambda: x().view(-1, 2),
+        "reshape_copy": lambda: x().transpose(0, 1).reshape(-1), "flatten": lambda: x().flatten(),
+        "unflatten": lambda: x().unflatten(2, (2, 2)), "view_as": lambda: x().view_as(x()[0, 0]
+                                                                                     .expand(24)),
+        "t": lambda: x()[0].t(), "T": lambda: x()[0].T, "mT": lambda: x().mT,
+        "transpose": lambda: x().transpose(0, 2), "transpose_neg": lambda: x().transpose(-1, 0),
+        "swapdims": lambda: x().swapdims(0, 1), "permute": lambda: x().permute(2, 0, 1),
+        "permute_neg": lambda: x().permute(-1, 0, -2), "movedim": lambda: x().movedim(0, 2),
+        "expand": lambda: x()[:, :1].expand(2, 5, 4), "expand_neg": lambda: x()[:, :1].expand(
+            3, -1, 5, -1),
+        "squeeze": lambda: x()[:, :1].squeeze(), "squeeze_dim": lambda: x()[:, :1].squeeze(1),
+        "squeeze_neg": lambda: x()[:, :1].squeeze(-2),
+        "squeeze_dims": lambda: x()[:1, :, :1].squeeze((0, -1)),
+        "unsqueeze": lambda: x().unsqueeze(1), "unsqueeze_neg": lambda: x().unsqueeze(-1),
+        "select": lambda: x()[1], "select_neg": lambda: x().select(-1, -2),
+        "getitem_int": lambda: x()[:, 1],
+        "slice": lambda: x()[:, 1:3], "slice_step": lambda: x()[..., ::2],
+        "slice_neg": lambda: x()[-1:], "slice_past_end": lambda: x()[:, 1:10],
+        "slice_neg_end": lambda: x()[:, -2:-1], "narrow": lambda: x().narrow(2, 1, 2),
+        "narrow_neg": lambda: x().narrow(-1, -2, 1),
+        "as_strided": lambda: x().as_strided((2, 2), (3, 1), 1),
+        "as_strided_no_offset": lambda: x().as_strided((2, 2), (3, 1)),
+        "unfold": lambda: x().unfold(2, 2, 1), "unfold_neg": lambda: x().unfold(-1, 2, 2),
+        "diagonal": lambda: x().diagonal(), "diagonal_neg": lambda: x().diagonal(-1, -1, 0),
+        "split": lambda: x().split(1, 2)[0], "split_neg": lambda: x().split(2, -1)[1],
+        "split_sizes": lambda: x().split([1, 3], 2)[1], "chunk": lambda: x().chunk(3, -1)[0],
+        "unbind": lambda: x().unbind(1)[0], "unbind_neg": lambda: x().unbind(-1)[2],
+        "alias": lambda: x()[...],
+    }
+
+
+@prog
+def view_nodes_saved_fields(t):
+    def x():
+        return t.tensor(np.arange(24.0, dtype=np.float32).reshape(2, 3, 4), requires_grad=True)
+    return {k: _saved_fields(t, f()) for k, f in _view_programs(t, x).items()}
+
+
+@prog
+def view_nodes_gradients_with_negative_args(t):
+    """The nodes keep the arguments as given; their backward still wraps them right."""
+    out = {}
+    for k in _view_programs(t, None):
+        a = t.tensor(arr(2, 3, 4, seed=8), requires_grad=True)
+        y = _view_programs(t, lambda a=a: a * 1)[k]()
+        y.backward(t.tensor(arr(*tuple(y.shape), seed=9)))
+        out[k] = a.grad
+    return out
+
+
+@prog
+def inplace_view_nodes_saved_fields(t):
+    def meta(f):
+        y = t.tensor(np.arange(24.0, dtype=np.float32).reshape(2, 3, 4), requires_grad=True) * 1
+        f(y)
+        return _saved_fields(t, y)
+    def regenerated(f):
+        y = t.tensor(np.arange(24.0, dtype=np.float32).reshape(2, 3, 4), requires_grad=True) * 1
+        v = f(y)
+        v.mul_(2)
+        return _saved_fields(t, v)
+    return {
+        "transpose_": meta(lambda y: y.transpose_(0, -1)),
+        "unsqueeze_": meta(lambda y: y.unsqueeze_(-1)), "squeeze_": meta(lambda y: y.squeeze_()),
+        "squeeze_dim_": meta(lambda y: y.squeeze_(-1)),
+        "squeeze_dims_": meta(lambda y: y.squeeze_((0,))),
+        "as_strided_": meta(lambda y: y.as_strided_((2, 2), (3, 1), 2)),
+        "as_strided_no_offset_": meta(lambda y: y.as_strided_((2, 2), (3, 1))),
+        "regenerated_select": regenerated(lambda y: y[:, 1]),
+        "regenerated_transpose": regenerated(lambda y: y.transpose(0, 1)),
+    }
+
+
 @pytest.mark.parametrize("prog", prog.params())
 def test_numerics_parity(prog, torch_mod, core):
     check_parity(prog, torch_mod, core)
