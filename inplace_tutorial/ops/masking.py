@@ -16,7 +16,13 @@ from ..autograd.record import record, record_inplace
 from ..layout import broadcast_shapes
 from ..tensor import Tensor, tensor_method
 from ._args import argument_error, is_number, type_name
-from ._iter import CHUNK, check_internal_overlap, check_partial_overlap, chunks
+from ._iter import (
+    CHUNK,
+    LOOP_BUFFER_ELEMENTS,
+    check_internal_overlap,
+    check_partial_overlap,
+    chunks,
+)
 
 
 def _shape_str(shape) -> str:
@@ -237,7 +243,7 @@ def _masked_scatter_bw(ctx, g):
         shape = broadcast_shapes(g._shape, mask._shape)
         ga, m = np.broadcast_to(g._array(), shape), np.broadcast_to(mask._array(), shape)
         at = 0
-        for piece in chunks(shape, CHUNK):
+        for piece in chunks(shape, LOOP_BUFFER_ELEMENTS):  # picked: as small as NumPy's buffer
             picked = ga[piece][m[piece]]
             flat[at:at + picked.size] = picked
             at += picked.size

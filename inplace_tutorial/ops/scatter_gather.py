@@ -19,11 +19,11 @@ from ..creation import zeros
 from ..layout import wrap_dim
 from ..tensor import Tensor, tensor_method
 from ._args import argument_error, is_number, type_name
-from ._iter import check_internal_overlap, chunks
+from ._iter import LOOP_BUFFER_ELEMENTS, check_internal_overlap, chunks
 from .index_ops import check_no_overlap, first_bad_index, fresh_copy
 from .joining import saved_dim, symint
 
-_PIECE = 8192  # index cells per NumPy call: its index arrays stay small (NumPy's buffer size)
+_PIECE = LOOP_BUFFER_ELEMENTS  # index cells per NumPy call: temporaries as small as its buffer
 
 
 def _size(t: Tensor, d: int) -> int:
