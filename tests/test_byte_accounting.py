@@ -99,10 +99,8 @@ def _fwd_bwd(run, inputs):
 # the table only shrinks.
 KNOWN_UNCOUNTED: dict[str, int] = {
     "einsum backward": 106_496,  # np.einsum's own operand copies (NumPy einsumfunc)
-    "index_put_ backward": 253_952,  # ops/advanced_indexing.py: the gradient's gather
     "take forward": 516_096,  # ops/put_take.py: an index-sized temporary
     "topk forward": 20_480,  # ops/sorting.py: the argpartition's index pieces
-    "x[mask] forward": 65_536,  # ops/advanced_indexing.py: 8192 mask cells' positions
 }
 # NumPy 2.2 (the Python 3.10 lock) runs np.einsum over four or more labels through its
 # iterator's loop buffers: 3 x 8 KiB in float64 at LOOP_BUFFER_ELEMENTS (NumPy 2.3 and later
