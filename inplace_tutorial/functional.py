@@ -6,7 +6,7 @@ import re
 
 from .arg_parser import argument_error, call_keywords, forms_fitting, invalid_combination
 from .ops import joining, out_functions, out_variants
-from .ops.compare import where
+from .ops.compare import where as _where
 from .ops.einsum import einsum
 from .ops.index_put import bind
 from .ops.index_reduce import index_reduce_function as index_reduce
@@ -96,6 +96,14 @@ _JOIN = ["cat", "concat", "concatenate", "hstack", "row_stack", "stack", "vstack
 
 for _name in _JOIN_INDEX:
     globals()[_name] = _method(_name)
+
+
+def where(condition, *args, out: Tensor | None = None):
+    """torch.where(condition, input, other[, out=]) (ops/compare.py; out= in
+    ops/out_functions.py)."""
+    if out is None:
+        return _where(condition, *args)
+    return out_functions.where_out(condition, *args, out=out)
 
 
 def _joined(name: str):

@@ -22,7 +22,8 @@ from ..tensor import Tensor
 from . import dtype_rules, out_variants, put_take
 from . import matrix_vector as mv
 from ._args import check_tensor
-from ._iter import check_internal_overlap
+from ._iter import check_internal_overlap, check_partial_overlap
+from .compare import where
 from .index_ops import check_no_overlap
 
 OUT: dict[str, Callable[..., Tensor]] = {}  # torch function name -> (input, *args, out, **kw)
@@ -373,6 +374,24 @@ def softmax_out(self: Tensor, dim, dtype=None, *, out=None) -> Tensor:
     return _computed("aten::softmax", out, (self,), compute, lambda o, r: _exact(o, r.dtype))
 
 
+def where_out(condition, input, other, *, out=None) -> Tensor:  # noqa: A002
+    """torch.where(cond, a, b, out=o): both branches must be tensors here (the out= overload
+    takes no Python number), out's dtype must be the result's, and out may be an input as a
+    whole but not overlap one partly (TensorIterator's rule)."""
+    check_tensor("where", "condition", condition, position=1)
+    check_tensor("where", "input", input, position=2)
+    check_tensor("where", "other", other, position=3)
+
+    def rule(o: Tensor, r: Tensor) -> None:
+        if o.dtype is not r.dtype:
+            raise RuntimeError(f"Expected out type to be {r.dtype.short} but got "
+                               f"{o.dtype.short}")
+        for t in (condition, input, other):
+            check_partial_overlap(o, t)
+    return _computed("where", out, (condition, input, other),
+                     lambda: where(condition, input, other), rule)
+
+
 def _simple(name: str, method: str, internal: bool = True):
     """An op whose out must have exactly the result's dtype (tril, renorm, scatter ...)."""
     def fn(self: Tensor, *args, out=None, **kwargs) -> Tensor:
@@ -408,4 +427,4 @@ __all__ = ["OUT", "addbmm_out", "addmm_out", "addmv_out", "addr_out", "amax_out"
            "baddbmm_out", "cumprod_out", "cumsum_out", "dot_out", "gather_out",
            "index_select_out", "join_out", "max_out", "mean_out", "mv_out", "norm_out",
            "out_form", "softmax_out", "sort_out", "std_out", "structured_out", "sum_out",
-           "take_out", "topk_out", "var_out"]
+           "take_out", "topk_out", "var_out", "where_out"]

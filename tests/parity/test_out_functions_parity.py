@@ -217,6 +217,25 @@ def out_triangles_and_renorm(t):
 
 
 @prog
+def out_where(t):
+    x = t.tensor(arr(2, 3, seed=1))
+    c = x > 0
+    g = t.ones(2, 3, requires_grad=True)
+    obs = {
+        "where": _outs(t, lambda o: t.where(c, x, -x, out=o), (2, 3)),
+        "double branch into double": _into(t, lambda o: t.where(c, x.double(), x, out=o),
+                                           t.empty(0).double()),
+        "number branch": catch(lambda: t.where(c, x, 0.0, out=t.empty(0))),
+        "number input": catch(lambda: t.where(c, 1.0, x, out=t.empty(0))),
+        "grad": catch(lambda: t.where(c, x, g, out=t.empty(0))),
+        "out is an input": _into(t, lambda o: t.where(c, o, -o, out=o), x.clone()),
+        "out is part of an input": catch(lambda: t.where(c[0], x[0], x[0], out=x[0, :2])),
+        "without out": t.where(c, x, 0.0),
+    }
+    return obs
+
+
+@prog
 def out_too_small_gets_new_storage_others_keep(t):
     """A wrongly shaped out keeps its storage if it is large enough, else gets a new one
     (its data_ptr moves): the resize PyTorch deprecates, with its warning."""
