@@ -35,6 +35,14 @@ _OVERLAP = ("unsupported operation: some elements of the input tensor and the wr
             "refer to a single memory location. Please clone() the tensor before performing the "
             "operation.")
 
+# index_put_ with no index tensor at all reaches an assertion inside PyTorch (a one-element value
+# first takes the masked_fill path with no mask): its texts, word for word
+_NO_INDEX = {
+    False: 'ntensor >= 3 INTERNAL ASSERT FAILED at "/__w/pytorch/pytorch/aten/src/ATen/native/'
+           'cpu/IndexKernelUtils.h":8, please report a bug to PyTorch. ',
+    True: "sym_strides() called on an undefined Tensor",
+}
+
 
 def _sizes(shape) -> str:
     return "[" + ", ".join(str(s) for s in shape) + "]"
@@ -59,8 +67,9 @@ def bind(op: str, args: tuple, kwargs: dict, first: int = 1) -> tuple[list, Tens
         if k in got:
             raise TypeError(f"{op}() got multiple values for argument '{k}'")
         got[k] = v
-    missing = [k for k in _PARAMS[:2] if k not in got]
-    if missing:
+    first_missing = next((n for n, k in enumerate(_PARAMS[:2]) if k not in got), None)
+    if first_missing is not None:  # PyTorch lists every required one from there, given or not
+        missing = _PARAMS[first_missing:2]
         raise TypeError(f"{op}() missing {len(missing)} required positional argument"
                         f"{'s' if len(missing) == 1 else ''}: "
                         + ", ".join(f'"{k}"' for k in missing))
@@ -128,6 +137,8 @@ def _prepare(self: Tensor, indices: list, values: Tensor, accumulate: bool) -> _
     if len(indices) > self.dim():
         raise IndexError(f"too many indices for tensor of dimension {self.dim()} "
                          f"(got {len(indices)})")
+    if not any(t is not None for t in indices):
+        raise RuntimeError(_NO_INDEX[values.numel() == 1 and not accumulate])
     mask = None if accumulate else _masked_fill_mask(self, indices, values)
     if mask is not None:
         if mask.dtype is not dtypes.bool_:

@@ -212,7 +212,7 @@ def _apply_slicing(self: Tensor, items: tuple) -> tuple[Tensor, list]:
             dim, real = dim + 1, real + 1
         elif isinstance(i, Tensor) and not (i.dim() == 0 and not is_mask(i)
                                             and i.dtype.category == dtypes.INTEGER):
-            if i.dim() == 0:  # a 0-dim mask: a new dim of size 1, taken or not
+            if i.dim() == 0 and is_mask(i):  # a new dim of size 1, taken or not
                 out = out.unsqueeze(dim)
                 i = tensor([0]) if bool(i) else empty((0,), dtype=dtypes.int64)
             indices += [None] * (dim - len(indices)) + [i]

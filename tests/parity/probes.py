@@ -19,7 +19,7 @@ from collections import Counter
 
 import numpy as np
 
-from . import probes_args
+from . import probes_args, probes_indexing
 from .harness import Raised, _raised, compare, observe
 
 FIXTURES = {
@@ -177,13 +177,15 @@ PROBES: dict[str, list[str]] = {
         "x.index_put_((t.tensor([0]),), t.tensor([1.0, 2.0]))",
         "i.index_put_((t.tensor([0]),), t.tensor(1.5))",
         "x.index_put_((b,), t.tensor([1.0, 2.0]))", "x.index_put_((b,), t.tensor(7.0))",
-        "x.index_put_((b,), t.tensor([1.0, 2.0, 3.0]))", *probes_args.INDEXING],
+        "x.index_put_((b,), t.tensor([1.0, 2.0, 3.0]))", *probes_args.INDEXING,
+        *probes_indexing.GETITEM, *probes_indexing.INDEX_PUT],
     "setitem": [
         "x.__setitem__(0, None)", "x.__setitem__(0, 'a')", "x.__setitem__(0, [1.0, 2.0])",
         "x.__setitem__(0, v)", "x.__setitem__(0, m)", "x.__setitem__(b, 0.0)",
         "i.__setitem__(0, float('nan'))", "i.__setitem__(0, 1e30)", "i.__setitem__(0, 2.7)",
         "x.__setitem__((0, 5), 1.0)", "x.__setitem__(slice(None), x.t())",
-        "w.__setitem__(0, 1.0)", "y.__setitem__(0, 1.0)", *probes_args.SETITEM],
+        "w.__setitem__(0, 1.0)", "y.__setitem__(0, 1.0)", *probes_args.SETITEM,
+        *probes_indexing.SETITEM],
     "fill and copy": [
         "x.fill_(None)", "x.fill_('a')", "x.fill_(v)", "x.fill_(s)", "x.fill_(t.tensor([1.0]))",
         "i.fill_(2.5)", "i.fill_(float('nan'))", "b.fill_(2)",
