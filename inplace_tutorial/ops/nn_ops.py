@@ -240,7 +240,11 @@ def _max_windows(xp: np.ndarray, o: np.ndarray, ix: np.ndarray, kh: int, kw: int
     floating = o.dtype.kind == "f" or is_reduced(o.dtype)
     bits = np.dtype(f"u{o.dtype.itemsize}")  # the same cells, as unsigned integers
     plane = ho * wo
-    per_cell = 2 * o.dtype.itemsize + 8 + 2  # the slice, its mask, the offsets, two bool masks
+    isz = o.dtype.itemsize
+    # per cell: the slice and its bit mask (the NaN test's bools before the mask, the offsets
+    # after the select: the three are never alive together), and the bool "taken"
+    wide = max(2 * isz, 8)
+    per_cell = wide + 1
     need = 8 * plane + per_cell * n * c * plane
     with Scratch(np.uint8, "max_pool2d", need) as scratch:
         raw = scratch.view((min(scratch.capacity, need),))
@@ -258,16 +262,13 @@ def _max_windows(xp: np.ndarray, o: np.ndarray, ix: np.ndarray, kh: int, kw: int
         for idx in chunks((n, c), per):
             oc, ic = o[idx], ix[idx]
             e = oc.size
-            part = [e * o.dtype.itemsize] * 2 + [8 * e, e, e]  # widest first: aligned views
-            views, at = [], 0
-            for nb in part:
-                views.append(free[at:at + nb])
-                at += nb
-            x = views[0].view(o.dtype).reshape(oc.shape)
-            xb = views[0].view(bits).reshape(oc.shape)
-            mask = views[1].view(bits).reshape(oc.shape)
-            off = views[2].view(np.int64).reshape(oc.shape)
-            taken, nan = (v.view(np.bool_).reshape(oc.shape) for v in views[3:])
+            region = free[:wide * e]
+            x = region[:isz * e].view(o.dtype).reshape(oc.shape)
+            xb = region[:isz * e].view(bits).reshape(oc.shape)
+            mask = region[isz * e:2 * isz * e].view(bits).reshape(oc.shape)
+            nan = region[isz * e:isz * e + e].view(np.bool_).reshape(oc.shape)
+            off = region[:8 * e].view(np.int64).reshape(oc.shape)
+            taken = free[wide * e:wide * e + e].view(np.bool_).reshape(oc.shape)
             ob = oc.view(bits)
             xc = xp[idx]
             np.copyto(oc, xc[..., 0:sh * (ho - 1) + 1:sh, 0:sw * (wo - 1) + 1:sw])
@@ -284,14 +285,14 @@ def _max_windows(xp: np.ndarray, o: np.ndarray, ix: np.ndarray, kh: int, kw: int
                         np.logical_or(taken, nan, out=taken)
                     # every NumPy call below has operands of one dtype and one shape: a cast
                     # or a broadcast inside a ufunc would take a loop buffer of NumPy's own
-                    np.copyto(off, taken)
-                    np.multiply(off, di * w + dj, out=off)
-                    np.maximum(ic, off, out=ic)
                     np.copyto(mask, taken)
                     np.negative(mask, out=mask)  # 1 -> all ones
                     np.bitwise_xor(xb, ob, out=xb)  # o ^ ((x ^ o) & mask): x where taken
                     np.bitwise_and(xb, mask, out=xb)
                     np.bitwise_xor(ob, xb, out=ob)
+                    np.copyto(off, taken)  # over the slice and mask, which are done
+                    np.multiply(off, di * w + dj, out=off)
+                    np.maximum(ic, off, out=ic)
             np.copyto(off, start)
             np.add(ic, off, out=ic)
 
