@@ -15,6 +15,7 @@ import numpy as np
 from ..arg_parser import (  # noqa: F401 - the ops import these from here
     argument_error,
     as_called,
+    call_keywords,
     check_int,
     int_list,
     invalid_combination,

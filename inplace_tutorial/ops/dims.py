@@ -72,15 +72,29 @@ def unflatten(self, dim: int, sizes) -> Tensor:
     dim = check_int("unflatten", "dim", dim, 1)
     sizes = int_list("unflatten", "sizes", (sizes,), position=2, varargs=False)
     d = wrap_dim(dim, self.dim())
-    known = 1
-    for s in sizes:
-        known *= s if s != -1 else 1
-    n = self._shape[d] if self.dim() else 1
-    if -1 in sizes and sizes.count(-1) == 1 and known and n % known == 0:
-        sizes = tuple(n // known if s == -1 else s for s in sizes)
-    elif known != n or -1 in sizes:
+    unexpected = "unflatten got an unexpected error:\n"  # aten wraps infer_size's errors so
+    if self.dim() == 0:
+        raise RuntimeError(unexpected + "Dimension specified as 0 but tensor has no dimensions")
+    n, known, inferred = self._shape[d], 1, None
+    for k, s in enumerate(sizes):  # at::infer_size, check for check
+        if s == -1:
+            if inferred is not None:
+                raise RuntimeError(unexpected + "only one dimension can be inferred")
+            inferred = k
+        elif s < 0:
+            raise RuntimeError(f"{unexpected}invalid shape dimension {s} at index {k} of shape "
+                               f"{list(sizes)}")
+        else:
+            known *= s
+    if not (n == known or (inferred is not None and known > 0 and n % known == 0)):
         raise RuntimeError(f"unflatten: Provided sizes {list(sizes)} don't multiply up to the "
                            f"size of dim {d} ({n}) in the input tensor")
+    if inferred is not None:
+        if known == 0:
+            raise RuntimeError(f"{unexpected}cannot reshape tensor of 0 elements into shape "
+                               f"{list(sizes)} because the unspecified dimension size -1 can be "
+                               "any value and is ambiguous")
+        sizes = sizes[:inferred] + (n // known,) + sizes[inferred + 1:]
     return self.view(*self._shape[:d], *sizes, *self._shape[d + 1:])
 
 

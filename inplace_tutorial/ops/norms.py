@@ -123,10 +123,13 @@ def norm(self, p="fro", dim=None, keepdim: bool = False, dtype=None) -> Tensor:
     else:
         ord = 2.0 if p is None else p
         check_number("linalg_vector_norm", "ord", ord, 2)
+    dims_arg = _vector_dims(dims_arg)  # the binding's order: ord, dim, keepdim, dtype
+    if not isinstance(keepdim, bool):  # (torch.norm passes it on by position)
+        raise TypeError(f"linalg_vector_norm(): argument 'keepdim' (position 4) must be bool, "
+                        f"not {type_name(keepdim)}")
     if dtype is not None and not isinstance(dtype, dtypes.dtype):
         raise TypeError(f"linalg_vector_norm(): argument 'dtype' must be torch.dtype, not "
                         f"{type_name(dtype)}")
-    dims_arg = _vector_dims(dims_arg)
     dims = _reduce_dims(self, dims_arg)
     _check_vector_norm(self, float(ord), dims, dims_arg, dtype)
     out = _vector_norm(self, ord, dims, keepdim, dtype)

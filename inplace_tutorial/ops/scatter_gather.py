@@ -18,7 +18,7 @@ from ..autograd.record import record, record_inplace
 from ..creation import zeros
 from ..layout import wrap_dim
 from ..tensor import Tensor, tensor_method
-from ._args import argument_error, is_number, type_name
+from ._args import argument_error, as_called, call_keywords, invalid_combination, is_number
 from ._iter import LOOP_BUFFER_ELEMENTS, check_internal_overlap, chunks
 from .index_ops import check_no_overlap, first_bad_index, fresh_copy
 from .joining import saved_dim, symint
@@ -110,16 +110,10 @@ def _gather_bw(ctx, g):
 
 
 # --------------------------------------------------------------------------- scatter
-def _scatter_overload_error(op: str, dim, index, value) -> TypeError:
-    got = ", ".join(type_name(v) for v in (dim, index, value))
-    marks = f"int, Tensor, !{type_name(value, detailed=True)}!"
-    lines = [f"{op}() received an invalid combination of arguments - got ({got}), but expected "
-             "one of:"]
-    for kind, name in (("Tensor", "src"), ("Number", "value")):
-        lines += [f" * (int dim, Tensor index, {kind} {name})",
-                  f"      didn't match because some of the arguments have invalid types: ({marks})",
-                  f" * (int dim, Tensor index, {kind} {name}, *, str reduce)"]
-    return TypeError("\n".join(lines) + "\n")
+_SCATTER_FORMS = ["int dim, Tensor index, Tensor src",
+                  "int dim, Tensor index, Tensor src, *, str reduce",
+                  "int dim, Tensor index, Number value",
+                  "int dim, Tensor index, Number value, *, str reduce"]
 
 
 def _scatter_checks(op: str, self: Tensor, dim: int, index: Tensor, src) -> None:
@@ -203,11 +197,18 @@ def _scatter_value(self: Tensor, src):
 
 
 def _scatter_args(op: str, dim, index, src, value, reduce):
+    """scatter_'s four forms (src or value, with or without reduce) always fit the number of
+    arguments two at a time, so any wrong type gets PyTorch's overload listing."""
     if value is not None:
         src = value
-    _check_dim_index(op, dim, index)
-    if not (isinstance(src, Tensor) or is_number(src)):
-        raise _scatter_overload_error(op, dim, index, src)
+    if (isinstance(dim, (bool, np.bool_)) or not isinstance(dim, numbers.Integral)
+            or not isinstance(index, Tensor) or not (isinstance(src, Tensor) or is_number(src))
+            or not (reduce is None or isinstance(reduce, str))):
+        named = (["dim", "index", "src", "*", "reduce"], (dim, index, src, reduce))
+        if value is not None or "value" in call_keywords():
+            named = (["dim", "index", "*", "value", "reduce"], (dim, index, value, reduce))
+        args, kwargs = as_called(*named)
+        raise invalid_combination(op, args, _SCATTER_FORMS, kwargs)
     return src
 
 

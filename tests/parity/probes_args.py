@@ -455,7 +455,7 @@ RANDOM_FILLS = [
     "i.log_normal_()", "x.log_normal_('a')", "~ x.log_normal_(1, 2)._version",
     "x.cauchy_(0, 0)", "x.cauchy_(0, -1)", "i.cauchy_()", "x.cauchy_(None)",
     "x.normal_(0, float('nan'))", "x.normal_(float('inf'), 1)",
-    "~ x.normal_(0, float('inf')).abs().min()",
+    "~ x.normal_(0, float('inf')).abs().sum()",
     "x.uniform_(float('nan'), 1)", "x.uniform_(0, float('inf'))", "x.uniform_(-float('inf'), 0)",
     "x.uniform_(1, 1).sum()", "x.normal_(mean='a')", "x.normal_(std=None)", "i.random_(-1)",
     "x.random_(0)", "i.random_(5, 5)", "x.random_(1.5)", "x.random_(None)", "b.random_(3)",
@@ -471,4 +471,20 @@ OUT_FORMS = [
     "t.stack([x, x], out=x)", "t.stack([x, x], out=i)", "t.cat([x, x], out=None).shape",
     "t.norm(x, out=s)", "t.topk(x, 1, out=x)", "t.tril(x, out=i)", "t.tril(x, out=x)._version",
     "t.roll(x, 1, out=x)", "t.movedim(x, 0, 1, out=x)",
+]
+
+MORE_ISSUE_10 = [  # after the first round of fixes: the neighbours of what it found
+    "x.scatter_(1.0, t.tensor([[0]]), 1.0)",
+    "x.scatter_(1, t.tensor([[0]]), value='a')", "x.scatter_(1, t.tensor([[0]]), 1.0, reduce=1)",
+    "x.scatter_(dim=1, index=None, src=x)", "x.scatter(1, None, x)",
+    "x.scatter_(1, None, value=None)", "x.scatter_(1, t.tensor([[0]]), value=2.0)",
+    "x.unflatten(-1, (2, 2))", "x.unflatten(1, (-2, 3))", "x.unflatten(5, (3,))",
+    "t.zeros(2, 0).unflatten(1, (0, -1))", "x.unflatten(1, (-1, 2))",
+    "x.unflatten(1, (1, -1, 3)).shape", "t.zeros(2, 0).unflatten(1, (0, 5)).shape",
+    "x.norm(2, 1, keepdim=1)", "x.norm(2, 'a', 'a')", "x.norm(2, 1, 'a', dtype=1)",
+    "x.norm(2, 1, True).shape", "x.norm(dtype=1)", "x.index_add(1, t.tensor([0]), None)",
+    "x.index_copy_(1, t.tensor([0]), None)", "x.index_copy(1, t.tensor([0]), None)",
+    "x.argsort(1, descending=None)", "x.sort(stable=1, dim=0)",
+    "x.roll(1, dims=None)", "x.flip(dims=0)", "x.repeat(repeats=[2, 1])",
+    "x.fill_diagonal_(1.0, wrap='a')", "x.unflatten(dim=None, sizes=(3,))",
 ]
