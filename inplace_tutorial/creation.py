@@ -384,6 +384,9 @@ def full_like(t: Tensor, fill_value, dtype=None, requires_grad: bool = False) ->
     return _like(t, dtype, requires_grad, fill_value, "full_like")
 
 
+_ARANGE_CHUNK = 1024  # float64 positions arange computes at a time (8 KiB, never counted)
+
+
 def arange(start, end=None, step=1, dtype: dtypes.dtype | None = None,
            requires_grad: bool = False) -> Tensor:
     if end is None:
@@ -401,8 +404,17 @@ def arange(start, end=None, step=1, dtype: dtypes.dtype | None = None,
         dtype = dtypes.int64 if is_int else dtypes.float32
     n = max(0, math.ceil((end - start) / step))
     t = Tensor._empty((n,), dtype, "arange")
-    np.multiply(np.arange(n, dtype=np.float64), step, out=t._array(), casting="unsafe")
-    t._array()[...] += start
+    o = t._array()
+    if dtype.np == np.float64:  # the positions 0, 1, 2 ... made in place (exact below 2**53)
+        o.fill(1.0)
+        o[:1] = 0.0
+        np.cumsum(o, out=o)
+        np.multiply(o, step, out=o)
+    else:  # float64 positions a chunk at a time: no n-sized temporary behind the count
+        for s in range(0, n, _ARANGE_CHUNK):
+            e = min(n, s + _ARANGE_CHUNK)
+            np.multiply(np.arange(s, e, dtype=np.float64), step, out=o[s:e], casting="unsafe")
+    o += start
     return _finish(t, requires_grad)
 
 

@@ -99,8 +99,9 @@ def _fwd_bwd(run, inputs):
 # the table only shrinks.
 KNOWN_UNCOUNTED: dict[str, int] = {
     "einsum backward": 106_496,  # np.einsum's own operand copies (NumPy einsumfunc)
-    "take forward": 516_096,  # ops/put_take.py: an index-sized temporary
-    "topk forward": 20_480,  # ops/sorting.py: the argpartition's index pieces
+    # ops/sorting.py: np.argsort has no out=, so each 1024-element chunk of lines gets its
+    # own index arrays (a copy of the moved-axis lines, the order, the tie check: 8 KiB each)
+    "topk forward": 20_480,
 }
 # NumPy 2.2 (the Python 3.10 lock) runs np.einsum over four or more labels through its
 # iterator's loop buffers: 3 x 8 KiB in float64 at LOOP_BUFFER_ELEMENTS (NumPy 2.3 and later
