@@ -180,11 +180,12 @@ def _write(self: Tensor, w: _Write, values: Tensor, accumulate: bool) -> None:
     a = self._array()
     if w.plan is None:
         np.copyto(a, w.value, where=w.where)
-    elif w.bad is None:
-        scatter(a, w.plan, values._array(), accumulate)
     else:
-        scatter(a, w.plan, values._array(), accumulate, upto=w.bad[0])  # PyTorch's first cells
-        raise _OutOfBounds(w.bad[1])
+        serial = values._storage is self._storage  # (a layout the overlap check let through)
+        upto = None if w.bad is None else w.bad[0]  # then only PyTorch's first cells
+        scatter(a, w.plan, values._array(), accumulate, upto=upto, serial=serial)
+        if w.bad is not None:
+            raise _OutOfBounds(w.bad[1])
 
 
 def put_(self: Tensor, indices: list, values: Tensor, accumulate: bool = False) -> Tensor:

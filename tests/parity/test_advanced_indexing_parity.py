@@ -225,6 +225,23 @@ def out_of_range_index_put_leaves_what_pytorch_leaves(t):
 
 
 @prog
+def values_that_are_a_broadcast_view_of_self(t):
+    """An expanded view of self is a layout PyTorch's overlap check can't judge: it lets it
+    through, and its kernel reads each value when it gets there (cells written earlier in
+    the same call included)."""
+    out = {}
+    for k, (idx, acc) in {"acc": ((t.tensor([0, 0]),), True), "copy": ((t.tensor([1, 0]),), False),
+                          "acc_bad": ((t.tensor([0, 0, 4]),), True),
+                          "cols": ((t.tensor([0, 1]), t.tensor([2, 2])), True)}.items():
+        x = t.tensor(arr(2, 3, seed=22))
+        n = idx[0].numel()
+        v = x[:1].expand(n, 3) if len(idx) == 1 else x[0, :1].expand(n)
+        out[k] = {"err": catch(lambda x=x, idx=idx, v=v, acc=acc: x.index_put_(idx, v, acc)),
+                  "x": x, "version": x._version}
+    return out
+
+
+@prog
 def index_errors_in_pytorchs_order(t):
     x = t.tensor(arr(2, 3, 4, seed=21))
     b = t.tensor([[True, False, True], [False, True, False]])
