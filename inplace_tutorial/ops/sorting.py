@@ -159,6 +159,12 @@ def sort(self, dim: int = -1, descending: bool = False, *, stable: bool | None =
 
 
 @tensor_method
+def msort(self) -> Tensor:
+    """torch.msort: the values of sort along dim 0 (one SortBackward0, as PyTorch records)."""
+    return self.sort(0).values
+
+
+@tensor_method
 def argsort(self, dim: int = -1, descending: bool = False, *, stable: bool = False) -> Tensor:
     dim, descending = _sort_args("argsort", dim, descending, stable)
     d = wrap_dim(dim, self.dim())
