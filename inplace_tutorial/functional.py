@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 from .arg_parser import argument_error, call_keywords, forms_fitting, invalid_combination
-from .ops import joining, out_functions, out_variants
+from .ops import joining, out_functions, out_reductions, out_variants  # noqa: F401
 from .ops.compare import where as _where
 from .ops.einsum import einsum
 from .ops.index_put import bind

@@ -48,13 +48,13 @@ def test_out_ops_come_from_the_op_table():
 
 
 # the ops/ modules whose ops are not element-wise (or are helpers)
-NOT_POINTWISE = {"activations", "advanced_indexing", "attention", "batch_norm", "casts", "dims",
-                 "index_put",
-                 "dtype_rules", "einsum", "embedding", "fill", "index_fill", "index_ops",
-                 "index_reduce", "indexing", "joining", "linalg", "loss_ops", "masking",
-                 "matrix_vector", "nn_ops", "normalization", "norms", "operators",
-                 "out_functions", "out_variants", "put_take", "random", "random_from_to", "reduce",
-                 "reduced", "reorder", "scan", "scatter_gather", "scatter_reduce", "sorting",
+NOT_POINTWISE = {"activations", "advanced_indexing", "attention", "batch_norm", "casts",
+                 "cross_entropy", "dims", "dtype_rules", "einsum", "embedding", "fill",
+                 "index_fill", "index_ops", "index_put", "index_reduce", "indexing", "joining",
+                 "linalg", "loss_ops", "masking", "matrix_vector", "nn_ops", "normalization",
+                 "norms", "operators", "out_functions", "out_reductions", "out_variants",
+                 "put_take", "random", "random_from_to", "reduce", "reduced", "reorder",
+                 "scalar_overloads", "scan", "scatter_gather", "scatter_reduce", "sorting",
                  "strided", "triangular", "views"}
 
 

@@ -1,5 +1,6 @@
 """``out=`` for the functions that are not element-wise: torch.addmv(..., out=o),
-torch.addr, torch.take ... (element-wise ops and mm/bmm/matmul: out_variants.py).
+torch.addr, torch.take, torch.cat, torch.gather, torch.cumsum ... (element-wise ops and
+mm/bmm/matmul: out_variants.py; reductions and the sort/topk/max pairs: out_reductions.py).
 
 Each entry follows its PyTorch kernel's order: the argument parser, the refusal of autograd,
 the op's own checks, then out's checks. Structured kernels (addmv, addmm, cumsum ...) want
@@ -11,8 +12,6 @@ was empty; a new, larger storage when the old one is too small, so its data_ptr 
 from __future__ import annotations
 
 from collections.abc import Callable
-
-import numpy as np
 
 from .. import dtypes
 from ..autograd import grad_mode
@@ -36,7 +35,7 @@ def out_form(name: str):
     return deco
 
 
-def _start(name: str, out, operands: tuple) -> None:
+def start(name: str, out, operands: tuple) -> None:
     """Every out= form begins so: out must be a Tensor, and nothing may require grad."""
     if not isinstance(out, Tensor):
         raise TypeError(f"{name}(): argument 'out' must be Tensor, not {type(out).__name__}")
@@ -51,7 +50,7 @@ def structured_out(out: Tensor, shape: tuple, dtype: dtypes.dtype) -> None:
     out_variants.resize_output(out, tuple(shape))
 
 
-def _write(out: Tensor, name: str, compute: Callable[[], None]) -> Tensor:
+def write(out: Tensor, name: str, compute: Callable[[], None]) -> Tensor:
     out._vc.write(compute, name)
     return out
 
@@ -60,7 +59,7 @@ def _write(out: Tensor, name: str, compute: Callable[[], None]) -> Tensor:
 @out_form("addmv")
 def addmv_out(self: Tensor, mat, vec, *, beta=1, alpha=1, out=None) -> Tensor:
     beta, alpha = mv.addmv_args("addmv", mat, vec, beta, alpha)
-    _start("addmv", out, (self, mat, vec))
+    start("addmv", out, (self, mat, vec))
     mv.addmv_checks(self, mat, vec)
     shape = (mat._shape[0],)
     if mat.numel() == 0 and beta != 0:
@@ -69,13 +68,13 @@ def addmv_out(self: Tensor, mat, vec, *, beta=1, alpha=1, out=None) -> Tensor:
     dtype_rules.check("mv", vec.dtype)
     if mat.numel():
         check_internal_overlap(out)  # (its copy of self into out refuses this)
-    return _write(out, "addmv", lambda: mv.compute_addmv(out, self, mat, vec, beta, alpha))
+    return write(out, "addmv", lambda: mv.compute_addmv(out, self, mat, vec, beta, alpha))
 
 
 @out_form("addr")
 def addr_out(self: Tensor, vec1, vec2, *, beta=1, alpha=1, out=None) -> Tensor:
     beta, alpha = mv.addr_args("addr", vec1, vec2, beta, alpha)
-    _start("addr", out, (self, vec1, vec2))
+    start("addr", out, (self, vec1, vec2))
     s = mv.addr_checks(self, vec1, vec2, out)
     mv.check_addr_out(out, s, vec1, vec2)
     rd = dtypes.result_type(self, vec1, vec2)
@@ -84,46 +83,46 @@ def addr_out(self: Tensor, vec1, vec2, *, beta=1, alpha=1, out=None) -> Tensor:
                            f"{out.dtype.short}")
     out_variants.resize_output(out, s._shape)
     rd = mv.addr_dtype(self, vec1, vec2, beta, alpha)
-    return _write(out, "addr", lambda: mv.addr_kernel(out, s, vec1, vec2, beta, alpha, rd))
+    return write(out, "addr", lambda: mv.addr_kernel(out, s, vec1, vec2, beta, alpha, rd))
 
 
 # --------------------------------------------------------------------------- take
 @out_form("take")
 def take_out(self: Tensor, index, *, out=None) -> Tensor:
     check_tensor("take", "index", index, position=1)
-    _start("take", out, (self, index))
+    start("take", out, (self, index))
     put_take.take_checks(self, index, out)
     check_internal_overlap(out)
     check_no_overlap(out, index)
     check_no_overlap(out, self)
     out_variants.resize_output(out, index._shape)
     put_take.check_range(index._array(), self.numel())
-    return _write(out, "take", lambda: put_take.take_into(self, index, out))
+    return write(out, "take", lambda: put_take.take_into(self, index, out))
 
 
 # --------------------------------------------------------------------------- computed ones
 # The other functions compute their result with the method (its own argument, shape and range
 # errors; one counted temporary), then check out and copy: PyTorch writes straight into out,
 # and checks out's dtype before the errors only its kernel sees (an index out of range).
-def _exact(out: Tensor, rd: dtypes.dtype) -> None:
+def exact(out: Tensor, rd: dtypes.dtype) -> None:
     if out.dtype is not rd:
         raise RuntimeError(f"Expected out tensor to have dtype {rd.c_name}, but got "
                            f"{out.dtype.c_name} instead")
 
 
-def _castable(out: Tensor, rd: dtypes.dtype) -> None:
+def castable(out: Tensor, rd: dtypes.dtype) -> None:
     if not dtypes.can_cast(rd, out.dtype):
         raise RuntimeError(f"result type {rd.short} can't be cast to the desired output type "
                            f"{out.dtype.short}")
 
 
-def _computed(name: str, out, tensors: tuple, compute: Callable[[], Tensor], rule,
+def computed(name: str, out, tensors: tuple, compute: Callable[[], Tensor], rule,
               *, inputs_overlap: bool = False, internal: bool = True, warn: bool = True,
               differentiable: bool = True) -> Tensor:
     """The shared path: out's type, autograd, the op (under no_grad), out's dtype rule,
     overlaps, resize, then one cast copy into out (its version goes up by one)."""
     if differentiable:
-        _start(name, out, tensors)
+        start(name, out, tensors)
     elif not isinstance(out, Tensor):
         raise TypeError(f"{name}(): argument 'out' must be Tensor, not {type(out).__name__}")
     with grad_mode.no_grad():
@@ -135,21 +134,21 @@ def _computed(name: str, out, tensors: tuple, compute: Callable[[], Tensor], rul
         for t in tensors:
             check_no_overlap(out, t)
     out_variants.resize_output(out, result._shape, warn=warn)
-    return _write(out, name, lambda: cast_into(out._array(), result._array(), out.dtype, name))
+    return write(out, name, lambda: cast_into(out._array(), result._array(), out.dtype, name))
 
 
 @out_form("addmm")
 def addmm_out(self: Tensor, mat1, mat2, *, beta=1, alpha=1, out=None) -> Tensor:
-    return _computed("addmm", out, (self, mat1, mat2),
+    return computed("addmm", out, (self, mat1, mat2),
                      lambda: self.addmm(mat1, mat2, beta=beta, alpha=alpha),
-                     lambda o, r: _exact(o, r.dtype))
+                     lambda o, r: exact(o, r.dtype))
 
 
 @out_form("baddbmm")
 def baddbmm_out(self: Tensor, batch1, batch2, *, beta=1, alpha=1, out=None) -> Tensor:
-    return _computed("baddbmm", out, (self, batch1, batch2),
+    return computed("baddbmm", out, (self, batch1, batch2),
                      lambda: self.baddbmm(batch1, batch2, beta=beta, alpha=alpha),
-                     lambda o, r: _exact(o, r.dtype))
+                     lambda o, r: exact(o, r.dtype))
 
 
 def _addbmm_rule(batch2):
@@ -163,7 +162,7 @@ def _addbmm_rule(batch2):
 @out_form("addbmm")
 def addbmm_out(self: Tensor, batch1, batch2, *, beta=1, alpha=1, out=None) -> Tensor:
     # out takes self's shape with resize_as_: no warning
-    return _computed("addbmm", out, (self, batch1, batch2),
+    return computed("addbmm", out, (self, batch1, batch2),
                      lambda: self.addbmm(batch1, batch2, beta=beta, alpha=alpha),
                      _addbmm_rule(batch2), warn=False)
 
@@ -174,7 +173,7 @@ def dot_out(self: Tensor, tensor, *, out=None) -> Tensor:
         if o.dtype is not r.dtype:
             raise RuntimeError(f"result dtype {o.dtype.short} does not match input dtype "
                                f"{self.dtype.short}")
-    return _computed("dot", out, (self, tensor), lambda: self.dot(tensor), rule, internal=False)
+    return computed("dot", out, (self, tensor), lambda: self.dot(tensor), rule, internal=False)
 
 
 @out_form("mv")
@@ -183,7 +182,7 @@ def mv_out(self: Tensor, vec, *, out=None) -> Tensor:
         if o.dtype is not r.dtype:
             raise RuntimeError(f"addmv input tensors must have the same dtype, but got "
                                f"{o.dtype.short}, {self.dtype.short}, and {vec.dtype.short}")
-    return _computed("mv", out, (self, vec), lambda: self.mv(vec), rule, internal=False)
+    return computed("mv", out, (self, vec), lambda: self.mv(vec), rule, internal=False)
 
 
 def join_out(name: str, join: Callable[..., Tensor], tensors, args: tuple, kwargs: dict,
@@ -198,16 +197,16 @@ def join_out(name: str, join: Callable[..., Tensor], tensors, args: tuple, kwarg
         dim = (args + tuple(kwargs.values()) + (0,))[0]
         if isinstance(dim, int):  # the dim first, then the cast, then the shapes
             wrap_dim(dim, listed[0].dim() + (name == "stack"))
-        _start(grad, out, listed)
-        _cat_castable(out, dtypes.result_type(*listed))
+        start(grad, out, listed)
+        _catcastable(out, dtypes.result_type(*listed))
 
     def rule(o: Tensor, r: Tensor) -> None:
-        _cat_castable(o, r.dtype)
-    return _computed(grad, out, listed, lambda: join(tensors, *args, **kwargs), rule,
+        _catcastable(o, r.dtype)
+    return computed(grad, out, listed, lambda: join(tensors, *args, **kwargs), rule,
                      inputs_overlap=True)
 
 
-def _cat_castable(out, rd: dtypes.dtype) -> None:
+def _catcastable(out, rd: dtypes.dtype) -> None:
     if isinstance(out, Tensor) and not dtypes.can_cast(rd, out.dtype):
         raise TypeError(f"torch.cat(): input types can't be cast to the desired output type "
                         f"{out.dtype.short}")
@@ -215,9 +214,9 @@ def _cat_castable(out, rd: dtypes.dtype) -> None:
 
 @out_form("gather")
 def gather_out(self: Tensor, dim, index, *, sparse_grad=False, out=None) -> Tensor:
-    return _computed("gather", out, (self, index),
+    return computed("gather", out, (self, index),
                      lambda: self.gather(dim, index, sparse_grad=sparse_grad),
-                     lambda o, r: _exact(o, r.dtype))
+                     lambda o, r: exact(o, r.dtype))
 
 
 @out_form("index_select")
@@ -226,9 +225,9 @@ def index_select_out(self: Tensor, dim, index, *, out=None) -> Tensor:
         if o.dtype is not self.dtype:
             raise RuntimeError("index_select(): self and result must have the same scalar type")
     if isinstance(out, Tensor):
-        _start("index_select", out, (self, index))
+        start("index_select", out, (self, index))
         rule(out, self)  # before anything else
-    return _computed("index_select", out, (self, index), lambda: self.index_select(dim, index),
+    return computed("index_select", out, (self, index), lambda: self.index_select(dim, index),
                      rule, inputs_overlap=True)
 
 
@@ -238,8 +237,8 @@ def _scan_out(name: str, self: Tensor, dim, dtype, out) -> Tensor:
     if isinstance(out, Tensor) and dtype is None and out.dtype is dtypes.bool_:
         raise NotImplementedError(f'"{name}_out_cpu" not implemented for \'Bool\'')
     want = dtype if dtype is not None else getattr(out, "dtype", None)
-    return _computed(name, out, (self,), lambda: getattr(self, name)(dim, dtype=want),
-                     lambda o, r: _exact(o, r.dtype))
+    return computed(name, out, (self,), lambda: getattr(self, name)(dim, dtype=want),
+                     lambda o, r: exact(o, r.dtype))
 
 
 @out_form("cumsum")
@@ -250,128 +249,6 @@ def cumsum_out(self: Tensor, dim, *, dtype=None, out=None) -> Tensor:
 @out_form("cumprod")
 def cumprod_out(self: Tensor, dim, *, dtype=None, out=None) -> Tensor:
     return _scan_out("cumprod", self, dim, dtype, out)
-
-
-def _pair_out(name: str, out, compute: Callable[[], tuple], operands: tuple) -> tuple:
-    """sort/topk/max(dim): out is a (values, indices) pair; values must have the input's
-    dtype and indices int64, each checked and resized as a structured kernel does."""
-    if not isinstance(out, (tuple, list)):
-        raise TypeError(f"{name}(): argument 'out' must be tuple of Tensors, not "
-                        f"{type(out).__name__}")
-    if len(out) != 2:
-        raise TypeError(f"expected tuple of 2 elements but got {len(out)}")
-    values, indices = out
-    _start(name, values, (*operands, indices))
-    if not isinstance(indices, Tensor):
-        raise TypeError(f"{name}(): argument 'out' must be tuple of Tensors, not "
-                        f"{type(indices).__name__}")
-    with grad_mode.no_grad():
-        rv, ri = compute()
-    for o, r in ((values, rv), (indices, ri)):
-        _exact(o, r.dtype)
-        out_variants.resize_output(o, r._shape)
-    for o, r in ((values, rv), (indices, ri)):
-        _write(o, name, lambda o=o, r=r: np.copyto(o._array(), r._array()))
-    return _PAIR[name]((values, indices))
-
-
-@out_form("sort")
-def sort_out(self: Tensor, dim=-1, descending=False, *, stable=None, out=None) -> tuple:
-    return _pair_out("sort", out, lambda: self.sort(dim, descending, stable=stable), (self,))
-
-
-@out_form("topk")
-def topk_out(self: Tensor, k, dim=-1, largest=True, sorted=True, *, out=None) -> tuple:  # noqa: A002
-    return _pair_out("topk", out, lambda: self.topk(k, dim, largest, sorted), (self,))
-
-
-@out_form("max")
-def max_out(self: Tensor, dim=None, keepdim=False, *, out=None):
-    if dim is None:  # torch.max(x, out=o): the overall maximum
-        return _computed("max", out, (self,), lambda: self.max(),
-                         lambda o, r: _exact(o, r.dtype), internal=False)
-    return _pair_out("max", out, lambda: self.max(dim, keepdim), (self,))
-
-
-@out_form("argmax")
-def argmax_out(self: Tensor, dim=None, keepdim=False, *, out=None) -> Tensor:
-    return _computed("argmax", out, (self,), lambda: self.argmax(dim, keepdim),
-                     lambda o, r: _exact(o, r.dtype), differentiable=False, internal=False)
-
-
-@out_form("norm")
-def norm_out(self: Tensor, p="fro", dim=None, keepdim=False, dtype=None, *, out=None) -> Tensor:
-    return _computed("linalg_vector_norm", out, (self,),
-                     lambda: self.norm(p, dim, keepdim, dtype=dtype),
-                     lambda o, r: _exact(o, r.dtype), internal=False)
-
-
-@out_form("sum")
-def sum_out(self: Tensor, dim=None, keepdim=False, *, dtype=None, out=None) -> Tensor:
-    if dim is None:  # the whole-tensor sum has no out= overload
-        raise TypeError(
-            f"sum() received an invalid combination of arguments - got (Tensor, "
-            f"{'keepdim=bool, ' if keepdim else ''}{'dtype=torch.dtype, ' if dtype else ''}"
-            f"out={type(out).__name__}), but expected one of:\n"
-            " * (Tensor input, *, torch.dtype dtype = None)\n"
-            " * (Tensor input, tuple of ints dim, bool keepdim = False, *, torch.dtype dtype = "
-            "None, Tensor out = None)\n")
-    # without dtype=, the sum runs in out's dtype (PyTorch converts the input first)
-    want = dtype if dtype is not None else getattr(out, "dtype", None)
-    return _computed("sum", out, (self,), lambda: self.sum(dim, keepdim, dtype=want),
-                     lambda o, r: _exact(o, r.dtype), internal=False)
-
-
-def _wider(self: Tensor, out) -> Tensor:
-    """A float64 out of a float32 reduction: PyTorch reduces in float64 (the input converted
-    first), not in float32 then converted."""
-    wide = (isinstance(out, Tensor) and out.dtype is dtypes.float64
-            and self.dtype.category == dtypes.FLOATING and self.dtype is not dtypes.float64)
-    return self.to(dtypes.float64) if wide else self
-
-
-@out_form("mean")
-def mean_out(self: Tensor, dim=None, keepdim=False, *, dtype=None, out=None) -> Tensor:
-    if dtype is not None:
-        return _computed("mean", out, (self,), lambda: self.mean(dim, keepdim, dtype=dtype),
-                         lambda o, r: _exact(o, r.dtype))
-    return _computed("mean", out, (self,), lambda: _wider(self, out).mean(dim, keepdim),
-                     lambda o, r: _castable(o, self.dtype if self.dtype.category ==
-                                            dtypes.FLOATING else r.dtype))
-
-
-@out_form("var")
-def var_out(self: Tensor, dim=None, unbiased=None, keepdim=False, *, correction=None,
-            out=None) -> Tensor:
-    return _computed("var", out, (self,),
-                     lambda: _wider(self, out).var(dim, unbiased, keepdim, correction=correction),
-                     lambda o, r: _castable(o, r.dtype), internal=False)
-
-
-@out_form("std")
-def std_out(self: Tensor, dim=None, unbiased=None, keepdim=False, *, correction=None,
-            out=None) -> Tensor:
-    return _computed("std", out, (self,),
-                     lambda: _wider(self, out).std(dim, unbiased, keepdim, correction=correction),
-                     lambda o, r: _castable(o, r.dtype), internal=False)
-
-
-@out_form("amax")
-def amax_out(self: Tensor, dim=(), keepdim=False, *, out=None) -> Tensor:
-    def rule(o: Tensor, r: Tensor) -> None:
-        if o.dtype is not self.dtype:
-            raise RuntimeError(f"Expected the dtype for input and out to match, but got "
-                               f"{self.dtype.short} for input's dtype and {o.dtype.short} for "
-                               "out's dtype.")
-    return _computed("amax", out, (self,), lambda: self.amax(dim, keepdim), rule,
-                     internal=False)
-
-
-@out_form("softmax")
-def softmax_out(self: Tensor, dim, dtype=None, *, out=None) -> Tensor:
-    compute = (lambda: self.softmax(dim)) if dtype is None else \
-        (lambda: self.to(dtype).softmax(dim))
-    return _computed("aten::softmax", out, (self,), compute, lambda o, r: _exact(o, r.dtype))
 
 
 def where_out(condition, input, other, *, out=None) -> Tensor:  # noqa: A002
@@ -388,7 +265,7 @@ def where_out(condition, input, other, *, out=None) -> Tensor:  # noqa: A002
                                f"{o.dtype.short}")
         for t in (condition, input, other):
             check_partial_overlap(o, t)
-    return _computed("where", out, (condition, input, other),
+    return computed("where", out, (condition, input, other),
                      lambda: where(condition, input, other), rule)
 
 
@@ -396,8 +273,8 @@ def _simple(name: str, method: str, internal: bool = True):
     """An op whose out must have exactly the result's dtype (tril, renorm, scatter ...)."""
     def fn(self: Tensor, *args, out=None, **kwargs) -> Tensor:
         tensors = (self, *(a for a in (*args, *kwargs.values()) if isinstance(a, Tensor)))
-        return _computed(name, out, tensors, lambda: getattr(self, method)(*args, **kwargs),
-                         lambda o, r: _exact(o, r.dtype), internal=internal)
+        return computed(name, out, tensors, lambda: getattr(self, method)(*args, **kwargs),
+                         lambda o, r: exact(o, r.dtype), internal=internal)
     fn.__name__ = name + "_out"
     OUT[name] = fn
     return fn
@@ -410,21 +287,8 @@ for _name, _internal in (("tril", False), ("triu", False), ("renorm", True),
 
 
 
-def _named_pair(name: str) -> type:
-    """torch.return_types.<name>_out: what the out= forms return (out's two tensors)."""
-    def __repr__(self) -> str:
-        return f"torch.return_types.{name}_out(\nvalues={self[0]!r},\nindices={self[1]!r})"
 
-    return type(name + "_out", (tuple,), {"__slots__": (), "__repr__": __repr__,
-                                          "values": property(lambda self: self[0]),
-                                          "indices": property(lambda self: self[1])})
-
-
-_PAIR = {name: _named_pair(name) for name in ("sort", "topk", "max")}
-
-
-__all__ = ["OUT", "addbmm_out", "addmm_out", "addmv_out", "addr_out", "amax_out", "argmax_out",
-           "baddbmm_out", "cumprod_out", "cumsum_out", "dot_out", "gather_out",
-           "index_select_out", "join_out", "max_out", "mean_out", "mv_out", "norm_out",
-           "out_form", "softmax_out", "sort_out", "std_out", "structured_out", "sum_out",
-           "take_out", "topk_out", "var_out", "where_out"]
+__all__ = ["OUT", "addbmm_out", "addmm_out", "addmv_out", "addr_out", "baddbmm_out",
+           "castable", "computed", "cumprod_out", "cumsum_out", "dot_out", "exact",
+           "gather_out", "index_select_out", "join_out", "mv_out", "out_form", "start",
+           "structured_out", "take_out", "where_out", "write"]

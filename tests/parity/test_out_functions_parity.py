@@ -197,6 +197,13 @@ def out_reductions(t):
         "norm": _outs(t, lambda o: t.norm(x, 2, 0, out=o), (4,)),
         "norm 1": _into(t, lambda o: t.norm(x, 1, 1, out=o), t.empty(0)),
         "softmax": _outs(t, lambda o: t.softmax(x, 0, out=o), (3, 4)),
+        "log_softmax": _outs(t, lambda o: t.log_softmax(x, 1, out=o), (3, 4)),
+        "softmax dtype=": _into(t, lambda o: t.softmax(x, 0, t.float64, out=o),
+                                t.empty(0).double()),
+        "log_softmax dtype= float out": catch(lambda: t.log_softmax(x, 0, t.float64,
+                                                                    out=t.empty(0))),
+        "log_softmax out requires grad": catch(lambda: t.log_softmax(
+            x, 0, out=t.empty(0, requires_grad=True))),
         "grads": [catch(lambda f=f: f(g)) for f in (
             lambda g: t.sum(g, 0, out=t.empty(0)), lambda g: t.mean(g, 0, out=t.empty(0)),
             lambda g: t.var(g, 0, out=t.empty(0)), lambda g: t.amax(g, 0, out=t.empty(0)),

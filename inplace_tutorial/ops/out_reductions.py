@@ -1,0 +1,169 @@
+"""``out=`` for the reductions and the (values, indices) pairs: torch.sum(x, 0, out=o),
+torch.sort(x, out=(values, indices)), torch.max, argmax, norm, mean, var, std, amax, softmax.
+
+Registered in out_functions.OUT like the others (functional.py imports this module). A pair's
+two tensors are each checked and resized as a structured kernel does (values: the input's
+dtype; indices: int64), and the call returns them as ``torch.return_types.<op>_out``.
+"""
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import numpy as np
+
+from .. import dtypes
+from ..autograd import grad_mode
+from ..tensor import Tensor
+from . import out_variants
+from .out_functions import castable, computed, exact, out_form, start, write
+
+
+def _named_pair(name: str) -> type:
+    """torch.return_types.<name>_out: what the out= forms return (out's two tensors)."""
+    def __repr__(self) -> str:
+        return f"torch.return_types.{name}_out(\nvalues={self[0]!r},\nindices={self[1]!r})"
+
+    return type(name + "_out", (tuple,), {"__slots__": (), "__repr__": __repr__,
+                                          "values": property(lambda self: self[0]),
+                                          "indices": property(lambda self: self[1])})
+
+
+_PAIR = {name: _named_pair(name) for name in ("sort", "topk", "max")}
+
+
+def _pair_out(name: str, out, compute: Callable[[], tuple], operands: tuple) -> tuple:
+    """sort/topk/max(dim): out is a (values, indices) pair; values must have the input's
+    dtype and indices int64, each checked and resized as a structured kernel does."""
+    if not isinstance(out, (tuple, list)):
+        raise TypeError(f"{name}(): argument 'out' must be tuple of Tensors, not "
+                        f"{type(out).__name__}")
+    if len(out) != 2:
+        raise TypeError(f"expected tuple of 2 elements but got {len(out)}")
+    values, indices = out
+    start(name, values, (*operands, indices))
+    if not isinstance(indices, Tensor):
+        raise TypeError(f"{name}(): argument 'out' must be tuple of Tensors, not "
+                        f"{type(indices).__name__}")
+    with grad_mode.no_grad():
+        rv, ri = compute()
+    for o, r in ((values, rv), (indices, ri)):
+        exact(o, r.dtype)
+        out_variants.resize_output(o, r._shape)
+    for o, r in ((values, rv), (indices, ri)):
+        write(o, name, lambda o=o, r=r: np.copyto(o._array(), r._array()))
+    return _PAIR[name]((values, indices))
+
+
+@out_form("sort")
+def sort_out(self: Tensor, dim=-1, descending=False, *, stable=None, out=None) -> tuple:
+    return _pair_out("sort", out, lambda: self.sort(dim, descending, stable=stable), (self,))
+
+
+@out_form("topk")
+def topk_out(self: Tensor, k, dim=-1, largest=True, sorted=True, *, out=None) -> tuple:  # noqa: A002
+    return _pair_out("topk", out, lambda: self.topk(k, dim, largest, sorted), (self,))
+
+
+@out_form("max")
+def max_out(self: Tensor, dim=None, keepdim=False, *, out=None):
+    if dim is None:  # torch.max(x, out=o): the overall maximum
+        return computed("max", out, (self,), lambda: self.max(),
+                         lambda o, r: exact(o, r.dtype), internal=False)
+    return _pair_out("max", out, lambda: self.max(dim, keepdim), (self,))
+
+
+@out_form("argmax")
+def argmax_out(self: Tensor, dim=None, keepdim=False, *, out=None) -> Tensor:
+    return computed("argmax", out, (self,), lambda: self.argmax(dim, keepdim),
+                     lambda o, r: exact(o, r.dtype), differentiable=False, internal=False)
+
+
+@out_form("norm")
+def norm_out(self: Tensor, p="fro", dim=None, keepdim=False, dtype=None, *, out=None) -> Tensor:
+    return computed("linalg_vector_norm", out, (self,),
+                     lambda: self.norm(p, dim, keepdim, dtype=dtype),
+                     lambda o, r: exact(o, r.dtype), internal=False)
+
+
+@out_form("sum")
+def sum_out(self: Tensor, dim=None, keepdim=False, *, dtype=None, out=None) -> Tensor:
+    if dim is None:  # the whole-tensor sum has no out= overload
+        raise TypeError(
+            f"sum() received an invalid combination of arguments - got (Tensor, "
+            f"{'keepdim=bool, ' if keepdim else ''}{'dtype=torch.dtype, ' if dtype else ''}"
+            f"out={type(out).__name__}), but expected one of:\n"
+            " * (Tensor input, *, torch.dtype dtype = None)\n"
+            " * (Tensor input, tuple of ints dim, bool keepdim = False, *, torch.dtype dtype = "
+            "None, Tensor out = None)\n")
+    # without dtype=, the sum runs in out's dtype (PyTorch converts the input first)
+    want = dtype if dtype is not None else getattr(out, "dtype", None)
+    return computed("sum", out, (self,), lambda: self.sum(dim, keepdim, dtype=want),
+                     lambda o, r: exact(o, r.dtype), internal=False)
+
+
+def _wider(self: Tensor, out) -> Tensor:
+    """A float64 out of a float32 reduction: PyTorch reduces in float64 (the input converted
+    first), not in float32 then converted."""
+    wide = (isinstance(out, Tensor) and out.dtype is dtypes.float64
+            and self.dtype.category == dtypes.FLOATING and self.dtype is not dtypes.float64)
+    return self.to(dtypes.float64) if wide else self
+
+
+@out_form("mean")
+def mean_out(self: Tensor, dim=None, keepdim=False, *, dtype=None, out=None) -> Tensor:
+    if dtype is not None:
+        return computed("mean", out, (self,), lambda: self.mean(dim, keepdim, dtype=dtype),
+                         lambda o, r: exact(o, r.dtype))
+    return computed("mean", out, (self,), lambda: _wider(self, out).mean(dim, keepdim),
+                     lambda o, r: castable(o, self.dtype if self.dtype.category ==
+                                            dtypes.FLOATING else r.dtype))
+
+
+@out_form("var")
+def var_out(self: Tensor, dim=None, unbiased=None, keepdim=False, *, correction=None,
+            out=None) -> Tensor:
+    return computed("var", out, (self,),
+                     lambda: _wider(self, out).var(dim, unbiased, keepdim, correction=correction),
+                     lambda o, r: castable(o, r.dtype), internal=False)
+
+
+@out_form("std")
+def std_out(self: Tensor, dim=None, unbiased=None, keepdim=False, *, correction=None,
+            out=None) -> Tensor:
+    return computed("std", out, (self,),
+                     lambda: _wider(self, out).std(dim, unbiased, keepdim, correction=correction),
+                     lambda o, r: castable(o, r.dtype), internal=False)
+
+
+@out_form("amax")
+def amax_out(self: Tensor, dim=(), keepdim=False, *, out=None) -> Tensor:
+    def rule(o: Tensor, r: Tensor) -> None:
+        if o.dtype is not self.dtype:
+            raise RuntimeError(f"Expected the dtype for input and out to match, but got "
+                               f"{self.dtype.short} for input's dtype and {o.dtype.short} for "
+                               "out's dtype.")
+    return computed("amax", out, (self,), lambda: self.amax(dim, keepdim), rule,
+                     internal=False)
+
+
+def _softmax_out(name: str, self: Tensor, dim, dtype, out) -> Tensor:
+    """softmax/log_softmax (dtype=: the input converted first). PyTorch refuses an out that
+    requires grad, but lets an input that requires grad through, and its out then carries a
+    node whose backward is not implemented; the core refuses both."""
+    src = self if dtype is None else self.to(dtype)
+    return computed(f"aten::{name}", out, (self,), lambda: getattr(src, name)(dim),
+                     lambda o, r: exact(o, r.dtype))
+
+
+@out_form("softmax")
+def softmax_out(self: Tensor, dim, dtype=None, *, out=None) -> Tensor:
+    return _softmax_out("softmax", self, dim, dtype, out)
+
+
+@out_form("log_softmax")
+def log_softmax_out(self: Tensor, dim, dtype=None, *, out=None) -> Tensor:
+    return _softmax_out("log_softmax", self, dim, dtype, out)
+
+
+__all__ = ["amax_out", "argmax_out", "log_softmax_out", "max_out", "mean_out", "norm_out",
+           "softmax_out", "sort_out", "std_out", "sum_out", "topk_out", "var_out"]
