@@ -1,7 +1,10 @@
 """addcmul, addcdiv and lerp: the fused updates optimizers are built from.
 
 The in-place forms work chunk by chunk through a small scratch buffer, so Adam's
-``exp_avg_sq.addcmul_(g, g, value=1 - beta2)`` never materialises ``g * g``.
+``exp_avg_sq.addcmul_(g, g, value=1 - beta2)`` never materialises ``g * g``. float16 and
+bfloat16 are computed as PyTorch's CPU kernels compute them: in float32 ("opmath"), each step
+rounded to float32, addcmul and lerp ending in a fused multiply-add, and rounded to 16 bits
+once at the end.
 """
 from __future__ import annotations
 
@@ -14,6 +17,7 @@ from ..layout import broadcast_shapes
 from ..tensor import Tensor, tensor_method
 from ._args import check_number, check_overloads, check_tensor, is_number
 from ._iter import Scratch, arr, check_inplace_operands, chunks, shape_of
+from .reduced import is_reduced
 
 _INTEGER_ADDCDIV = (
     "Integer division with addcdiv is no longer supported, and in a future  release addcdiv "
@@ -24,8 +28,63 @@ _INTEGER_ADDCDIV = (
     "for all dtypes.")
 
 
+def _fma32(x: np.ndarray, y: np.ndarray, z: np.ndarray, out: np.ndarray) -> None:
+    """out = float32(x * y + z) rounded once, as an FMA instruction does, for float32 values
+    held in float64: x * y is exact there; the float64 sum may round, and a float64 result on
+    a float32 halfway point is nudged towards the exact sum (its error, from Knuth's TwoSum),
+    so that the final rounding to float32 goes the way the exact sum would."""
+    np.multiply(x, y, out=x)
+    np.add(x, z, out=out)
+    bb = out - x
+    err = (x - (out - bb)) + (z - bb)
+    nudge = np.isfinite(err) & (err != 0)
+    if nudge.any():
+        out[nudge] = np.nextafter(out[nudge], np.where(err[nudge] > 0, np.inf, -np.inf))
+
+
+def _opmath_kernel(name: str, out: np.ndarray, base, a, b, scale, op: str) -> None:
+    """float16/bfloat16: PyTorch's reduced-float kernels, in float32, rounded once to ``out``.
+    addcmul: fma(value * t1, t2, self); addcdiv: value * t1 / t2 + self; lerp (weight w,
+    d = end - self): fma(w, d, self) if |w| < 0.5 else fma(w - 1, d, end)."""
+    f32 = np.float32
+    ops = [np.broadcast_to(arr(x), out.shape) for x in (base, a, b)]
+    w = np.broadcast_to(scale, out.shape) if isinstance(scale, np.ndarray) else None
+    with Scratch(np.float64, op, 4 * out.size) as scratch:
+        n = max(1, scratch.capacity // 4)
+        for idx in chunks(out.shape, n):
+            o = out[idx]
+            buf = scratch.view((4,) + o.shape)
+            x, y, z, r = buf[0], buf[1], buf[2], buf[3]
+            sv, av, bv = (v[idx] for v in ops)
+            if name == "lerp":
+                np.copyto(y, sv, casting="unsafe")
+                np.copyto(z, bv, casting="unsafe")
+                np.subtract(z, y, out=x)  # end - self, rounded to float32 below
+                np.copyto(x, x.astype(f32))
+                wv = w[idx] if w is not None else f32(scale)
+                np.copyto(r, wv, casting="unsafe")
+                small = np.abs(r) < 0.5
+                np.copyto(z, y, where=small)  # the base: self for a small weight, else end
+                np.copyto(r, (r - 1).astype(f32), where=~small)
+                np.copyto(y, r)
+                x, y = y, x  # coefficient first, then d
+            else:
+                np.copyto(x, av, casting="unsafe")
+                np.copyto(x, (x * f32(scale)).astype(f32))  # value * t1 in float32
+                np.copyto(y, bv, casting="unsafe")
+                np.copyto(z, sv, casting="unsafe")
+            if name == "addcdiv":
+                np.copyto(r, (x / y).astype(f32) + z)  # two float32 steps: / then +
+            else:
+                _fma32(x, y, z, r)
+            np.copyto(o, r.astype(f32), casting="unsafe")
+
+
 def _fused_kernel(out: np.ndarray, base, a, b, combine, scale, op: str, inplace: bool) -> None:
     """out = base + scale * combine(a, b), without a full-size temporary when in place."""
+    if is_reduced(out.dtype):
+        _opmath_kernel(op.rstrip("_"), out, base, a, b, scale, op)
+        return
     a, b = np.broadcast_to(arr(a), out.shape), np.broadcast_to(arr(b), out.shape)
     if not inplace:  # the fresh output is its own workspace
         combine(a, b, out=out, casting="unsafe")

@@ -193,6 +193,59 @@ def cumsum_cumprod_backward_float32(t):
 
 
 # ======================================================================================
+# float16 / bfloat16 addcmul, addcdiv, lerp: float32 opmath, FMA, one rounding at the end
+
+
+def _spread(n, seed):
+    """Values over twelve decades, so that an addend far below the product (where a fused
+    multiply-add and two roundings disagree) is common."""
+    rng = np.random.default_rng(seed)
+    return (rng.uniform(-1, 1, n) * 10.0 ** rng.integers(-8, 5, n)).astype(np.float32)
+
+
+def _reduced_ternary(t, name):
+    d = getattr(t, name)
+    a, b = arr(20011, seed=1), arr(20011, seed=2)
+    c = np.where(np.abs(arr(20011, seed=3)) < 0.1, 0.5, arr(20011, seed=3)).astype(np.float32)
+    e = _spread(20011, 4)
+    out = {}
+    for k, (x0, x1, x2) in {"uniform": (a, b, c), "small_self": (e, b, c),
+                            "spread": (a, e, e)}.items():
+        x0, x1, x2 = (t.tensor(v).to(d) for v in (x0, x1, x2))
+        r = {}
+        for v in (1, 0.7, -1.3, 3):
+            r[f"addcmul_{v}"] = bits(x0.addcmul(x1, x2, value=v))
+            r[f"addcdiv_{v}"] = bits(x0.addcdiv(x1, x2, value=v))
+            y = x0.clone()
+            y.addcmul_(x1, x2, value=v)
+            z = x0.clone()
+            z.addcdiv_(x1, x2, value=v)
+            r[f"inplace_{v}"] = (bits(y), bits(z))
+        for w in (0.3, 0.5, 0.7, -0.2, 1.5):
+            y = x0.clone()
+            y.lerp_(x1, w)
+            r[f"lerp_{w}"] = (bits(x0.lerp(x1, w)), bits(y))
+        r["lerp_tensor"] = bits(x0.lerp(x1, x2))
+        r["strided"] = bits(x0[::3].addcmul(x1[::3], x2[::3], value=0.7))
+        r["broadcast"] = bits(x0[:600].reshape(-1, 1).addcdiv(x1[:7], x2[:7]))
+        out[k] = r
+    s = t.tensor([float("nan"), float("inf"), -float("inf"), 1.0, 0.0, -0.0, 60000.0]).to(d)
+    r = s.addcmul(s.flip(0), s, value=2)
+    out["special"] = (r != r, r.nan_to_num(0.0))
+    return out
+
+
+@prog
+def half_addcmul_addcdiv_lerp_bits(t):
+    return _reduced_ternary(t, "float16")
+
+
+@prog
+def bfloat16_addcmul_addcdiv_lerp_bits(t):
+    return _reduced_ternary(t, "bfloat16")
+
+
+# ======================================================================================
 # view nodes: every ``_saved_*`` torch lists in dir(grad_fn), with its value, and no other
 
 
