@@ -175,6 +175,12 @@ def _index_items(index) -> tuple:
 
 
 def _sequence_index(seq) -> Tensor:
+    if isinstance(seq, list) and seq and all(type(i) is int for i in seq):
+        a = np.asarray(seq)  # the common case, a flat list of ints, without tensor()'s checks
+        if a.dtype == np.int64:
+            out = Tensor._empty(a.shape, dtypes.int64, "index")
+            np.copyto(out._array(), a)
+            return out
     data = tensor(seq)
     if data.dtype is dtypes.bool_ or data.dtype is dtypes.uint8:
         return data
