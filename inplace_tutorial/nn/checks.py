@@ -10,7 +10,14 @@ from __future__ import annotations
 from .. import dtypes
 from ..autograd import grad_mode
 from ..layout import wrap_dim
-from ..ops._args import check_tensor, check_type, int_list, invalid_combination, is_index
+from ..ops._args import (
+    argument_error,
+    check_tensor,
+    check_type,
+    int_list,
+    invalid_combination,
+    is_index,
+)
 from ..tensor import Tensor
 
 _REDUCTIONS = ("none", "mean", "sum")
@@ -20,6 +27,12 @@ def reduction(value: str) -> None:
     """F.*_loss read the reduction string before anything else (PyTorch's get_enum)."""
     if value not in _REDUCTIONS:
         raise ValueError(f"{value} is not a valid value for reduction")
+
+
+def of_type(op: str, arg: str, value, kind: type, position: int | None) -> None:
+    """A bool or str argument of the binding (dropout's train, gelu's approximate)."""
+    if not isinstance(value, kind):
+        raise argument_error(op, arg, position, kind.__name__, value)
 
 
 def loss_arguments(op: str, input, target, weight, ignore_index) -> None:
@@ -105,6 +118,8 @@ def conv2d(input, weight, bias, stride, padding, dilation=ONE,
     if weight.dim() < 3:
         raise RuntimeError("weight should have at least three dimensions")
     kernel = weight._shape[2:]
+    if groups <= 0:
+        raise RuntimeError("non-positive groups is not supported")
     if _pair("conv2d", "dilation", dilation, 6) not in ((1,), (1, 1)) or groups != 1:
         raise NotImplementedError("inplace_tutorial: conv2d with dilation or groups other "
                                   "than 1 is not implemented")
@@ -116,6 +131,9 @@ def conv2d(input, weight, bias, stride, padding, dilation=ONE,
         raise RuntimeError("negative padding is not supported")
     if any(s <= 0 for s in stride):
         raise RuntimeError("non-positive stride is not supported")
+    if bias is not None and bias.dtype is not input.dtype:  # before any size check
+        raise RuntimeError(f"Input type ({input.dtype.c_name}) and bias type "
+                           f"({bias.dtype.c_name}) should be the same")
     channels = input._shape[-3]
     if weight._shape[1] != channels:
         shape = list(input._shape) if input.dim() == 4 else [1, *input._shape]
@@ -132,9 +150,6 @@ def conv2d(input, weight, bias, stride, padding, dilation=ONE,
                            f"({' x '.join(map(str, padded))}). Kernel size: "
                            f"({' x '.join(map(str, kernel))}). Kernel size can't be greater "
                            "than actual input size")
-    if bias is not None and bias.dtype is not input.dtype:
-        raise RuntimeError(f"Input type ({input.dtype.c_name}) and bias type "
-                           f"({bias.dtype.c_name}) should be the same")
     if input.dtype is not weight.dtype:
         if input.dtype is not dtypes.float32:  # only float32 could have taken the MKLDNN path
             raise RuntimeError(f"expected scalar type {input.dtype.short} but found "
@@ -183,6 +198,11 @@ def _padding_string(padding: str, stride: tuple, kernel: tuple):
 def batch_norm(input, running_mean, running_var, weight, bias, training: bool) -> None:
     """_batch_norm_impl_index's checks: each statistic and parameter has C elements."""
     check_tensor("batch_norm", "input", input, 1)
+    for position, (name, t) in enumerate((("weight", weight), ("bias", bias),
+                                          ("running_mean", running_mean),
+                                          ("running_var", running_var)), start=2):
+        if t is not None:
+            check_tensor("batch_norm", name, t, position)
     channels = input._shape[1] if input.dim() > 1 else input.size(1)
     for name, t in (("running_mean", running_mean), ("running_var", running_var)):
         if t is not None:
@@ -192,6 +212,23 @@ def batch_norm(input, running_mean, running_var, weight, bias, training: bool) -
     for name, t in (("weight", weight), ("bias", bias)):
         if t is not None:
             _per_channel(name, t, channels)
+    _mixed_dtypes(input, [t for t in (weight, bias, running_mean, running_var)
+                          if t is not None])
+
+
+def _mixed_dtypes(input, params: list) -> None:
+    """The CPU batch norm's rule: parameters of input's dtype, or float32 ones for a
+    float16/bfloat16 input."""
+    if all(p.dtype is input.dtype for p in params) or not input.dtype.is_floating_point:
+        return  # (an integer input: the kernel's "not implemented" comes first)
+    if input.dtype is dtypes.float64:
+        raise RuntimeError("mixed dtype (CPU): all inputs must share same datatype.")
+    if input.dtype in (dtypes.float16, dtypes.bfloat16) and all(
+            p.dtype in (input.dtype, dtypes.float32) for p in params):
+        if all(p.dtype is dtypes.float32 for p in params):
+            return  # float32 statistics for a half input: PyTorch's mixed path
+        raise RuntimeError(f"expected scalar type {input.dtype.short} but found Float")
+    raise RuntimeError("mixed dtype (CPU): expect parameter to have scalar type of Float")
 
 
 def _per_channel(name: str, t: Tensor, channels: int) -> None:

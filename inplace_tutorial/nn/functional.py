@@ -48,9 +48,9 @@ def linear(input: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
     nn_ops.check_linear_dtypes(input, weight)
     if input.dim() == 2 and bias is not None:
         return nn_ops.linear(input, weight, bias)  # == bias.addmm(input, weight.t())
-    if input.dim() > 2 and bias is not None and input.is_contiguous():
-        # PyTorch folds a contiguous (..., in) input into one addmm on a 2-D view, then
-        # views the result back: grad_fn ViewBackward0 over AddmmBackward0
+    if input.dim() != 2 and bias is not None and input.is_contiguous():
+        # PyTorch folds a contiguous (in,) or (..., in) input into one addmm on a 2-D view,
+        # then views the result back: grad_fn ViewBackward0 over AddmmBackward0
         out = nn_ops.linear(input.view(-1, input.shape[-1]), weight, bias)
         return out.view(*input.shape[:-1], weight.shape[0])
     out = input.matmul(weight.t())
@@ -78,6 +78,10 @@ def batch_norm(input: Tensor, running_mean: Tensor | None, running_var: Tensor |
         if prod == 1:
             raise ValueError("Expected more than 1 value per channel when training, got input "
                              f"size {size}")
+    if training and eps <= 0.0:
+        raise ValueError(f"batch_norm eps must be positive during training, but got {eps}")
+    if eps < 0.0:
+        raise ValueError(f"batch_norm eps must be non-negative, but got {eps}")
     checks.batch_norm(input, running_mean, running_var, weight, bias, training)
     return batch_norm_ops.native_batch_norm(input, weight, bias, running_mean, running_var,
                                             training, momentum, eps)
@@ -104,6 +108,7 @@ def dropout(input: Tensor, p: float = 0.5, training: bool = True,
     if p < 0.0 or p > 1.0:
         raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
     check_tensor("dropout_" if inplace else "dropout", "input", input)
+    checks.of_type("dropout_" if inplace else "dropout", "train", training, bool, 3)
     if not training or p == 0.0:
         return input
     if p == 1.0:  # PyTorch multiplies by a zero of input's own dtype
@@ -117,9 +122,10 @@ def dropout(input: Tensor, p: float = 0.5, training: bool = True,
     return input.mul_(mask) if inplace else input * mask
 
 
-def gelu(input: Tensor, approximate: str = "none") -> Tensor:
+def gelu(input: Tensor, *, approximate: str = "none") -> Tensor:
     """x * Phi(x) (GeluBackward0); approximate='tanh' is GPT-2's tanh formula."""
     check_tensor("gelu", "input", input)
+    checks.of_type("gelu", "approximate", approximate, str, None)
     return activations.gelu(input, approximate)
 
 
@@ -130,6 +136,9 @@ def layer_norm(input: Tensor, normalized_shape, weight: Tensor | None = None,
     normalized_shape = int_list("layer_norm", "normalized_shape", (normalized_shape,),
                                 position=2, varargs=False)
     check_type("layer_norm", "eps", eps, float, 5)
+    if not normalized_shape:
+        raise RuntimeError("Expected normalized_shape to be at least 1-dimensional, i.e., "
+                           "containing at least one element, but got normalized_shape = []")
     checks.layer_norm(input, weight, bias)
     return normalization.layer_norm(input, normalized_shape, weight, bias, eps)
 
@@ -174,16 +183,18 @@ def _softmax_dim(name: str, ndim: int) -> int:
     return 0 if ndim in (0, 1, 3) else 1
 
 
-def softmax(input: Tensor, dim: int | None = None) -> Tensor:
+def softmax(input: Tensor, dim: int | None = None, _stacklevel: int = 3,
+            dtype: dtypes.dtype | None = None) -> Tensor:
     if dim is None:
         dim = _softmax_dim("softmax", input.dim())
-    return input.softmax(dim)
+    return (input if dtype is None else input.to(dtype)).softmax(dim)
 
 
-def log_softmax(input: Tensor, dim: int | None = None) -> Tensor:
+def log_softmax(input: Tensor, dim: int | None = None, _stacklevel: int = 3,
+                dtype: dtypes.dtype | None = None) -> Tensor:
     if dim is None:
         dim = _softmax_dim("log_softmax", input.dim())
-    return input.log_softmax(dim)
+    return (input if dtype is None else input.to(dtype)).log_softmax(dim)
 
 
 def _legacy_reduction(size_average: bool | None, reduce: bool | None) -> str:
@@ -223,9 +234,12 @@ def cross_entropy(input: Tensor, target: Tensor, weight: Tensor | None = None,
                                            label_smoothing)
 
 
-def mse_loss(input: Tensor, target: Tensor, reduction: str = "mean") -> Tensor:
+def mse_loss(input: Tensor, target: Tensor, size_average: bool | None = None,
+             reduce: bool | None = None, reduction: str = "mean") -> Tensor:
     """As PyTorch's F.mse_loss: target and input broadcast (with a warning when their sizes
     differ), then the kernel runs on the broadcast pair."""
+    if size_average is not None or reduce is not None:
+        reduction = _legacy_reduction(size_average, reduce)
     if target.size() != input.size():
         warnings.warn(f"Using a target size ({target.size()}) that is different to the input "
                       f"size ({input.size()}). This will likely lead to incorrect results due "

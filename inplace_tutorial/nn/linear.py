@@ -12,12 +12,14 @@ from .parameter import Parameter
 class Linear(Module):
     """y = x @ W.T + b, W of shape (out_features, in_features)."""
 
-    def __init__(self, in_features: int, out_features: int, bias: bool = True) -> None:
+    def __init__(self, in_features: int, out_features: int, bias: bool = True,
+                 device=None, dtype=None) -> None:
         super().__init__()
         self.in_features, self.out_features = in_features, out_features
-        self.weight = Parameter(empty(out_features, in_features))
+        # one size tuple, as PyTorch's torch.empty((out_features, in_features)): its errors
+        self.weight = Parameter(empty((out_features, in_features), dtype=dtype))
         if bias:
-            self.bias = Parameter(empty(out_features))
+            self.bias = Parameter(empty(out_features, dtype=dtype))
         else:
             self.register_parameter("bias", None)
         self.reset_parameters()

@@ -15,16 +15,16 @@ from .parameter import Parameter
 
 class LayerNorm(Module):
     def __init__(self, normalized_shape, eps: float = 1e-5, elementwise_affine: bool = True,
-                 bias: bool = True) -> None:
+                 bias: bool = True, device=None, dtype=None) -> None:
         super().__init__()
         if isinstance(normalized_shape, int):
             normalized_shape = (normalized_shape,)
         self.normalized_shape = tuple(normalized_shape)
         self.eps, self.elementwise_affine, self._has_bias = eps, elementwise_affine, bias
         if elementwise_affine:
-            self.weight = Parameter(empty(*self.normalized_shape))
+            self.weight = Parameter(empty(self.normalized_shape, dtype=dtype))
             if bias:
-                self.bias = Parameter(empty(*self.normalized_shape))
+                self.bias = Parameter(empty(self.normalized_shape, dtype=dtype))
             else:
                 self.register_parameter("bias", None)
         else:

@@ -32,7 +32,7 @@ def embedding(input: Tensor, weight: Tensor, padding_idx: int | None = None) -> 
     if input.dtype.short not in ("Long", "Int"):
         raise RuntimeError(
             "Expected tensor for argument #1 'indices' to have one of the following scalar "
-            f"types: Long, Int; but got torch.{input.dtype.tensor_type} instead (while "
+            f"types: Long, Int; but got {_type_name(input.dtype)} instead (while "
             "checking arguments for embedding)")
     idx = input._array()
     if idx.size and (idx.min() < 0 or idx.max() >= num):
@@ -57,3 +57,12 @@ def _embedding_bw(ctx, g):
     if pad != _NO_PADDING:
         a[pad] = 0  # the padding row never learns
     return (gw,)
+
+
+def _type_name(dt) -> str:
+    """A dtype as PyTorch's checkScalarTypes names it: the legacy tensor type
+    (torch.FloatTensor), or CPUBoolType / CPUBFloat16Type for dtypes without one."""
+    if dt.short in ("Bool", "BFloat16"):
+        return f"CPU{dt.short}Type"
+    return f"torch.{dt.tensor_type}"
+

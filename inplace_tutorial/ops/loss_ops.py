@@ -282,7 +282,8 @@ def mse_loss(input: Tensor, target: Tensor, reduction: str = "mean") -> Tensor:
     else:
         out = Tensor._empty((), input.dtype, "mse_loss")
         s = d.sum(dtype=np.float64)
-        out._array()[...] = s / max(d.size, 1) if reduction == "mean" else s
+        with np.errstate(invalid="ignore"):  # the mean of nothing: 0 / 0, nan as in PyTorch
+            out._array()[...] = s / np.float64(d.size) if reduction == "mean" else s
         del diff
     return record("mse_loss", out, {"self": input, "target": target}, reduction=reduction)
 

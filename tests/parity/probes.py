@@ -19,7 +19,7 @@ from collections import Counter
 
 import numpy as np
 
-from . import probes_args, probes_indexing
+from . import probes_args, probes_indexing, probes_nn
 from .harness import Raised, _raised, compare, observe
 
 FIXTURES = {
@@ -244,7 +244,7 @@ PROBES: dict[str, list[str]] = {
         "nn.MSELoss()(x, v[:2])", "nn.MSELoss()(x, i)",
         "nn.CrossEntropyLoss()(x, t.tensor([0, 3]))",
         "nn.CrossEntropyLoss()(x, t.tensor([0.0, 1.0]))", "nn.NLLLoss()(x, t.tensor([0]))",
-        "nn.NLLLoss()(x, t.tensor([[0, 1]]))", *probes_args.NN_LAYERS],
+        "nn.NLLLoss()(x, t.tensor([[0, 1]]))", *probes_args.NN_LAYERS, *probes_nn.LAYERS],
     "nn functional": [
         "F.relu(None)", "F.relu(x, inplace=True).data_ptr() == x.data_ptr()",
         "F.relu(w, inplace=True)", "F.softmax(x, 2)", "F.log_softmax(x, dim='a')",
@@ -259,7 +259,7 @@ PROBES: dict[str, list[str]] = {
         "F.cross_entropy(x, t.tensor([0, -1]))", "F.cross_entropy(x, t.tensor([0, -100]))",
         "F.batch_norm(img, None, None, training=False)",
         "F.batch_norm(img, t.zeros(3), t.ones(3), training=True)", "hasattr(F, 'flatten')",
-        *probes_args.NN_FUNCTIONAL],
+        *probes_args.NN_FUNCTIONAL, *probes_nn.FUNCTIONAL],
     "module-level functions": probes_args.MODULE_FUNCTIONS,
     "keyword arguments": probes_args.KEYWORDS,
     "issue 10 ops": [*probes_args.JOIN, *probes_args.GATHER_SCATTER, *probes_args.INDEX_OPS,
