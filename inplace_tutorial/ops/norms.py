@@ -182,9 +182,9 @@ def _renorm_args(op: str, p, dim, maxnorm) -> int:
 
 def _renorm_check(self: Tensor, p, dim: int, maxnorm) -> tuple:
     """renorm's checks in PyTorch's order; the dims its norms reduce over."""
-    if p <= 0:
+    if not p > 0:  # (PyTorch's TORCH_CHECKs are written so: NaN fails them)
         raise RuntimeError("renorm: non-positive-norm not supported")
-    if maxnorm < 0:
+    if not maxnorm >= 0:
         raise RuntimeError(f"renorm: expected maxnorm to be >= 0 but got {float(maxnorm):g}")
     if self.dim() < 2:
         raise RuntimeError(f"renorm: input needs at least 2 dimensions, got {self.dim()} "

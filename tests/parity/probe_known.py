@@ -29,12 +29,16 @@ KNOWN_DIFFERENT: dict[str, set[str]] = {
         "x.expand(size='a')",
     },
     'issue 10 ops': {  # probes
-        'x.masked_scatter_(b, v[:1])',
         'x.cumsum(1, t.int64).dtype',
         "x.norm('nuc')",
         'x.flip(dims=0)',
         'x.repeat(repeats=[2, 1])',
         'x.unflatten(dim=None, sizes=(3,))',
+    },
+    'half-written by PyTorch': {  # none: the core validates before its first write, as promised
+        'x.masked_scatter_(b, v[:1])',
+        'x.index_add_(1, t.tensor([0, 7]), x[:, :2])',
+        'x.index_fill_(0, t.tensor([1, 2]), 0.0)',
     },
     "out= of issue 10's ops": {  # blas
         't.cat([x, x], 1, out=x[:, :1])',

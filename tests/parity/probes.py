@@ -265,7 +265,8 @@ PROBES: dict[str, list[str]] = {
     "issue 10 ops": [*probes_args.JOIN, *probes_args.GATHER_SCATTER, *probes_args.INDEX_OPS,
                      *probes_args.MASKED, *probes_args.REORDER, *probes_args.TRIANGULAR,
                      *probes_args.SCAN, *probes_args.SORTING, *probes_args.NORMS,
-                     *probes_args.DIMS, *probes_args.MORE_ISSUE_10],
+                     *probes_args.DIMS, *probes_args.MORE_ISSUE_10, *probes_args.BATCH_3],
+    "half-written by PyTorch": probes_args.HALF_WRITTEN_BY_TORCH,
     "out= of issue 10's ops": probes_args.OUT_FORMS,
     "random fills (issue 10)": probes_args.RANDOM_FILLS,
     "modes and misc": [
@@ -289,6 +290,7 @@ OWNER = {  # which helper's files hold the fix for a class (HELPERS.md)
     "module-level functions": "probes", "zero-argument methods": "probes",
     "keyword arguments": "probes", "issue 10 ops": "probes", "random fills (issue 10)": "probes",
     "out= of issue 10's ops": "blas",
+    "half-written by PyTorch": "none: the core validates before its first write, as promised",
 }
 
 

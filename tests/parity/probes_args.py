@@ -376,7 +376,7 @@ MASKED = [
     "x.masked_fill_(b, float('nan'))", "x.masked_fill_(b, 2**70)", "i.masked_fill_(b, 2**70)",
     "x.masked_scatter_(b, v)", "x.masked_scatter_(b, x * 10)", "x.masked_scatter_(b, i)",
     "x.masked_scatter_(i, x)", "x.masked_scatter_(b, 1.0)", "x.masked_scatter_(None, x)",
-    "x.masked_scatter_(b, v[:1])", "x.masked_scatter_(b[0], x)", "x.masked_scatter(b, x)",
+    "x.masked_scatter_(b[0], x)", "x.masked_scatter(b, x)",
     "x.expand(2, 2, 3).masked_fill_(b, 1.0)", "w.masked_fill_(b, 1.0)",
 ]
 REORDER = [
@@ -488,4 +488,49 @@ MORE_ISSUE_10 = [  # after the first round of fixes: the neighbours of what it f
     "x.argsort(1, descending=None)", "x.sort(stable=1, dim=0)",
     "x.roll(1, dims=None)", "x.flip(dims=0)", "x.repeat(repeats=[2, 1])",
     "x.fill_diagonal_(1.0, wrap='a')", "x.unflatten(dim=None, sizes=(3,))",
+]
+
+
+BATCH_3 = [  # in place on views, duplicates, out-of-range late in the index, dtypes
+    'x.index_copy_(1, t.tensor([0, 7]), x[:, :2])', 'x.index_fill_(1, t.tensor([0, 7]), 1.0)',
+    'x.scatter_(1, t.tensor([[0, 7]]), 1.0)', 'x.scatter_add_(1, t.tensor([[0, 7]]), x)',
+    'x.scatter_(1, t.tensor([[0], [9]]), x)', 'x.index_copy_(0, t.tensor([1, -3]), x)',
+    'x.index_add_(0, t.tensor([0, 2]), x, alpha=2)', 'x.masked_scatter_(b, x[:1])',
+    'x.index_put_((t.tensor([0, 5]),), t.tensor(1.0))', 'x.cumsum_(1, dtype=t.float64)',
+    'i.cumsum_(1, dtype=t.float32)', 'x.cumprod_(1, dtype=t.int64)', 'x.tril_(0).sum()',
+    'x[:, :2].tril_().sum()', 'x.t().triu_(1).sum()', "x.renorm_(2, 0, float('nan'))",
+    "x.renorm_(float('inf'), 0, 1.0).sum()", "x.fill_diagonal_(float('inf')).sum()",
+    'i.fill_diagonal_(2**70)', 'b.fill_diagonal_(2)', 'm.fill_diagonal_(1.0, True).sum()',
+    'x.t().swapdims_(0, 1).is_contiguous()',
+    'x.expand(2, 2, 3).index_fill_(0, t.tensor([0]), 1.0)',
+    'x.expand(2, 2, 3).index_copy_(0, t.tensor([0]), x[None])',
+    'x.expand(2, 2, 3).masked_fill_(t.tensor(True), 1.0)',
+    'x.expand(2, 2, 3).index_add_(0, t.tensor([0]), x[None])',
+    'x.expand(2, 2, 3).scatter_add_(0, t.tensor([[[0]]]), x[None])',
+    'x.expand(2, 2, 3).cumsum_(0)', 'x.expand(2, 2, 3).renorm_(2, 0, 1.0)',
+    'x.expand(2, 2, 3).bernoulli_(0.5)', 'x.expand(2, 2, 3).random_(3)',
+    'x.expand(2, 2, 3).exponential_()', 'x.expand(2, 2, 3).fill_diagonal_(1.0)',
+    'x.index_copy_(1, t.tensor([0, 0]), x[:, :2]).sum()',
+    'x.index_fill_(1, t.tensor([0, 0]), 1.0).sum()',
+    'x.gather(1, t.tensor([[0, 0], [1, 1]])).sum()', 'x.masked_fill_(b, x)',
+    'x.masked_fill_(b, t.tensor(1.0, dtype=t.float64)).dtype', 'i.masked_fill_(b, t.tensor(1.5))',
+    'x.masked_fill_(b.int(), 1.0)', 'x.masked_scatter_(b.int(), x)',
+    'x.index_select(0, t.tensor([0, 0, 1])).shape',
+    'x.index_select(0, t.tensor([], dtype=t.long)).shape',
+    'x.index_select(0, t.tensor([2])).shape', 't.stack([x, x], dim=-1).shape',
+    't.stack([x, x.double()]).dtype', 't.cat([x, b]).dtype', 't.cat([i, b]).dtype',
+    't.cat([b, b]).dtype', 't.hstack([x, i]).dtype', 'x.flip(0, 1).sum()', 'x.roll(-1, -1).sum()',
+    'x.roll((1, -1), (0, 1)).sum()', 'x.repeat(1, 1, 2).shape', 't.zeros(0).repeat(3).shape',
+    'x.topk(3, 1, largest=False).values.sum()', 'x.topk(3, 0)', 'x.sort(1, True).values.sum()',
+    'x.argsort(0, True).sum()', 'x.cumsum(0).sum()', 'x.cumprod(-1).sum()',
+    'x.unfold(0, 1, 2).shape', 'x.unfold(1, 3, 3).shape', 'x.unfold(-1, 2, 1).shape',
+    'x.norm(1).item()', 'x.norm(2, (0, 1)).item()', "x.norm(float('-inf'), 1).sum()",
+    'x.renorm(1, 1, 2.0).sum()', 'x.movedim(-1, 0).shape', 'x.movedim((), ()).shape',
+    'x.movedim([0], [5])', 'x.diagonal(0, -1, -2).shape', 'x.tril(-1).sum()', 'x.triu(-1).sum()',
+    "x.renorm_(float('nan'), 0, 1.0)", 'x.renorm_(-0.5, 0, 1.0)', 'x.renorm_(2, 0, -1e-20)',
+]
+
+HALF_WRITTEN_BY_TORCH = [  # PyTorch writes part of self, then raises; the core refuses first
+    "x.masked_scatter_(b, v[:1])", "x.index_add_(1, t.tensor([0, 7]), x[:, :2])",
+    "x.index_fill_(0, t.tensor([1, 2]), 0.0)",
 ]
