@@ -18,11 +18,22 @@ from ._iter import Scratch, inplace_elementwise, new_elementwise, pure_kernel, u
 # --------------------------------------------------------------------------- neg
 @pure_kernel
 def neg_kernel(x, out, dtype):
+    # A float's sign bit is flipped as PyTorch's neg flips it, NaN included (x * -1 would
+    # keep a NaN's sign: the CPU returns the NaN operand as it is).
+    bits = _SIGN_BIT.get(x.dtype.itemsize)
+    if x.dtype == out.dtype and x.dtype.kind in "fV" and bits is not None:
+        np.bitwise_xor(x.view(bits[0]), bits[1], out=out.view(bits[0]))
+        return
     # NumPy 2.4's in-place np.negative is wrong on some strided views (e.g. a float32 column
     # with a 16-byte stride); multiplying by -1 is exact (it flips the sign bit, -0.0 included).
     # (for uint8, -1 wraps to 255: x * 255 is -x modulo 256, as PyTorch computes it)
     np.multiply(x, dtypes.kernel_scalar(-1, np.dtype(dtype)), out=out, dtype=dtype,
                 casting="unsafe")
+
+
+# float itemsize -> (the unsigned integer of that size, its top bit)
+_SIGN_BIT = {2: (np.uint16, np.uint16(1 << 15)), 4: (np.uint32, np.uint32(1 << 31)),
+             8: (np.uint64, np.uint64(1 << 63))}
 
 
 @tensor_method

@@ -246,6 +246,26 @@ def bfloat16_addcmul_addcdiv_lerp_bits(t):
 
 
 # ======================================================================================
+# NaN sign bits
+
+
+@prog
+def neg_flips_the_sign_bit_of_nan(t):
+    v = np.array([np.nan, -np.nan, 1.0, -1.0, 0.0, -0.0, np.inf], np.float32)
+    x = t.tensor(v)
+    y = x.clone()
+    y.neg_()
+    h = x.half()
+    return {"neg": bits(x.neg()), "neg_": bits(y), "op": bits(-x),
+            "float64": bits(x.double().neg()),
+            "strided": bits(x.reshape(7, 1).expand(7, 3).t()[1].neg()),
+            "where": bits(t.where(x > 0, x, -x)),
+            "half": h.neg().detach().numpy().view(np.int16).copy(),
+            "int8": t.tensor([1, -2, 0, -128], dtype=t.int8).neg(),
+            "uint8": t.tensor([1, 2, 0], dtype=t.uint8).neg()}
+
+
+# ======================================================================================
 # view nodes: every ``_saved_*`` torch lists in dir(grad_fn), with its value, and no other
 
 
