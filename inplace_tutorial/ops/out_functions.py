@@ -16,7 +16,7 @@ from collections.abc import Callable
 from .. import dtypes
 from ..autograd import grad_mode
 from ..creation import cast_into
-from ..layout import wrap_dim
+from ..layout import contiguous_strides, wrap_dim
 from ..tensor import Tensor
 from . import dtype_rules, out_variants, put_take
 from . import matrix_vector as mv
@@ -131,8 +131,17 @@ def computed(name: str, out, tensors: tuple, compute: Callable[[], Tensor], rule
     if internal:
         check_internal_overlap(out)
     if inputs_overlap:
+        # PyTorch resizes out first, then checks it against the inputs: a view of an input
+        # that grows over it is refused, and an out that is an input keeps its new shape
+        resized = out if out._shape == result._shape else Tensor._make(
+            out._storage, result._shape, contiguous_strides(result._shape), out._offset,
+            out.dtype, out._vc)
         for t in tensors:
-            check_no_overlap(out, t)
+            try:
+                check_no_overlap(resized, t)
+            except RuntimeError:
+                out_variants.resize_output(out, result._shape, warn=warn)
+                raise
     out_variants.resize_output(out, result._shape, warn=warn)
     return write(out, name, lambda: cast_into(out._array(), result._array(), out.dtype, name))
 
@@ -216,7 +225,7 @@ def _catcastable(out, rd: dtypes.dtype) -> None:
 def gather_out(self: Tensor, dim, index, *, sparse_grad=False, out=None) -> Tensor:
     return computed("gather", out, (self, index),
                      lambda: self.gather(dim, index, sparse_grad=sparse_grad),
-                     lambda o, r: exact(o, r.dtype))
+                     lambda o, r: exact(o, r.dtype), inputs_overlap=True)
 
 
 @out_form("index_select")

@@ -12,6 +12,7 @@ from collections.abc import Callable
 import numpy as np
 
 from .. import dtypes
+from ..arg_parser import type_name
 from ..autograd import grad_mode
 from ..tensor import Tensor
 from . import out_variants
@@ -54,9 +55,19 @@ def _pair_out(name: str, out, compute: Callable[[], tuple], operands: tuple) -> 
     return _PAIR[name]((values, indices))
 
 
+_SORT_FORMS = (" * (Tensor input, *, bool stable, int dim = -1, bool descending = False, "
+               "tuple of Tensors out = None)\n * (Tensor input, int dim = -1, bool descending = "
+               "False, *, tuple of Tensors out = None)\n")
+
+
 @out_form("sort")
-def sort_out(self: Tensor, dim=-1, descending=False, *, stable=None, out=None) -> tuple:
-    return _pair_out("sort", out, lambda: self.sort(dim, descending, stable=stable), (self,))
+def sort_out(self: Tensor, *args, out=None, **kwargs) -> tuple:
+    if not isinstance(out, (tuple, list)):  # sort's two overloads both want a pair
+        got = ", ".join(["Tensor", *(type_name(a) for a in args), f"out={type_name(out)}",
+                         *(f"{k}={type_name(v)}" for k, v in kwargs.items())])
+        raise TypeError(f"sort() received an invalid combination of arguments - got ({got}), "
+                        f"but expected one of:\n{_SORT_FORMS}")
+    return _pair_out("sort", out, lambda: self.sort(*args, **kwargs), (self,))
 
 
 @out_form("topk")
