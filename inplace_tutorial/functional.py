@@ -159,3 +159,7 @@ def index_put_(input, *args, **kwargs) -> Tensor:  # noqa: A002
 
 
 __all__ += ["index_put", "index_put_"]
+
+# torch.nonzero(x, as_tuple=...) is x.nonzero(...) (ops/nonzero.py; no out= here yet)
+nonzero = _method("nonzero")
+__all__ += ["nonzero"]

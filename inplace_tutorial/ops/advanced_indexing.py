@@ -91,7 +91,7 @@ class Plan:
     # broadcast view would go through NumPy's loop buffer)
 
 
-def _nonzero_columns(mask: Tensor) -> tuple[list, Tensor]:
+def nonzero_columns(mask: Tensor) -> tuple[list, Tensor]:
     """One counted int64 row per mask dim: the positions of its True cells (nonzero().t()),
     found a chunk of the mask at a time."""
     m = mask._array()
@@ -116,7 +116,7 @@ def make_plan(self: Tensor, indices: list) -> Plan:
         if t is None:
             arrays.append(None)
         elif is_mask(t):
-            cols, held = _nonzero_columns(t)
+            cols, held = nonzero_columns(t)
             arrays.extend(cols)
             keep.append(held)
         else:
@@ -374,4 +374,4 @@ def _mask_rows(self: Tensor, indices: list) -> _MaskRows | None:
 
 
 __all__ = ["INDEX_DTYPES", "Plan", "check_indices", "check_mask_shape", "first_out_of_bounds",
-           "gather", "index", "is_mask", "make_plan", "scatter"]
+           "gather", "index", "is_mask", "make_plan", "nonzero_columns", "scatter"]

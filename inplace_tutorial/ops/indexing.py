@@ -265,6 +265,11 @@ def __setitem__(self, index, value) -> None:
     view.copy_(value)
 
 
+@tensor_method
+def __delitem__(self, index) -> None:
+    raise TypeError("Tensor does not support deleting items")
+
+
 # --------------------------------------------------------------------------- multi-output views
 def _multi(self, parts, op: str, node: str, **attrs):
     views = []

@@ -183,7 +183,7 @@ PROBES: dict[str, list[str]] = {
         "i.index_put_((t.tensor([0]),), t.tensor(1.5))",
         "x.index_put_((b,), t.tensor([1.0, 2.0]))", "x.index_put_((b,), t.tensor(7.0))",
         "x.index_put_((b,), t.tensor([1.0, 2.0, 3.0]))", *probes_args.INDEXING,
-        *probes_indexing.GETITEM, *probes_indexing.INDEX_PUT],
+        *probes_indexing.GETITEM, *probes_indexing.INDEX_PUT, *probes_indexing.NONZERO],
     "setitem": [
         "x.__setitem__(0, None)", "x.__setitem__(0, 'a')", "x.__setitem__(0, [1.0, 2.0])",
         "x.__setitem__(0, v)", "x.__setitem__(0, m)", "x.__setitem__(b, 0.0)",

@@ -100,3 +100,16 @@ INDEX_PUT = [
     "x.t().index_put((t.tensor([1]),), t.tensor([7.0, 8.0])).stride()",
     "x[0].index_put_((t.tensor([2, 0]),), t.tensor([7.0, 8.0]))",
 ]
+
+NONZERO = [
+    "x[b.nonzero().unbind(1)]", "x[tuple(b.nonzero().t())]",
+    "x.__setitem__(tuple(b.nonzero().t()), -1.0)", "x.__delitem__(0)", "x.nonzero()",
+    "b.nonzero(True)", "x.nonzero(as_tuple=1)", "b.nonzero(as_tuple=True)",
+    "t.tensor(0.).nonzero()",
+    "t.tensor(3.).nonzero()", "t.tensor(3.).nonzero(as_tuple=True)",
+    "t.tensor(0.).nonzero(as_tuple=True)", "t.nonzero(b)", "t.nonzero(i, as_tuple=True)",
+    "t.nonzero(None)", "t.zeros(0, 3).nonzero().shape", "w.nonzero().requires_grad",
+    "x.nonzero(foo=1)", "t.nonzero(x, as_tuple=None)",
+    "t.tensor([1.0, float('nan'), 0.0]).nonzero()",
+    "x.t().nonzero()", "img.nonzero().shape", "x[x.nonzero(as_tuple=True)]",
+]
