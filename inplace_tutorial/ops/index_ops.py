@@ -230,7 +230,11 @@ def _index_select_bw(ctx, g):
         out._array()[...] = g._array().reshape(())
         return (out,)
     d = saved_dim(ctx, len(shape))
-    np.add.at(out._array(), _at(d, ctx.saved("index")._array().reshape(-1)), g._array())
+    at = _at(d, ctx.saved("index")._array().reshape(-1))
+    if g.dtype in (dtypes.float16, dtypes.bfloat16):
+        _add_at_in_float32(out._array(), at, g._array())
+    else:
+        np.add.at(out._array(), at, g._array())
     return (out,)
 
 
@@ -298,12 +302,27 @@ def _index_add_kernel(self: Tensor, dim: int, idx: np.ndarray, source: Tensor, a
         a, s = a.reshape(-1), s.reshape(-1)
         dim = 0
     if (alpha == 1 or self.dtype is dtypes.bool_) and not np.shares_memory(a, s):
+        if self.dtype in (dtypes.float16, dtypes.bfloat16):
+            _add_at_in_float32(a, _at(dim, idx), s)
+            return
         np.add.at(a, _at(dim, idx), s)  # a repeated index adds twice
         return
     for i, j in enumerate(idx):  # alpha * source, one slice at a time, through the workspace
         # (also a source aliasing self: each slice is read after the earlier writes)
         axpy_(a[_at(dim, int(j))], s[_at(dim, i)], _alpha(self, alpha), "index_add_",
               a.dtype)
+
+
+def _add_at_in_float32(a: np.ndarray, at: tuple, s: np.ndarray) -> None:
+    """``np.add.at`` for float16/bfloat16 as PyTorch's CPU kernel adds: in float32 (counted
+    copies of self and source), rounded once at the end."""
+    work = Tensor._empty(a.shape, dtypes.float32, "index_add (float32)")
+    src = Tensor._empty(s.shape, dtypes.float32, "index_add (float32)")
+    w, ws = work._array(), src._array()
+    np.copyto(w, a, casting="unsafe")
+    np.copyto(ws, s, casting="unsafe")
+    np.add.at(w, at, ws)
+    np.copyto(a, w, casting="unsafe")
 
 
 def _check_alpha(op: str, alpha) -> None:

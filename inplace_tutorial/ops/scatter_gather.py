@@ -187,8 +187,27 @@ def _scatter_add_kernel(self: Tensor, dim: int, index: Tensor, src: Tensor) -> N
     if np.shares_memory(a, s):
         _one_by_one(a, s, index, dim, add=True)
         return
-    for piece, coords in _pieces(index, dim):
-        np.add.at(a, coords, s[piece])  # repeated targets accumulate
+    reduce_at(self, dim, index, np.add, lambda piece: s[piece])  # repeated targets accumulate
+
+
+def reduce_at(out: Tensor, d: int, index: Tensor, ufunc, cells) -> None:
+    """``ufunc.at`` every index cell into out, in index order (repeated targets combine).
+    float16/bfloat16 combine in a float32 copy, rounded once at the end, as PyTorch's CPU
+    scatter kernels accumulate in float32 (a mean then divides in 16 bits)."""
+    a = _nonempty(out._array())
+    wide = out.dtype in (dtypes.float16, dtypes.bfloat16)
+    if wide:
+        work = Tensor._empty(out._shape, dtypes.float32, "scatter (float32)")
+        w = _nonempty(work._array())
+        np.copyto(w, a, casting="unsafe")
+    for piece, coords in _pieces(index, d):
+        v = cells(piece)
+        if wide:
+            ufunc.at(w, coords, np.asarray(v).astype(np.float32))  # a piece at most
+        else:
+            ufunc.at(a, coords, v)
+    if wide:
+        np.copyto(a, w, casting="unsafe")
 
 
 def _scatter_value(self: Tensor, src):
@@ -222,10 +241,10 @@ def _check_reduce(reduce) -> None:
 
 def _scatter_reduce_kernel(self: Tensor, dim: int, index: Tensor, src, reduce: str) -> None:
     """scatter_(..., reduce="add" | "multiply"): repeated targets combine, in index order."""
-    a, ufunc = _nonempty(self._array()), _REDUCE[reduce]
     s = _src_cells(src, index) if isinstance(src, Tensor) else None
-    for piece, coords in _pieces(index, dim):
-        ufunc.at(a, coords, s[piece] if s is not None else self.dtype.np.type(src))
+    value = None if s is not None else self.dtype.np.type(src)
+    reduce_at(self, dim, index, _REDUCE[reduce], lambda piece: s[piece] if s is not None
+              else value)
 
 
 @tensor_method
@@ -350,4 +369,4 @@ def _scatter_add_bw(ctx, g):
     return (g if ctx.needs(0) else None, g_src)
 
 
-__all__ = ["gather", "scatter", "scatter_", "scatter_add", "scatter_add_"]
+__all__ = ["gather", "reduce_at", "scatter", "scatter_", "scatter_add", "scatter_add_"]

@@ -36,6 +36,7 @@ from .scatter_gather import (
     _scatter_kernel,
     _size,
     _src_cells,
+    reduce_at,
 )
 
 # reduce as passed -> (the NumPy ufunc that combines two cells, the reduction's identity)
@@ -166,15 +167,11 @@ def _scatter_reduce_kernel(out: Tensor, d: int, index: Tensor, src: Tensor, redu
                 at = tuple(int(c[k]) for c in cells)
                 a[at] = ufunc(a[at], sub[k])
     else:
-        for piece, coords in _pieces(index, d):
-            ufunc.at(a, coords, s[piece])  # repeated targets combine in index order
+        reduce_at(out, d, index, ufunc, lambda piece: s[piece])
     if reduce == "mean":
         counts = Tensor._empty(out._shape, out.dtype, "scatter_reduce counts")
         counts._array()[...] = 1 if include_self else 0
-        ones = np.ones((), counts.dtype.np)
-        c = _nonempty(counts._array())
-        for _, coords in _pieces(index, d):
-            np.add.at(c, coords, ones)
+        reduce_at(counts, d, index, np.add, lambda piece: np.ones((), counts.dtype.np))
         divide_by_counts(out, counts)
 
 

@@ -185,6 +185,55 @@ def scatter_reduce_float_specials_and_small_floats(t):
 
 
 @prog
+def scatter_reduce_half_accumulates_in_float32(t):
+    """float16/bfloat16: PyTorch's CPU kernel combines in float32 and rounds once (a mean then
+    divides in 16 bits); a cell hit 30 times shows it. Values as Python floats: the
+    comparison's 1e-5 tolerance is far below one unit in the last place of a half."""
+    rng = np.random.default_rng(5)
+    x = rng.uniform(-2, 2, (4, 6)).astype(np.float32)
+    s = rng.uniform(-2, 2, (60, 6)).astype(np.float32)
+    i = rng.integers(0, 4, (60, 6))
+    rows = np.broadcast_to(rng.integers(0, 4, (60, 1)), (60, 6)).copy()
+    out = {}
+    for dt in ("float16", "bfloat16"):
+        h, hs = t.tensor(x).to(getattr(t, dt)), t.tensor(s).to(getattr(t, dt))
+        for r in REDUCES:
+            for inc in (True, False):
+                out[f"{dt}-{r}-{inc}"] = h.scatter_reduce(0, t.tensor(i), hs, r,
+                                                          include_self=inc).float().tolist()
+            out[f"{dt}-{r}-rows"] = h.scatter_reduce(0, t.tensor(rows), hs, r).float().tolist()
+    return out
+
+
+@prog
+def scatter_family_half_accumulates_in_float32(t):
+    """scatter_add, scatter_(reduce=), index_add and the backward of gather/index_select on
+    float16/bfloat16 sum in float32 too (values as Python floats, see above)."""
+    rng = np.random.default_rng(6)
+    x = rng.uniform(-2, 2, (4, 6)).astype(np.float32)
+    s = rng.uniform(-2, 2, (60, 6)).astype(np.float32)
+    i = t.tensor(rng.integers(0, 4, (60, 6)))
+    rows = t.tensor(rng.integers(0, 4, 60))
+    out = {}
+    for dt in ("float16", "bfloat16"):
+        h, hs = t.tensor(x).to(getattr(t, dt)), t.tensor(s).to(getattr(t, dt))
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # scatter_(reduce=) warns once per process
+            out[f"{dt}-scatter_add"] = h.scatter_add(0, i, hs).float().tolist()
+            out[f"{dt}-reduce_add"] = h.clone().scatter_(0, i, hs, reduce="add").float().tolist()
+            out[f"{dt}-reduce_mul"] = h.clone().scatter_(0, i, hs,
+                                                         reduce="multiply").float().tolist()
+        out[f"{dt}-index_add"] = h.index_add(0, rows, hs).float().tolist()
+        g = hs.detach().requires_grad_()
+        g.gather(1, t.zeros(60, 9, dtype=t.int64)).backward(t.ones(60, 9, dtype=g.dtype) / 3)
+        out[f"{dt}-gather_grad"] = g.grad.float().tolist()
+        g.grad = None
+        g.index_select(0, rows).backward(t.ones(60, 6, dtype=g.dtype) / 3)
+        out[f"{dt}-index_select_grad"] = g.grad.float().tolist()
+    return out
+
+
+@prog
 def scatter_reduce_shapes_views_and_aliases(t):
     x = t.tensor(arr(3, 4, seed=1))
     s = t.tensor(arr(4, 5, seed=2))
