@@ -115,25 +115,27 @@ def conv2d(input, weight, bias, stride, padding, dilation=ONE,
     if input.dim() not in (3, 4):
         raise RuntimeError("Expected 3D (unbatched) or 4D (batched) input to conv2d, but got "
                            f"input of size: {list(input._shape)}")
+    if bias is not None and bias.dtype is not input.dtype:  # _convolution's first check
+        raise RuntimeError(f"Input type ({input.dtype.c_name}) and bias type "
+                           f"({bias.dtype.c_name}) should be the same")
     if weight.dim() < 3:
         raise RuntimeError("weight should have at least three dimensions")
     kernel = weight._shape[2:]
-    if groups <= 0:
-        raise RuntimeError("non-positive groups is not supported")
-    if _pair("conv2d", "dilation", dilation, 6) not in ((1,), (1, 1)) or groups != 1:
-        raise NotImplementedError("inplace_tutorial: conv2d with dilation or groups other "
-                                  "than 1 is not implemented")
-    stride = _expand("stride", _pair("conv2d", "stride", stride, 4))
+    dims = weight.dim() - 2  # the convolution's spatial dims, as the weight says
+    stride = _expand("stride", _pair("conv2d", "stride", stride, 4), dims)
     if isinstance(padding, str):
         padding = _padding_string(padding, stride, kernel)
-    padding = _expand("padding", _pair("conv2d", "padding", padding, 5))
+    padding = _expand("padding", _pair("conv2d", "padding", padding, 5), dims)
+    dilation = _expand("dilation", _pair("conv2d", "dilation", dilation, 6), dims)
+    if groups <= 0:
+        raise RuntimeError("non-positive groups is not supported")
+    if dims != 2 or any(d != 1 for d in dilation) or groups != 1:
+        raise NotImplementedError("inplace_tutorial: conv2d with a weight that is not 4-D, or "
+                                  "dilation or groups other than 1, is not implemented")
     if any(p < 0 for p in padding):
         raise RuntimeError("negative padding is not supported")
     if any(s <= 0 for s in stride):
         raise RuntimeError("non-positive stride is not supported")
-    if bias is not None and bias.dtype is not input.dtype:  # before any size check
-        raise RuntimeError(f"Input type ({input.dtype.c_name}) and bias type "
-                           f"({bias.dtype.c_name}) should be the same")
     channels = input._shape[-3]
     if weight._shape[1] != channels:
         shape = list(input._shape) if input.dim() == 4 else [1, *input._shape]
@@ -172,11 +174,12 @@ def layer_norm(input, weight, bias) -> None:
         raise RuntimeError("mixed dtype (CPU): expect parameter to have scalar type of Float")
 
 
-def _expand(name: str, values: tuple) -> tuple:
+def _expand(name: str, values: tuple, dims: int = 2) -> tuple:
+    """expand_param_if_needed: one value for every spatial dim, or exactly ``dims`` values."""
     if len(values) == 1:
-        return values * 2
-    if len(values) != 2:
-        raise RuntimeError(f"expected {name} to be a single integer value or a list of 2 "
+        return values * dims
+    if len(values) != dims:
+        raise RuntimeError(f"expected {name} to be a single integer value or a list of {dims} "
                            "values to match the convolution dimensions, but got "
                            f"{name}={list(values)}")
     return values

@@ -259,6 +259,9 @@ def argmax(self, dim=None, keepdim: bool = False) -> Tensor:
 def _softmax_into(self, dim: int, name: str, log: bool) -> Tensor:
     if self.numel() == 0:  # PyTorch never reaches the kernel (or its dtype check)
         return Tensor._empty(self._shape, self.dtype, name)
+    if 0 <= dim < self.dim() - 1 and (name, self.dtype.short) in dtype_rules.UNSUPPORTED:
+        # PyTorch's kernel for a dim that is not the last one has its own name
+        raise dtype_rules._not_impl(f"{name}_kernel_impl", self.dtype.short)
     dtype_rules.check(name, self.dtype)
     a = self._array()
     out = Tensor._empty(self._shape, dtypes.float_result(self.dtype), name)

@@ -14,7 +14,6 @@ KNOWN_DIFFERENT: dict[str, set[str]] = {
     'nn functional': {  # nnops
         'F.linear(x, m, bias=1.0)',
         "F.conv2d(img, img[:3, :, :3, :3], stride='a')",
-        'F.conv2d(img, img[:3, :, :3, :3, None])',
         'F.max_pool2d(img, 2, ceil_mode=True).shape',
         'F.max_pool2d(img, 2, dilation=2).shape',
         'F.avg_pool2d(img, 2, count_include_pad=False).shape',
@@ -22,7 +21,6 @@ KNOWN_DIFFERENT: dict[str, set[str]] = {
         'F.avg_pool2d(img, 2, divisor_override=1)',
         'F.avg_pool2d(img, 2, ceil_mode=True).shape',
         'F.embedding(t.tensor([0]), m, max_norm=1.0)',
-        'F.softmax(b, 0)',
     },
     'keyword arguments': {  # probes
         'x.permute(dims=None)',

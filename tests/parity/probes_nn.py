@@ -207,4 +207,9 @@ FUNCTIONAL = [
     "F.cross_entropy(w, x.softmax(1)).grad_fn.name()",
     "F.cross_entropy(x, w.softmax(1)).grad_fn.name()",
     "F.cross_entropy(w, t.tensor([0, 2]), label_smoothing=0.5).grad_fn.name()",
+    "i.softmax(0)", "i.log_softmax(0)", "b.softmax(-2)", "i[:, :1].softmax(0)",
+    "t.ones(2, 3, 1).long().log_softmax(1)", "F.conv2d(img, t.zeros(3, 2, 3, 3, 1), stride=1)",
+    "F.conv2d(img, t.zeros(3, 2, 3, 3, 1), stride=(1, 1, 1))", "F.conv2d(img[0], t.zeros(3, 2, 3))",
+    "F.conv2d(img, t.zeros(3, 2, 3, 3, 1, 1))", "F.conv2d(img, img[:3].double(), v.double())",
+    "F.conv2d(img, img[:3, :, :3, :3], dilation=(1, 1, 1))",
 ]
