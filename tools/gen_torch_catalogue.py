@@ -19,7 +19,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from inplace_tutorial.catalogue import DATA, run_probe  # noqa: E402
+from inplace_tutorial.catalogue import DATA, namespace, run_probe  # noqa: E402
 
 # Left out of the course (issue 10): sparse, storage/resizing, per-element Python callbacks,
 # and special functions that would need SciPy.
@@ -100,13 +100,40 @@ def inplace_names(torch) -> list[str]:
                   if n.endswith("_") and not n.endswith("__") and not n.startswith("_"))
 
 
-def alternative(torch, base: str) -> dict[str, bool]:
-    """Does torch have ``torch.base``, ``Tensor.base`` and an ``out=`` overload of it?"""
+def alternative(torch, base: str, probes: list) -> dict[str, bool]:
+    """Does torch have ``torch.base``, ``Tensor.base`` and an ``out=`` form of it?"""
     function = callable(getattr(torch, base, None))
     schemas = torch._C._jit_get_schemas_for_operator(f"aten::{base}")
+    out = function and any("out" in s.overload_name.lower() for s in schemas)
+    if out and probes:
+        out = python_takes_out(torch, base, probes[0])
     return {"function": function,
             "method": callable(getattr(torch.Tensor, base, None)),
-            "out": function and any("out" in s.overload_name.lower() for s in schemas)}
+            "out": out}
+
+
+def python_takes_out(torch, base: str, probe: tuple) -> bool:
+    """An ``.out`` schema is not always bound in Python (``torch.put(..., out=)`` raises), so
+    run ``torch.base(self, *args)`` once and again with ``out=`` a tensor like its result."""
+    fn = getattr(torch, base)
+    ns = namespace(torch, False)
+    _, self_src, args_src = probe  # (variant, self, args) as PROBES lists them
+    self_ = eval(self_src, ns)  # noqa: S307  (our own probe programs, as catalogue does)
+    args, kwargs = eval(f"(lambda *a, **k: (a, k))({args_src})", ns)  # noqa: S307
+    with torch.no_grad():
+        try:
+            result = fn(self_.clone(), *args, **kwargs)
+        except Exception:  # noqa: BLE001  (the probe fits the method only: trust the schema)
+            return True
+        out = (tuple(r.new_empty(0) for r in result) if isinstance(result, tuple)
+               else result.new_empty(0))
+        try:
+            fn(self_.clone(), *args, out=out, **kwargs)
+        except TypeError as e:
+            return "out" not in str(e)
+        except Exception:  # noqa: BLE001  (out= was accepted; the values were refused)
+            return True
+    return True
 
 
 def build() -> dict:
@@ -135,7 +162,7 @@ def _build(torch) -> dict:
             probe["torch"] = run_probe(torch, name, probe, torch.Tensor)
             entries.append(probe)
         methods.append({"name": name, "base": name[:-1], "scope": scope, "probes": entries,
-                        "alternative": alternative(torch, name[:-1])})
+                        "alternative": alternative(torch, name[:-1], probes)})
     stale = sorted(set(PROBES) - {m["name"] for m in methods})
     return {"torch": torch.__version__.split("+")[0], "methods": methods, "no_such_method": stale}
 
