@@ -356,6 +356,12 @@ def _join_index_saved_programs(t, x, nl):
         "scatter_add": lambda: x(2, 3).scatter_add(1, gi, x(1, 3, seed=1)),
         "scatter_with_reduce_": lambda: nl(2, 3).scatter_(1, gi, x(1, 3, seed=1), reduce="add"),
         "scatter_with_reduce": lambda: x(2, 3).scatter(1, gi, 2.0, reduce="multiply"),
+        "scatter_reduce": lambda: x(2, 3).scatter_reduce(1, gi, x(1, 3, seed=1), "amax"),
+        "index_reduce": lambda: x(3, 2).index_reduce(0, i, x(2, 2, seed=1), "prod"),
+        "put": lambda: nl(2, 3).put_(t.tensor([0, 4]), x(2, seed=1), accumulate=True),
+        "take": lambda: x(2, 3).take(t.tensor([0, 5])),
+        "addmv": lambda: t.addmv(x(2), x(2, 3, seed=1), x(3, seed=2)),
+        "addr": lambda: t.addr(x(2, 3), x(2, seed=1), x(3, seed=2)),
     }
 
 
