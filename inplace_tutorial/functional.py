@@ -8,6 +8,8 @@ from .arg_parser import argument_error, call_keywords, forms_fitting, invalid_co
 from .ops import joining, out_functions, out_reductions, out_variants  # noqa: F401
 from .ops.compare import where as _where
 from .ops.einsum import einsum
+from .ops.fill_draw import bernoulli_function as bernoulli
+from .ops.fill_draw import fill
 from .ops.index_put import bind
 from .ops.index_reduce import index_reduce_function as index_reduce
 from .ops.scatter_reduce import scatter_reduce_function as scatter_reduce
@@ -71,8 +73,8 @@ def _as_function(e: TypeError, name: str) -> TypeError:
 _NAMES = ("add sub mul div pow neg exp log sqrt abs relu sigmoid tanh clamp clamp_min clamp_max "
           "maximum minimum sum mean var std amax max argmax softmax log_softmax matmul mm bmm "
           "dot addmm addbmm baddbmm transpose permute t reshape flatten squeeze unsqueeze select "
-          "narrow unbind split chunk as_strided clone sign reciprocal rsub relu_ sigmoid_ exp_ "
-          "tanh_ clamp_ addmm_ addbmm_ baddbmm_ gt lt ge le eq ne").split()
+          "narrow unbind split chunk as_strided clone detach sign reciprocal rsub relu_ sigmoid_ "
+          "exp_ tanh_ clamp_ addmm_ addbmm_ baddbmm_ gt lt ge le eq ne").split()
 
 for _name in _NAMES:
     globals()[_name] = _method(_name)
@@ -123,7 +125,7 @@ for _name in _JOIN:
     globals()[_name] = _joined(_name)
 
 __all__ = [*_NAMES, *_POINTWISE_MORE, *_JOIN_INDEX, *_JOIN, "einsum", "index_reduce",
-           "scatter_reduce", "where"]
+           "scatter_reduce", "where", "bernoulli", "fill"]
 
 # Shape ops of issue 10 (ops/reorder.py, triangular.py, scan.py ...): torch.flip(x, dims) is
 # x.flip(dims), and so on.

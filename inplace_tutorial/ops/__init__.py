@@ -8,6 +8,7 @@ The import order below is the order of the table's rows, which the course prints
 from . import advanced_indexing, index_put  # noqa: F401
 from . import elementwise, unary, compare  # noqa: F401
 from . import fill, random, random_from_to, casts  # noqa: F401
+from . import fill_draw  # noqa: F401
 from . import views, indexing, strided  # noqa: F401
 from . import linalg, einsum, loss_ops, nn_ops, batch_norm  # noqa: F401
 from . import reduce, ternary  # noqa: F401

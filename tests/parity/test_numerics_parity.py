@@ -9,7 +9,7 @@ results are compared bit for bit through ``bits``.
 import numpy as np
 import pytest
 
-from .harness import Registry, arr, check_parity
+from .harness import Registry, arr, catch, check_parity
 
 pytestmark = pytest.mark.parity
 
@@ -263,6 +263,56 @@ def neg_flips_the_sign_bit_of_nan(t):
             "half": h.neg().detach().numpy().view(np.int16).copy(),
             "int8": t.tensor([1, -2, 0, -128], dtype=t.int8).neg(),
             "uint8": t.tensor([1, 2, 0], dtype=t.uint8).neg()}
+
+
+# ======================================================================================
+# out-of-place twins: torch.fill, torch.bernoulli, Tensor.bernoulli, torch.detach
+
+
+def _draw_meta(t, r):
+    """Shape, dtype, strides, requires_grad, node: what a random draw must share with torch
+    (its values come from the core's own generator)."""
+    if not isinstance(r, t.Tensor):
+        return r
+    return (tuple(r.shape), str(r.dtype), r.stride(), r.requires_grad,
+            None if r.grad_fn is None else r.grad_fn.name())
+
+
+@prog
+def fill_bernoulli_detach_twins(t):
+    p = t.full((2, 3), 0.5, requires_grad=True)
+    g = None  # the core has no Generator class (its fills take and ignore the argument)
+    v = t.tensor(2.0, requires_grad=True)
+    draws = {
+        "bern": lambda: t.bernoulli(p), "bern_p": lambda: t.bernoulli(p, 0.3),
+        "bern_p_kw": lambda: t.bernoulli(p, p=0.3), "bern_gen": lambda: t.bernoulli(p, generator=g),
+        "method": lambda: p.bernoulli(), "method_p": lambda: p.bernoulli(0.2),
+        "method_p_kw": lambda: p.bernoulli(p=0.2),
+        "half": lambda: t.bernoulli(t.full((2,), 0.5, dtype=t.float16)),
+        "int_p": lambda: t.bernoulli(t.tensor([1, 0]), 0.5),
+        "transposed": lambda: t.bernoulli(p.detach().t()),
+        "errors": lambda: (catch(lambda: t.bernoulli(t.tensor([1, 0]))),
+                           catch(lambda: t.bernoulli(p.detach(), 1.5)),
+                           catch(lambda: t.bernoulli(t.tensor([1.5]))),
+                           catch(lambda: t.bernoulli(0.5)), catch(lambda: t.bernoulli(p, "a")),
+                           catch(lambda: p.bernoulli("a")), catch(lambda: p.bernoulli(p))),
+        "backward_p": lambda: catch(lambda: t.bernoulli(p, 0.3).sum().backward()),
+    }
+    out = {k: _draw_meta(t, f()) for k, f in draws.items()}
+    t.bernoulli(p).sum().backward()
+    out["grad"] = p.grad
+    x = t.tensor(arr(2, 3, seed=5), requires_grad=True)
+    f0, f1 = t.fill(x, 2.5), t.fill(x * 1, v)
+    (f0 * x).sum().backward()
+    f1.sum().backward()
+    out["fill"] = (f0, f1, _draw_meta(t, f0), _draw_meta(t, f1), x.grad, v.grad,
+                   t.fill(x.detach().t(), 1.0).stride(), t.fill(t.tensor([1, 2]), 2.5),
+                   t.fill(x, value=3), catch(lambda: t.fill(x, t.ones(2))),
+                   catch(lambda: t.fill(x, "a")), catch(lambda: t.fill(1.0, 2)))
+    d = t.detach(x)
+    out["detach"] = (d, d.requires_grad, d.grad_fn is None, d.data_ptr() == x.data_ptr(),
+                     d._version)
+    return out
 
 
 # ======================================================================================
