@@ -423,7 +423,8 @@ def randn(*size, dtype: dtypes.dtype | None = None, requires_grad: bool = False,
     _check_options("randn", dtype, requires_grad)
     dtype = dtype or dtypes.float32
     t = Tensor._empty(_shape("randn", size), dtype, "randn")
-    (generator or _generator).standard_normal(out=t._array(), dtype=dtype.np)
+    gen = generator or _generator
+    _draw(t, gen.standard_normal, "normal_kernel_cpu")
     return _finish(t, requires_grad)
 
 
@@ -432,8 +433,22 @@ def rand(*size, dtype: dtypes.dtype | None = None, requires_grad: bool = False,
     _check_options("rand", dtype, requires_grad)
     dtype = dtype or dtypes.float32
     t = Tensor._empty(_shape("rand", size), dtype, "rand")
-    (generator or _generator).random(out=t._array(), dtype=dtype.np)
+    _draw(t, (generator or _generator).random, "check_uniform_bounds")
     return _finish(t, requires_grad)
+
+
+def _draw(t: Tensor, sample, kernel: str) -> None:
+    """Fill ``t`` from NumPy's sampler, which makes only float32 and float64: a float16 or
+    bfloat16 tensor draws float32 values into a counted buffer and rounds them, as PyTorch
+    builds Half and BFloat16 from a float; integer dtypes have no such kernel in PyTorch."""
+    if not t.dtype.is_floating_point:
+        raise NotImplementedError(f'"{kernel}" not implemented for \'{t.dtype.short}\'')
+    if t.dtype.np in (np.float32, np.float64):
+        sample(out=t._array(), dtype=t.dtype.np)
+        return
+    single = Tensor._empty(t._shape, dtypes.float32, t._storage.op + " (float32 draw)")
+    sample(out=single._array(), dtype=np.float32)
+    cast_into(t._array(), single._array(), t.dtype)
 
 
 __all__ = ["arange", "empty", "empty_like", "empty_strided", "full", "full_like", "manual_seed",

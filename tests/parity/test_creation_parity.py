@@ -7,7 +7,7 @@ with ``t = torch`` and once with ``t = inplace_tutorial`` and compares every obs
 import numpy as np
 import pytest
 
-from .harness import Registry, arr, check_parity, meta, same_storage
+from .harness import Registry, arr, catch, check_parity, meta, same_storage
 
 pytestmark = pytest.mark.parity
 
@@ -50,6 +50,19 @@ def create_from_scalars(t):
         "numel": f.numel(),
     }
 
+
+@prog
+def rand_and_randn_in_every_float_dtype(t):
+    t.manual_seed(0)
+    out = {}
+    for f in (t.rand, t.randn):
+        for d in (t.float16, t.bfloat16, t.float32, t.float64):
+            x = f(3, 4, dtype=d)
+            out[f"{f.__name__} {d}"] = (str(x.dtype), tuple(x.shape), x.stride(),
+                                        int(((x >= 0) & (x < 1)).sum()) if f is t.rand
+                                        else None)
+        out[f"{f.__name__} int64"] = catch(lambda f=f: f(3, dtype=t.int64))
+    return out
 
 @prog
 def create_with_dtype_kwarg(t):
