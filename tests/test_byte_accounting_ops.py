@@ -1,0 +1,235 @@
+"""Every byte counted, beyond the derivative table: every in-place method on every dtype, the
+ops without a derivative row, and the optimizers' steps, interval by interval.
+
+test_byte_accounting.py measures the derivative table in float64 with autograd. Here:
+- every in-place method of the catalogue (data/torch_inplace_methods.json), its out-of-place
+  twin and its ``out=`` form, with the catalogue's own probe arguments scaled up, in float32,
+  float64, float16 and bfloat16 (16-bit kernels compute in float32 chunks: ops/reduced.py), a
+  16-bit self with float32 arguments (the casts), and integer tensors for the integer ops;
+- argsort, sort/topk indices, comparisons, casts between all dtypes;
+- SGD (with momentum, nesterov, weight decay), Adam, AdamW (amsgrad) steps.
+Each call is measured with ``byte_intervals.measure`` against a run at the probe's own small
+shapes (its Python objects). A call that raises is measured too: it must not leak either.
+"""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+from byte_intervals import check, measure, set_floor, tracing
+
+import inplace_tutorial as ipt
+from inplace_tutorial import catalogue, nn, optim
+
+TARGET = 1 << 16  # elements of a probe's largest tensor
+
+
+@pytest.fixture(scope="module", autouse=True)
+def traced():
+    with tracing():
+        yield
+
+
+# Calls over the limit, each with the bytes its worst interval held beyond the count, as
+# measured, and where they come from (a fixed one fails until taken off: the table only
+# shrinks).
+KNOWN_UNCOUNTED: dict[str, int] = {
+    # ops/matrix_vector.py: a float16 matrix widened to float32 whole, uncounted
+    "addmv_ (method, float16)": 258_048,
+    # ops/random_from_to.py: random_() draws its 64-bit words in uncounted chunks
+    "random_ (method, bfloat16 self, float32 args)": 32_768,
+    "random_ (method, float16)": 32_768,
+    "random_ (method, float32)": 32_768,
+    "random_ (method, float64)": 32_768,
+    # ops/sorting.py: np.argsort has no out=, so each 1024-element chunk of lines gets its
+    # own index arrays (the moved-axis lines, the order, its reversal, the tie check)
+    "argsort descending dim 0": 28_672,
+    "topk indices": 28_672,
+    "topk smallest unsorted": 12_288,
+}
+
+
+def _values(shape, kind):
+    n = math.prod(shape)
+    k = np.arange(n)
+    if kind == "float":
+        return ((k % 5 + 1) / 8).reshape(shape)
+    if kind == "int":
+        return (k % 5 + 1).reshape(shape)
+    return (k % 3 != 1).reshape(shape)
+
+
+def _namespace(k: int, self_dtype, arg_dtype, int_dtype) -> dict:
+    """The catalogue's probe names (catalogue.namespace), every shape scaled by ``k``:
+    ``s``/``f``: self's and the arguments' float dtype; ``n``: ``int_dtype``."""
+    def scaled(shape):
+        return tuple(d * k for d in shape)
+
+    def make(dtype, kind="float"):
+        return lambda *shape: ipt.tensor(_values(scaled(shape), kind), dtype=dtype)
+
+    return {
+        "lib": ipt, "s": make(self_dtype), "f": make(arg_dtype), "d": make(ipt.float64),
+        "n": make(int_dtype, "int"), "b": make(ipt.bool, "bool"),
+        "ix": lambda *v: ipt.tensor(list(v) * k, dtype=ipt.int64),
+        "ixs": lambda rows, cols, hi: ipt.tensor(
+            np.add.outer(np.arange(rows * k), np.arange(cols * k)) % hi, dtype=ipt.int64),
+    }
+
+
+def _scale(probe) -> int:
+    """The k that makes the probe's largest tensor about TARGET elements."""
+    sizes = []
+    ns = {name: (lambda *s: sizes.append(s) or ipt.zeros(1))
+          for name in ("s", "f", "d", "n", "b")}
+    ns.update(lib=ipt, ix=lambda *v: None, ixs=lambda *a: sizes.append(a[:2]))
+    eval(probe["self"], ns)  # noqa: S307  (probe programs come from our data file)
+    eval(f"(lambda *a, **k: 0)({probe['args']})", ns)  # noqa: S307
+    big = max(sizes, key=math.prod)
+    return max(1, int((TARGET / math.prod(big)) ** (1 / len(big))))
+
+
+def _call(probe, ns, form):
+    """Build the probe's inputs, then a thunk that runs ``form`` of the method on them."""
+    self_ = eval(probe["self"], ns)  # noqa: S307
+    args, kwargs = eval(f"(lambda *a, **k: (a, k))({probe['args']})", ns)  # noqa: S307
+    name = form[1]
+    if form[0] == "method":
+        fn = getattr(self_, name)
+        return lambda: fn(*args, **kwargs)
+    if form[0] == "twin":
+        fn = getattr(self_, name)
+        return lambda: fn(*args, **kwargs)
+    out = ipt.empty_like(self_)
+    fn = getattr(ipt, name)
+    return lambda: fn(self_, *args, **kwargs, out=out)
+
+
+def _quiet(thunk):
+    def run():
+        try:
+            return thunk()
+        except Exception as e:  # noqa: BLE001  (a refused call is measured too)
+            return e
+    return run
+
+
+F32, F64, F16, BF16 = ipt.float32, ipt.float64, ipt.float16, ipt.bfloat16
+# variant -> (self's float dtype, the arguments' float dtype, the integer dtype); every form
+# runs in the first variant, the in-place method in all (the forms share their kernels)
+FLOAT_VARIANTS = {"float32": (F32, F32, ipt.int64), "float64": (F64, F64, ipt.int64),
+                  "float16": (F16, F16, ipt.int64),
+                  "bfloat16 self, float32 args": (BF16, F32, ipt.int64)}
+INT_VARIANTS = {"int64": (F32, F32, ipt.int64), "int32": (F32, F32, ipt.int32),
+                "uint8": (F32, F32, ipt.uint8)}
+
+
+def _cases():
+    for m in catalogue.load()["methods"]:
+        for p, probe in enumerate(m["probes"]):
+            if probe["torch"]["error"] is not None:
+                continue
+            variants = INT_VARIANTS if probe["self"].startswith("n(") else FLOAT_VARIANTS
+            forms = [("method", m["name"])]
+            if hasattr(ipt.Tensor, m["base"]) and m["alternative"].get("method"):
+                forms.append(("twin", m["base"]))
+            if m["alternative"].get("out") and hasattr(ipt, m["base"]):
+                forms.append(("out", m["base"]))
+            for form in forms:
+                for v in variants if form[0] == "method" else list(variants)[:1]:
+                    name = f"{form[1]}{'' if p == 0 else p} ({form[0]}, {v})"
+                    yield pytest.param(probe, form, variants[v], name, id=name)
+
+
+@pytest.mark.parametrize(("probe", "form", "dtypes", "name"), list(_cases()))
+def test_every_inplace_method_form_and_dtype_counts_its_bytes(probe, form, dtypes, name):
+    set_floor()
+    runs = []
+    for k in (1, _scale(probe)):
+        ns = _namespace(k, *dtypes)
+        _quiet(_call(probe, ns, form))()  # warm-up
+        runs.append(measure(_quiet(_call(probe, ns, form)))[1])
+    check(name, *runs, KNOWN_UNCOUNTED.get(name, 0))
+
+
+# ops with no derivative row, each a function of one float tensor of the given shape
+NO_ROW = {
+    "argsort": lambda a: a.argsort(1),
+    "argsort descending dim 0": lambda a: a.argsort(0, descending=True),
+    "sort indices": lambda a: a.sort(1)[1],
+    "sort stable dim 0": lambda a: a.sort(0, stable=True)[1],
+    "topk indices": lambda a: a.topk(5, 1)[1],
+    "topk smallest unsorted": lambda a: a.topk(7, 0, largest=False, sorted=False)[1],
+    "argmax": lambda a: a.argmax(1),
+    "eq": lambda a: a == a.t().contiguous(),
+    "lt transposed": lambda a: a < a.t(),
+    "ge scalar": lambda a: a >= 0.5,
+    "logical_and": lambda a: a.logical_and(a > 0.5),
+    "bitwise_and": lambda a: (a > 0.5) & (a < 0.7),
+    "bitwise_xor int": lambda a: a.to(ipt.int64) ^ 3,
+    "invert": lambda a: ~(a > 0.5),
+    "where": lambda a: ipt.where(a > 0.5, a, 0.0),
+    "sum bool": lambda a: (a > 0.5).sum(),
+    "randn": lambda a: ipt.randn(*a.shape),
+    "zeros_like": lambda a: ipt.zeros_like(a),
+    "arange": lambda a: ipt.arange(a.numel()),
+}
+CASTS = ["float64", "float32", "float16", "bfloat16", "int64", "int32", "int16", "int8",
+         "uint8", "bool"]
+for _src in CASTS:
+    for _dst in CASTS:
+        if _src != _dst:
+            NO_ROW[f"cast {_src} -> {_dst}"] = (
+                lambda a, s=_src, d=_dst: a.to(getattr(ipt, s)).to(getattr(ipt, d)))
+            NO_ROW[f"cast {_src} -> {_dst} transposed"] = (
+                lambda a, s=_src, d=_dst: a.to(getattr(ipt, s)).t().to(getattr(ipt, d)))
+
+
+@pytest.mark.parametrize("name", sorted(NO_ROW))
+def test_ops_without_a_derivative_row_count_their_bytes(name):
+    fn = NO_ROW[name]
+    set_floor()
+    runs = []
+    for shape in [(8, 8), (256, 256)]:
+        a = ipt.tensor(np.random.default_rng(0).uniform(0, 1, shape), dtype=F32)
+        ipt.manual_seed(0)
+        fn(a)
+        runs.append(measure(lambda a=a: fn(a))[1])
+    check(name, *runs, KNOWN_UNCOUNTED.get(name, 0))
+
+
+# name -> (make the optimizer for the parameters, its parameters' dtype)
+OPTIMIZERS = {
+    "SGD": lambda p: optim.SGD(p, lr=0.1),
+    "SGD momentum": lambda p: optim.SGD(p, lr=0.1, momentum=0.9),
+    "SGD nesterov weight_decay": lambda p: optim.SGD(p, lr=0.1, momentum=0.9, nesterov=True,
+                                                     weight_decay=1e-2),
+    "SGD maximize dampening": lambda p: optim.SGD(p, lr=0.1, momentum=0.9, dampening=0.1,
+                                                  maximize=True),
+    "Adam": lambda p: optim.Adam(p, lr=1e-3),
+    "Adam weight_decay": lambda p: optim.Adam(p, lr=1e-3, weight_decay=1e-2),
+    "Adam amsgrad": lambda p: optim.Adam(p, lr=1e-3, amsgrad=True),
+    "AdamW": lambda p: optim.AdamW(p, lr=1e-3),
+    "AdamW amsgrad maximize": lambda p: optim.AdamW(p, lr=1e-3, amsgrad=True, maximize=True),
+}
+
+
+def _step_runs(make, width, dtype):
+    ipt.manual_seed(0)
+    params = [nn.Parameter(ipt.randn(width, width, dtype=dtype)),
+              nn.Parameter(ipt.randn(width, dtype=dtype))]
+    for p in params:
+        p.grad = ipt.randn(*p.shape, dtype=dtype)
+    opt = make(params)
+    opt.step()  # the first step makes the state (momentum buffers, moments)
+    opt.step()  # warm-up
+    return measure(opt.step)[1]
+
+
+@pytest.mark.parametrize("dtype", [F32, F64, F16], ids=str)
+@pytest.mark.parametrize("name", sorted(OPTIMIZERS))
+def test_optimizer_steps_count_their_bytes(name, dtype):
+    set_floor()
+    check(f"{name} step ({dtype})", _step_runs(OPTIMIZERS[name], 4, dtype),
+          _step_runs(OPTIMIZERS[name], 256, dtype))
