@@ -19,6 +19,7 @@ UNSUPPORTED = {
     ("abs", "Bool"): lambda: _not_impl("abs_cpu", "Bool"),
     ("relu", "Bool"): lambda: RuntimeError("Boolean inputs not supported for relu"),
     ("argmax", "Bool"): lambda: RuntimeError("argmax(): does not support bool input"),
+    ("argmin", "Bool"): lambda: RuntimeError("argmin(): does not support bool input"),
     ("softmax", "Bool"): lambda: _not_impl("softmax_lastdim_kernel_impl", "Bool"),
     ("log_softmax", "Bool"): lambda: _not_impl("log_softmax_lastdim_kernel_impl", "Bool"),
 }

@@ -1,5 +1,6 @@
 """``out=`` for the reductions and the (values, indices) pairs: torch.sum(x, 0, out=o),
-torch.sort(x, out=(values, indices)), torch.max, argmax, norm, mean, var, std, amax, softmax.
+torch.sort(x, out=(values, indices)), torch.max/min, argmax/argmin, norm, mean, var, std,
+amax/amin, softmax.
 
 Registered in out_functions.OUT like the others (functional.py imports this module). A pair's
 two tensors are each checked and resized as a structured kernel does (values: the input's
@@ -29,11 +30,11 @@ def _named_pair(name: str) -> type:
                                           "indices": property(lambda self: self[1])})
 
 
-_PAIR = {name: _named_pair(name) for name in ("sort", "topk", "max")}
+_PAIR = {name: _named_pair(name) for name in ("sort", "topk", "max", "min")}
 
 
 def _pair_out(name: str, out, compute: Callable[[], tuple], operands: tuple) -> tuple:
-    """sort/topk/max(dim): out is a (values, indices) pair; values must have the input's
+    """sort/topk/max(dim)/min(dim): out is a (values, indices) pair; values must have the input's
     dtype and indices int64, each checked and resized as a structured kernel does."""
     if not isinstance(out, (tuple, list)):
         raise TypeError(f"{name}(): argument 'out' must be tuple of Tensors, not "
@@ -75,18 +76,36 @@ def topk_out(self: Tensor, k, dim=-1, largest=True, sorted=True, *, out=None) ->
     return _pair_out("topk", out, lambda: self.topk(k, dim, largest, sorted), (self,))
 
 
+def _max_min_out(op: str, self: Tensor, dim, keepdim, out):
+    if dim is None:  # torch.max(x, out=o): the overall maximum
+        return computed(op, out, (self,), lambda: getattr(self, op)(),
+                         lambda o, r: exact(o, r.dtype), internal=False)
+    return _pair_out(op, out, lambda: getattr(self, op)(dim, keepdim), (self,))
+
+
 @out_form("max")
 def max_out(self: Tensor, dim=None, keepdim=False, *, out=None):
-    if dim is None:  # torch.max(x, out=o): the overall maximum
-        return computed("max", out, (self,), lambda: self.max(),
-                         lambda o, r: exact(o, r.dtype), internal=False)
-    return _pair_out("max", out, lambda: self.max(dim, keepdim), (self,))
+    return _max_min_out("max", self, dim, keepdim, out)
+
+
+@out_form("min")
+def min_out(self: Tensor, dim=None, keepdim=False, *, out=None):
+    return _max_min_out("min", self, dim, keepdim, out)
+
+
+def _arg_out(op: str, self: Tensor, dim, keepdim, out) -> Tensor:
+    return computed(op, out, (self,), lambda: getattr(self, op)(dim, keepdim),
+                     lambda o, r: exact(o, r.dtype), differentiable=False, internal=False)
 
 
 @out_form("argmax")
 def argmax_out(self: Tensor, dim=None, keepdim=False, *, out=None) -> Tensor:
-    return computed("argmax", out, (self,), lambda: self.argmax(dim, keepdim),
-                     lambda o, r: exact(o, r.dtype), differentiable=False, internal=False)
+    return _arg_out("argmax", self, dim, keepdim, out)
+
+
+@out_form("argmin")
+def argmin_out(self: Tensor, dim=None, keepdim=False, *, out=None) -> Tensor:
+    return _arg_out("argmin", self, dim, keepdim, out)
 
 
 @out_form("norm")
@@ -146,15 +165,24 @@ def std_out(self: Tensor, dim=None, unbiased=None, keepdim=False, *, correction=
                      lambda o, r: castable(o, r.dtype), internal=False)
 
 
-@out_form("amax")
-def amax_out(self: Tensor, dim=(), keepdim=False, *, out=None) -> Tensor:
+def _extreme_out(op: str, self: Tensor, dim, keepdim, out) -> Tensor:
     def rule(o: Tensor, r: Tensor) -> None:
         if o.dtype is not self.dtype:
             raise RuntimeError(f"Expected the dtype for input and out to match, but got "
                                f"{self.dtype.short} for input's dtype and {o.dtype.short} for "
                                "out's dtype.")
-    return computed("amax", out, (self,), lambda: self.amax(dim, keepdim), rule,
+    return computed(op, out, (self,), lambda: getattr(self, op)(dim, keepdim), rule,
                      internal=False)
+
+
+@out_form("amax")
+def amax_out(self: Tensor, dim=(), keepdim=False, *, out=None) -> Tensor:
+    return _extreme_out("amax", self, dim, keepdim, out)
+
+
+@out_form("amin")
+def amin_out(self: Tensor, dim=(), keepdim=False, *, out=None) -> Tensor:
+    return _extreme_out("amin", self, dim, keepdim, out)
 
 
 def _softmax_out(name: str, self: Tensor, dim, dtype, out) -> Tensor:
@@ -176,5 +204,6 @@ def log_softmax_out(self: Tensor, dim, dtype=None, *, out=None) -> Tensor:
     return _softmax_out("log_softmax", self, dim, dtype, out)
 
 
-__all__ = ["amax_out", "argmax_out", "log_softmax_out", "max_out", "mean_out", "norm_out",
-           "softmax_out", "sort_out", "std_out", "sum_out", "topk_out", "var_out"]
+__all__ = ["amax_out", "amin_out", "argmax_out", "argmin_out", "log_softmax_out", "max_out",
+           "mean_out", "min_out", "norm_out", "softmax_out", "sort_out", "std_out", "sum_out",
+           "topk_out", "var_out"]

@@ -1,4 +1,4 @@
-"""Reductions: sum, mean, var/std, amax/max, argmax, softmax and log_softmax.
+"""Reductions: sum, mean, var/std, amax/amin, max/min, argmax/argmin, softmax, log_softmax.
 
 Results and the small intermediates (row maxima, row sums) are allocated through the
 allocator and filled by NumPy with ``out=``, so nothing escapes the memory count.
@@ -187,12 +187,40 @@ def _std_bw(ctx, g):
     return (_regrow(g, x.shape, dims, ctx.attr("keepdim")) * centered / (r * denom),)
 
 
+def _check_nonempty(op: str, self, dims) -> None:
+    """PyTorch's checks before a max/min reduction: nothing to reduce is an error."""
+    if dims is None:
+        if self.numel() == 0:
+            if op.startswith("arg"):
+                raise IndexError(f"{op}(): Expected reduction dim to be specified for "
+                                 "input.numel() == 0.")
+            raise RuntimeError(f"{op}(): Expected reduction dim to be specified for "
+                               "input.numel() == 0. Specify the reduction dim with the 'dim' "
+                               "argument.")
+        return
+    for d in ((dims,) if isinstance(dims, int) else dims):
+        d = wrap_dim(d, self.dim()) if self.dim() else 0
+        if self.dim() and self._shape[d] == 0:
+            raise IndexError(f"{op}(): Expected reduction dim {d} to have non-zero size.")
+
+
+def _extreme(self, op: str, kernel, dim, keepdim) -> Tensor:
+    """amax/amin: the largest/smallest value over ``dim`` (all dims when ``()``)."""
+    _check_keepdim(op, keepdim)
+    dims = None if dim == () else dim
+    _check_nonempty(op, self, dims)
+    out, dims = _reduce(self, op, kernel, dims, keepdim, self.dtype)
+    return record(op, out, {"self": self}, dims=dims, keepdim=keepdim)
+
+
 @tensor_method
 def amax(self, dim=(), keepdim: bool = False) -> Tensor:
-    _check_keepdim("amax", keepdim)
-    dims = None if dim == () else dim
-    out, dims = _reduce(self, "amax", np.max, dims, keepdim, self.dtype)
-    return record("amax", out, {"self": self}, dims=dims, keepdim=keepdim)
+    return _extreme(self, "amax", np.max, dim, keepdim)
+
+
+@tensor_method
+def amin(self, dim=(), keepdim: bool = False) -> Tensor:
+    return _extreme(self, "amin", np.min, dim, keepdim)
 
 
 def _evenly(ctx, g):
@@ -202,39 +230,62 @@ def _evenly(ctx, g):
     return (_regrow(g, x.shape, dims, keep) * mask / count,)
 
 
+# ties share the gradient evenly, for amax/amin and for the whole-tensor max()/min()
 derivative("amax", "AmaxBackward0", saves={"self": None, "result": None})(_evenly)
+derivative("amin", "AminBackward0", saves={"self": None, "result": None})(_evenly)
 derivative("max_all", "MaxBackward1", saves={"self": None, "result": None})(_evenly)
+derivative("min_all", "MinBackward1", saves={"self": None, "result": None})(_evenly)
 
 
-class _ValuesIndices(tuple):
-    """torch.return_types.max: a (values, indices) pair with names."""
-
-    values = property(lambda self: self[0])
-    indices = property(lambda self: self[1])
-
+def _values_indices(name: str) -> type:
+    """torch.return_types.<name>: a (values, indices) pair with names."""
     def __repr__(self) -> str:
-        return f"torch.return_types.max(\nvalues={self[0]!r},\nindices={self[1]!r})"
+        return f"torch.return_types.{name}(\nvalues={self[0]!r},\nindices={self[1]!r})"
+
+    return type(name, (tuple,), {"__slots__": (), "__repr__": __repr__,
+                                 "values": property(lambda self: self[0]),
+                                 "indices": property(lambda self: self[1])})
 
 
-@tensor_method
-def max(self, dim=None, keepdim: bool = False):
-    if isinstance(dim, Tensor):
-        return self.maximum(dim)  # torch.max(a, b) is the element-wise maximum
-    _check_keepdim("max", keepdim)
+_PAIRS = {"max": _values_indices("max"), "min": _values_indices("min")}
+
+
+def _max_min(self, op: str, dim, keepdim: bool):
+    """max()/min() (the whole tensor) and max(dim)/min(dim) (values, indices)."""
+    if isinstance(dim, Tensor):  # torch.max(a, b) is the element-wise maximum
+        return self.maximum(dim) if op == "max" else self.minimum(dim)
+    if dim is None and keepdim is not False:  # keepdim= without dim fits no overload
+        raise invalid_combination(op, (), ["", "Tensor other", "int dim, bool keepdim = False"],
+                                  {"keepdim": keepdim})
+    _check_keepdim(op, keepdim)
+    kernel = np.max if op == "max" else np.min
     if dim is None:
-        out, dims = _reduce(self, "max", np.max, None, False, self.dtype)
-        return record("max_all", out, {"self": self}, dims=dims, keepdim=False)
-    indices = self.argmax(dim, keepdim=keepdim)
-    values, dims = _reduce(self, "max", np.max, dim, keepdim, self.dtype)
-    out = _ValuesIndices((values, indices))
-    record("max_dim", values, {"self": self}, dim=dims[0], keepdim=keepdim,
+        _check_nonempty(op, self, None)
+        out, dims = _reduce(self, op, kernel, None, False, self.dtype)
+        return record(op + "_all", out, {"self": self}, dims=dims, keepdim=False)
+    _check_nonempty(op, self, dim)
+    indices = _arg(self, "arg" + op, dim, keepdim)
+    values, dims = _reduce(self, op, kernel, dim, keepdim, self.dtype)
+    out = _PAIRS[op]((values, indices))
+    record(op + "_dim", values, {"self": self}, dim=dims[0] if dims else 0, keepdim=keepdim,
            self_sizes=self._shape, indices=indices)
     return out
 
 
-@derivative("max_dim", "MaxBackward0", saves={"indices": None})
+@tensor_method
+def max(self, dim=None, keepdim: bool = False):
+    return _max_min(self, "max", dim, keepdim)
+
+
+@tensor_method
+def min(self, dim=None, keepdim: bool = False):
+    return _max_min(self, "min", dim, keepdim)
+
+
 def _max_dim_bw(ctx, g):
     dim, keep, idx = ctx.attr("dim"), ctx.attr("keepdim"), ctx.saved("indices")
+    if not ctx.attr("self_sizes"):  # a 0-dim input is its own maximum
+        return (g.reshape(()),)
     if not keep:
         g, idx = g.unsqueeze(dim), idx.unsqueeze(dim)
     out = zeros(ctx.attr("self_sizes"), dtype=g.dtype)
@@ -242,18 +293,37 @@ def _max_dim_bw(ctx, g):
     return (out,)
 
 
+# max(dim)/min(dim): the gradient goes to the one saved index
+derivative("max_dim", "MaxBackward0", saves={"indices": None})(_max_dim_bw)
+derivative("min_dim", "MinBackward0", saves={"indices": None})(_max_dim_bw)
+
+
+def _arg(self, op: str, dim, keepdim) -> Tensor:
+    """argmax/argmin: NumPy's, which also picks the first of ties and the first NaN."""
+    _check_nonempty(op, self, dim)
+    kernel = np.argmax if op == "argmax" else np.argmin
+    if dim is None:
+        out = Tensor._empty((1,) * self.dim() if keepdim else (), dtypes.int64, op)
+        out._array()[...] = kernel(self._array())
+        return out
+    d = wrap_dim(dim, self.dim())
+    out = Tensor._empty(_out_shape(self, (d,), keepdim), dtypes.int64, op)
+    kernel(self._array(), axis=d, keepdims=keepdim, out=out._array())
+    return out
+
+
 @tensor_method
 def argmax(self, dim=None, keepdim: bool = False) -> Tensor:
     _check_keepdim("argmax", keepdim)
-    dtype_rules.check("argmax", self.dtype)
-    if dim is None:
-        out = Tensor._empty((1,) * self.dim() if keepdim else (), dtypes.int64, "argmax")
-        out._array()[...] = np.argmax(self._array())
-        return out
-    d = wrap_dim(dim, self.dim())
-    out = Tensor._empty(_out_shape(self, (d,), keepdim), dtypes.int64, "argmax")
-    np.argmax(self._array(), axis=d, keepdims=keepdim, out=out._array())
-    return out
+    dtype_rules.check("argmax", self.dtype)  # max(dim)/min(dim) take bool, argmax doesn't
+    return _arg(self, "argmax", dim, keepdim)
+
+
+@tensor_method
+def argmin(self, dim=None, keepdim: bool = False) -> Tensor:
+    _check_keepdim("argmin", keepdim)
+    dtype_rules.check("argmin", self.dtype)  # max(dim)/min(dim) take bool, argmin doesn't
+    return _arg(self, "argmin", dim, keepdim)
 
 
 def _softmax_into(self, dim: int, name: str, log: bool) -> Tensor:

@@ -303,6 +303,8 @@ def _saved_programs(t):
         "var": lambda: x(2, 3).var(), "std": lambda: x(2, 3).std(),
         "amax": lambda: x(2, 3).amax(1), "max_all": lambda: x(2, 3).max(),
         "max_dim": lambda: x(2, 3).max(1)[0],
+        "amin": lambda: x(2, 3).amin(1), "min_all": lambda: x(2, 3).min(),
+        "min_dim": lambda: x(2, 3).min(1)[0],
         "softmax": lambda: F.softmax(x(2, 3), 1), "log_softmax": lambda: F.log_softmax(x(2, 3), 1),
         "lerp": lambda: x(3).lerp(x(3, seed=1), 0.5),
         "addcmul": lambda: x(3).addcmul(x(3, seed=1), x(3, seed=2)),
