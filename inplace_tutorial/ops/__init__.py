@@ -20,5 +20,5 @@ from . import scatter_reduce, index_reduce  # noqa: F401
 from . import reorder, triangular, scan, sorting, dims, special, norms  # noqa: F401
 from . import matrix_vector, put_take  # noqa: F401
 from . import scalar_overloads  # noqa: F401
-from . import nonzero  # noqa: F401
+from . import nonzero, float_classes  # noqa: F401
 # isort: on
