@@ -71,3 +71,22 @@ def test_empty_and_size_one_strides_never_confuse_numpy():
     assert v.tolist() == [[0.0, 1.0, 2.0]]
     e = x.as_strided((0, 2), (1, 1), 3)
     assert e.numel() == 0 and e.tolist() == []
+
+
+@pytest.mark.parametrize("call", [
+    lambda x: x.index_put_((ipt.tensor([0, 2]),), ipt.tensor(9.0)),
+    lambda x: x.index_put_((ipt.tensor([1, 0, -3]),), ipt.tensor(9.0), accumulate=True),
+    lambda x: x.index_put_((ipt.tensor([0, 1]), ipt.tensor([2, 5])), ipt.tensor(9.0)),
+    lambda x: x.__setitem__((slice(None), [1, 0, 5]), 7.0),
+    lambda x: x.index_add_(1, ipt.tensor([0, 7]), x[:, :2]),
+    lambda x: x.index_fill_(0, ipt.tensor([1, 2]), 0.0),
+    lambda x: x.masked_scatter_(ipt.tensor([True, True, True]), ipt.tensor([1.0])),
+], ids=["index_put_", "index_put_acc", "index_put_cols", "setitem", "index_add_",
+        "index_fill_", "masked_scatter_"])
+def test_calls_pytorch_half_writes_write_nothing(call):
+    """PyTorch's kernels write the cells before a bad index (or past a short source), then
+    raise; the core refuses before its first write: values and version stay as they were."""
+    x = ipt.tensor([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]])
+    with pytest.raises((IndexError, RuntimeError)):
+        call(x)
+    assert x.tolist() == [[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]] and x._version == 0

@@ -224,43 +224,28 @@ def gather(a: np.ndarray, plan: Plan, out: np.ndarray) -> None:
 
 
 def scatter(a: np.ndarray, plan: Plan, values: np.ndarray, accumulate: bool,
-            upto: int | None = None, serial: bool = False) -> None:
+            serial: bool = False) -> None:
     """a[plan] = values (``accumulate``: +=, repeated positions adding up), in PyTorch's
-    order; ``upto``: only the cells PyTorch's kernel writes before it meets the out-of-range
-    index at that flat position (the first position of the other dims, then stop).
-    ``serial``: values share memory with ``a`` (a layout PyTorch's overlap check can't judge,
+    order. ``serial``: values share memory with ``a`` (a layout PyTorch's overlap check can't judge,
     so it lets it through): one cell at a time, each value read when its turn comes."""
     if math.prod(plan.shape) == 0:
         return
     src, off_t, order = linear(a, plan)
     if serial:
         nb = len(plan.bshape)
-        after = math.prod(plan.shape[(plan.dims[0] if plan.adjacent else 0) + nb:])
         _serial(src, off_t._array(), np.broadcast_to(values, plan.shape), order, nb,
-                accumulate, None if upto is None else upto * after)
+                accumulate)
         return
     vals = np.broadcast_to(values, plan.shape).transpose(order)
     off = off_t._array()
-    if upto is not None:
-        lead = len(plan.bshape)
-        if plan.adjacent and plan.dims[0]:  # dims before the index: only their first position
-            before = plan.dims[0]
-            src = src[(slice(None),) + (0,) * before]
-            vals = vals[(slice(None),) * lead + (0,) * before]
-        off = off.reshape(-1)[:upto]
-        vals = np.ascontiguousarray(vals).reshape((-1,) + vals.shape[lead:])[:upto]
-        _write(src, off, vals, accumulate)
-        return
     rest = math.prod(src.shape[1:])
     for piece in _pieces(plan.bshape, rest):
         _write(src, off[piece], vals[piece], accumulate)
 
 
-def _serial(src, off, vals, order, nb, accumulate, stop) -> None:
-    """PyTorch's kernel, cell by cell in the result's C order (``stop``: cells written)."""
-    for n, r in enumerate(np.ndindex(*vals.shape)):
-        if stop is not None and n >= stop:
-            return
+def _serial(src, off, vals, order, nb, accumulate) -> None:
+    """PyTorch's kernel, cell by cell in the result's C order."""
+    for r in np.ndindex(*vals.shape):
         t = tuple(r[k] for k in order)
         cell = (off[t[:nb]],) + t[nb:]
         src[cell] = src[cell] + vals[r] if accumulate else vals[r]

@@ -123,13 +123,11 @@ def _masked_fill_mask(self: Tensor, indices: list, values: Tensor) -> Tensor | N
 @dataclass
 class _Write:
     """What a checked index_put_ will write: a masked fill (``where``, ``value``) or a scatter
-    along ``plan``; ``bad``: the first out-of-range index PyTorch's kernel meets (its flat
-    position, its message), or None."""
+    along ``plan``."""
 
     where: np.ndarray | None = None
     value: object = None
     plan: Plan | None = None
-    bad: tuple[int, str] | None = None
 
 
 def _prepare(self: Tensor, indices: list, values: Tensor, accumulate: bool) -> _Write:
@@ -173,7 +171,10 @@ def _prepare(self: Tensor, indices: list, values: Tensor, accumulate: bool) -> _
         raise RuntimeError(f"Index put requires the source and destination dtypes match, got "
                            f"{self.dtype.short} for the destination and {values.dtype.short} "
                            f"for the source.")
-    return _Write(plan=plan, bad=first_out_of_bounds(self, plan))
+    bad = first_out_of_bounds(self, plan)
+    if bad is not None:  # PyTorch writes the cells before the bad index first; we write none
+        raise _OutOfBounds(bad[1])
+    return _Write(plan=plan)
 
 
 def _write(self: Tensor, w: _Write, values: Tensor, accumulate: bool) -> None:
@@ -182,10 +183,7 @@ def _write(self: Tensor, w: _Write, values: Tensor, accumulate: bool) -> None:
         np.copyto(a, w.value, where=w.where)
     else:
         serial = values._storage is self._storage  # (a layout the overlap check let through)
-        upto = None if w.bad is None else w.bad[0]  # then only PyTorch's first cells
-        scatter(a, w.plan, values._array(), accumulate, upto=upto, serial=serial)
-        if w.bad is not None:
-            raise _OutOfBounds(w.bad[1])
+        scatter(a, w.plan, values._array(), accumulate, serial=serial)
 
 
 def put_(self: Tensor, indices: list, values: Tensor, accumulate: bool = False) -> Tensor:
@@ -203,8 +201,9 @@ def put_(self: Tensor, indices: list, values: Tensor, accumulate: bool = False) 
 
 
 class _OutOfBounds(Exception):
-    """Raised from inside the write (after PyTorch's cells are written): the version counter
-    does not move and no node is recorded, as in PyTorch."""
+    """An index out of range, found before the first write: nothing is written, the version
+    counter does not move and no node is recorded (PyTorch's kernel writes the cells before
+    the bad index first; tests/parity/probes_args.py lists it as HALF_WRITTEN_BY_TORCH)."""
 
 
 @tensor_method
@@ -224,9 +223,10 @@ def index_put(self, *args, **kwargs) -> Tensor:
 
 
 def _index_put(self: Tensor, indices: list, values: Tensor, accumulate: bool) -> Tensor:
-    w = _prepare(self, indices, values, accumulate)
-    if w.bad is not None:
-        raise IndexError(w.bad[1])  # the copy it would have half-written is nobody's
+    try:
+        w = _prepare(self, indices, values, accumulate)
+    except _OutOfBounds as e:
+        raise IndexError(str(e)) from None
     with grad_mode.no_grad():
         out = self.clone()
     _write(out, w, values, accumulate)

@@ -37,6 +37,12 @@ KNOWN_DIFFERENT: dict[str, set[str]] = {
         'x.masked_scatter_(b, v[:1])',
         'x.index_add_(1, t.tensor([0, 7]), x[:, :2])',
         'x.index_fill_(0, t.tensor([1, 2]), 0.0)',
+        'x.index_put_((t.tensor([0, 2]),), t.tensor(1.0))',
+        'x.index_put_((t.tensor([0, 5]),), t.tensor(1.0))',
+        'x.index_put_((t.tensor([0, 3]),), v, True)',
+        'x.index_put_((t.tensor([1, -3]),), v, True)',
+        'x.__setitem__(([1, 0, 5],), 1.0)',
+        'x.__setitem__((slice(None), [2, 0, 3]), 1.0)',
     },
     "out= of issue 10's ops": {  # blas
         't.stack([x, x], out=x)',

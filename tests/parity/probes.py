@@ -178,7 +178,6 @@ PROBES: dict[str, list[str]] = {
         "x[True]", "x[False]", "x[1.5]", "x[..., ...]", "x[2]", "x[0, 3]", "x[-3]", "x[None, 0]",
         "x[[0, 2]]", "x[b]", "x[b[0]]", "x[i]", "x['a']", "x[0:1, None, ..., 1]",
         "x[[True, False]]", "x[t.tensor([0, 1])]", "x[t.tensor([0.0])]", "x[t.tensor(5)]",
-        "x.index_put_((t.tensor([0, 2]),), t.tensor(1.0))",
         "x.index_put_((t.tensor([0]),), t.tensor([1.0, 2.0]))",
         "i.index_put_((t.tensor([0]),), t.tensor(1.5))",
         "x.index_put_((b,), t.tensor([1.0, 2.0]))", "x.index_put_((b,), t.tensor(7.0))",

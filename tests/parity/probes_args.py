@@ -496,7 +496,7 @@ BATCH_3 = [  # in place on views, duplicates, out-of-range late in the index, dt
     'x.scatter_(1, t.tensor([[0, 7]]), 1.0)', 'x.scatter_add_(1, t.tensor([[0, 7]]), x)',
     'x.scatter_(1, t.tensor([[0], [9]]), x)', 'x.index_copy_(0, t.tensor([1, -3]), x)',
     'x.index_add_(0, t.tensor([0, 2]), x, alpha=2)', 'x.masked_scatter_(b, x[:1])',
-    'x.index_put_((t.tensor([0, 5]),), t.tensor(1.0))', 'x.cumsum_(1, dtype=t.float64)',
+    'x.cumsum_(1, dtype=t.float64)',
     'i.cumsum_(1, dtype=t.float32)', 'x.cumprod_(1, dtype=t.int64)', 'x.tril_(0).sum()',
     'x[:, :2].tril_().sum()', 'x.t().triu_(1).sum()', "x.renorm_(2, 0, float('nan'))",
     "x.renorm_(float('inf'), 0, 1.0).sum()", "x.fill_diagonal_(float('inf')).sum()",
@@ -532,5 +532,8 @@ BATCH_3 = [  # in place on views, duplicates, out-of-range late in the index, dt
 
 HALF_WRITTEN_BY_TORCH = [  # PyTorch writes part of self, then raises; the core refuses first
     "x.masked_scatter_(b, v[:1])", "x.index_add_(1, t.tensor([0, 7]), x[:, :2])",
-    "x.index_fill_(0, t.tensor([1, 2]), 0.0)",
+    "x.index_fill_(0, t.tensor([1, 2]), 0.0)", "x.index_put_((t.tensor([0, 2]),), t.tensor(1.0))",
+    "x.index_put_((t.tensor([0, 5]),), t.tensor(1.0))",
+    "x.index_put_((t.tensor([0, 3]),), v, True)", "x.index_put_((t.tensor([1, -3]),), v, True)",
+    "x.__setitem__(([1, 0, 5],), 1.0)", "x.__setitem__((slice(None), [2, 0, 3]), 1.0)",
 ]
