@@ -3,7 +3,7 @@ in its errors, what counts as a Number or an int, how it unpacks a ``tuple of in
 "invalid combination of arguments" message.
 
 It sits below creation.py and ops/ (both parse sizes: ``zeros(2, 3)``, ``view(2, 3)``);
-ops/_args.py adds the per-op checks on top. ``view(2, 3)`` and ``view((2, 3))`` are the same
+ops/arg_checks.py adds the per-op checks on top. ``view(2, 3)`` and ``view((2, 3))`` are the same
 call, each element must be an integer, and a failure reads as PyTorch's binding words it.
 """
 from __future__ import annotations

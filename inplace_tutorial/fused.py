@@ -14,8 +14,8 @@ from collections.abc import Callable
 import numpy as np
 
 from .autograd import grad_mode
-from .ops._iter import Scratch
 from .ops.linalg import as_scalar, check_addbmm, check_out_shape, check_same_dtype
+from .ops.tensor_iterator import Scratch
 from .tensor import Tensor
 
 

@@ -30,7 +30,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 from inplace_tutorial import memory, storage
-from inplace_tutorial.ops._iter import LOOP_BUFFER_ELEMENTS
+from inplace_tutorial.ops.tensor_iterator import LOOP_BUFFER_ELEMENTS
 
 _CHAIN_END = storage._buffer_gone.__code__  # the weakref callback a free event comes from
 
@@ -156,8 +156,8 @@ def measure(thunk: Callable):
     return result, m.result
 
 
-# NumPy's loop buffer, capped by the core (ops/_iter.py): the one temporary no kernel can route
-# through the allocator, a constant 8 KiB in float64 however large the tensors.
+# NumPy's loop buffer, capped by the core (ops/tensor_iterator.py): the one temporary no
+# kernel can route through the allocator, a constant 8 KiB in float64 however large the tensors.
 # test_byte_accounting.py::test_numpy_loop_buffer_is_capped measures it.
 LOOP_BUFFER_BYTES = 8 * LOOP_BUFFER_ELEMENTS
 

@@ -27,7 +27,7 @@ from test_gradcheck_table import CASES, NOT_IMPLEMENTED
 import inplace_tutorial as ipt
 from inplace_tutorial import nn
 from inplace_tutorial.nn import functional as F
-from inplace_tutorial.ops._iter import LOOP_BUFFER_ELEMENTS
+from inplace_tutorial.ops.tensor_iterator import LOOP_BUFFER_ELEMENTS
 
 TARGET = 1 << 16  # elements of the largest leaf (float64: 512 KiB)
 
@@ -94,9 +94,9 @@ def _fwd_bwd(run, inputs):
 
 # Rows over the limit, each with the bytes its worst interval held beyond the count, as
 # measured, and where they come from. The interval measurement found them (with 44 more,
-# fixed: NumPy's loop buffers, now capped at ops/_iter.py's LOOP_BUFFER_ELEMENTS, and index
-# pieces of that size). A row that gets fixed fails here until it is taken off the table, so
-# the table only shrinks.
+# fixed: NumPy's loop buffers, now capped at ops/tensor_iterator.py's LOOP_BUFFER_ELEMENTS,
+# and index pieces of that size). A row that gets fixed fails here until it is taken off the
+# table, so the table only shrinks.
 KNOWN_UNCOUNTED: dict[str, int] = {
     "einsum backward": 106_496,  # np.einsum's own operand copies (NumPy einsumfunc)
     # ops/sorting.py: np.argsort has no out=, so each 1024-element chunk of lines gets its

@@ -150,7 +150,8 @@ def cycles(graph: dict[str, set[str]]) -> list[list[str]]:
 
 
 def private_imports() -> list[str]:
-    """`from other_package.mod import _name`, or `mod._name` on a module from another package."""
+    """`from other_package.mod import _name`, `from other_package import _module`, or
+    `mod._name` on a module from another package."""
     modules = all_modules()
     bad = []
     for name in modules:
@@ -160,6 +161,9 @@ def private_imports() -> list[str]:
             src_pkg = package_of(src, modules) if src in modules else src.rpartition(".")[0]
             if src_pkg == here:
                 continue
+            last = src.rpartition(".")[2]
+            if src in modules and last.startswith("_") and not last.startswith("__"):
+                bad.append(f"{name} imports the private module {src}")
             for imported, line in names:
                 if imported.startswith("_") and not imported.startswith("__"):
                     bad.append(f"{name}:{line} imports {imported} from {src}")

@@ -7,7 +7,7 @@ whose backward reads their output.
 """
 from __future__ import annotations
 
-from ..ops._args import check_tensor
+from ..ops.arg_checks import check_tensor
 from ..tensor import Tensor
 from . import functional as F
 from .module import Module

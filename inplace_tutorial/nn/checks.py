@@ -10,7 +10,7 @@ from __future__ import annotations
 from .. import dtypes
 from ..autograd import grad_mode
 from ..layout import wrap_dim
-from ..ops._args import (
+from ..ops.arg_checks import (
     argument_error,
     check_tensor,
     check_type,

@@ -19,7 +19,7 @@ from ..ops import activations, attention, loss_ops, nn_ops, normalization
 from ..ops import batch_norm as batch_norm_ops
 from ..ops import cross_entropy as cross_entropy_ops
 from ..ops import embedding as embedding_ops
-from ..ops._args import check_tensor, check_type, int_list
+from ..ops.arg_checks import check_tensor, check_type, int_list
 from ..tensor import Tensor
 from . import checks
 

@@ -1,8 +1,8 @@
 """Element-wise kernels that need temporaries of their own (frac's ``trunc(x)``, sinc's
 ``pi * x``, xlogy's masks ...): they run chunk by chunk, with their temporaries carved out of
-the shared workspace (``_iter.Scratch``), so no input-sized NumPy array is ever made behind
-the allocator's back. Each step is one NumPy call with ``out=``, so a kernel still reads like
-the NumPy expression it replaces.
+the shared workspace (``tensor_iterator.Scratch``), so no input-sized NumPy array is ever
+made behind the allocator's back. Each step is one NumPy call with ``out=``, so a kernel
+still reads like the NumPy expression it replaces.
 """
 from __future__ import annotations
 
@@ -10,8 +10,8 @@ from collections.abc import Callable
 
 import numpy as np
 
-from ._iter import WORKSPACE_BYTES, Scratch, chunks
 from .reduced import is_reduced
+from .tensor_iterator import WORKSPACE_BYTES, Scratch, chunks
 
 
 def with_temporaries(op: str, *temps) -> Callable:

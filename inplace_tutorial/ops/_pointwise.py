@@ -17,7 +17,7 @@ from ..creation import empty_strided
 from ..modes import STATE
 from ..tensor import Tensor
 from . import dtype_rules
-from ._iter import (
+from .tensor_iterator import (
     arr,
     check_inplace_operands,
     inplace_elementwise,

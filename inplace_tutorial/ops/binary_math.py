@@ -16,9 +16,9 @@ import numpy as np
 from .. import dtypes
 from ..autograd.derivatives import derivative
 from ..tensor import Tensor, tensor_method
-from ._args import check_overloads, check_tensor
 from ._chunked import with_temporaries
-from ._iter import inplace_elementwise, new_elementwise, pure_kernel
+from .arg_checks import check_overloads, check_tensor
+from .tensor_iterator import inplace_elementwise, new_elementwise, pure_kernel
 
 
 def _kernel(ufunc, zero_check: bool = False, refuse: tuple = ()):

@@ -13,9 +13,9 @@ import numpy as np
 from .. import dtypes
 from ..layout import broadcast_shapes
 from ..tensor import Tensor, tensor_method
-from ._args import check_overloads
-from ._iter import arr, shape_of
 from ._pointwise import new_output, nondiff_inplace
+from .arg_checks import check_overloads
+from .tensor_iterator import arr, shape_of
 
 # op -> (NumPy ufunc, PyTorch's kernel name, works on bool?)
 OPS = {

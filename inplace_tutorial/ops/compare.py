@@ -14,11 +14,11 @@ from ..autograd.record import record, record_inplace
 from ..layout import broadcast_shapes
 from ..tensor import Tensor, tensor_method
 from . import dtype_rules
-from ._args import check_overloads, check_tensor
-from ._iter import arr, check_inplace_operands, shape_of
-from ._iter import inplace_elementwise as _inplace
-from ._iter import new_elementwise as _new
 from ._pointwise import new_output
+from .arg_checks import check_overloads, check_tensor
+from .tensor_iterator import arr, check_inplace_operands, shape_of
+from .tensor_iterator import inplace_elementwise as _inplace
+from .tensor_iterator import new_elementwise as _new
 
 
 def _clip(lo, hi):

@@ -10,8 +10,8 @@ import numpy as np
 
 from ..autograd.derivatives import derivative
 from ..tensor import Tensor, tensor_method
-from ._args import check_overloads
-from ._iter import inplace_elementwise, pure_kernel
+from .arg_checks import check_overloads
+from .tensor_iterator import inplace_elementwise, pure_kernel
 
 UFUNCS = {"eq": np.equal, "ne": np.not_equal, "lt": np.less, "le": np.less_equal,
           "gt": np.greater, "ge": np.greater_equal}

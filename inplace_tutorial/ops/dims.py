@@ -14,7 +14,7 @@ from ..autograd.record import record
 from ..creation import zeros
 from ..layout import wrap_dim
 from ..tensor import Tensor, tensor_method
-from ._args import check_int, int_list, saved, signed, type_name
+from .arg_checks import check_int, int_list, saved, signed, type_name
 from .views import _make_view
 
 

@@ -11,7 +11,7 @@ from .. import dtypes
 from ..autograd.derivatives import derivative
 from ..autograd.record import record
 from ..tensor import Tensor
-from ._args import type_name
+from .arg_checks import type_name
 from .linalg import check_same_dtype
 
 

@@ -3,8 +3,9 @@ in place (``add_``) and as an operator (operators.py).
 
 Each op is one block: its NumPy kernel, its two methods, then its derivative entry (node name,
 what it saves, the backward formula), as PyTorch's kernel plus derivatives.yaml. The drivers in
-_iter.py do the rest: out-of-place ops write straight into a freshly allocated output; in-place
-ops write into self's own storage and allocate nothing, or only a chunk of the shared workspace.
+tensor_iterator.py do the rest: out-of-place ops write straight into a freshly allocated
+output; in-place ops write into self's own storage and allocate nothing, or only a chunk of
+the shared workspace.
 """
 from __future__ import annotations
 
@@ -16,8 +17,8 @@ from ..autograd.derivatives import derivative
 from ..autograd.record import record, record_inplace
 from ..tensor import Tensor, tensor_method
 from . import dtype_rules
-from ._args import check_number, check_overloads, check_real_scalar, check_tensor_or_number
-from ._iter import (
+from .arg_checks import check_number, check_overloads, check_real_scalar, check_tensor_or_number
+from .tensor_iterator import (
     axpy_,
     check_inplace_operands,
     inplace_elementwise,

@@ -11,8 +11,8 @@ from ..autograd.derivatives import derivative
 from ..autograd.record import record_inplace
 from ..creation import cast_into
 from ..tensor import Tensor, tensor_method
-from ._args import check_overloads
-from ._iter import (
+from .arg_checks import check_overloads
+from .tensor_iterator import (
     arr,
     broadcast_shapes,
     check_internal_overlap,

@@ -15,7 +15,7 @@ from ..autograd import grad_mode
 from ..autograd.derivatives import derivative
 from ..autograd.record import record
 from ..tensor import Tensor, tensor_method
-from ._args import argument_error, is_number
+from .arg_checks import argument_error, is_number
 from .reorder import _like
 
 _FILL_FORMS = ["Tensor input, Tensor value", "Tensor input, Number value"]

@@ -16,7 +16,7 @@ from ..autograd.record import record, record_inplace
 from ..creation import empty_like
 from ..layout import wrap_dim
 from ..tensor import Tensor, tensor_method
-from ._args import is_number, type_name
+from .arg_checks import is_number, type_name
 from .index_ops import check_args, check_no_overlap, fill_slices, first_bad_index
 from .joining import saved_dim, symint
 

@@ -17,9 +17,9 @@ from ..autograd.record import record, record_inplace
 from ..creation import zeros
 from ..layout import non_overlapping_and_dense, wrap_dim
 from ..tensor import Tensor, tensor_method
-from ._args import argument_error, is_number, type_name
-from ._iter import axpy_, check_internal_overlap
+from .arg_checks import argument_error, is_number, type_name
 from .joining import saved_dim, symint
+from .tensor_iterator import axpy_, check_internal_overlap
 
 _OVERLAP = ("unsupported operation: some elements of the input tensor and the written-to tensor "
             "refer to a single memory location. Please clone() the tensor before performing the "

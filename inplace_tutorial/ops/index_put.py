@@ -18,8 +18,6 @@ from ..autograd import grad_mode
 from ..autograd.derivatives import derivative
 from ..autograd.record import record, record_inplace
 from ..tensor import Tensor, tensor_method
-from ._args import type_name
-from ._iter import check_partial_overlap
 from .advanced_indexing import (
     Plan,
     check_indices,
@@ -30,6 +28,8 @@ from .advanced_indexing import (
     make_plan,
     scatter,
 )
+from .arg_checks import type_name
+from .tensor_iterator import check_partial_overlap
 
 _OVERLAP = ("unsupported operation: some elements of the input tensor and the written-to tensor "
             "refer to a single memory location. Please clone() the tensor before performing the "

@@ -20,8 +20,7 @@ from ..autograd.record import record, record_inplace
 from ..creation import ones_like, zeros_like
 from ..layout import wrap_dim
 from ..tensor import Tensor, tensor_method
-from ._args import type_name
-from ._iter import check_internal_overlap
+from .arg_checks import type_name
 from .compare import where
 from .index_ops import (
     check_no_overlap,
@@ -32,6 +31,7 @@ from .index_ops import (
 )
 from .joining import saved_dim, symint
 from .scatter_reduce import check_out_arg, divide_by_counts, identity, parse_args, set_output
+from .tensor_iterator import check_internal_overlap
 
 _REDUCE = {"prod": np.multiply, "mean": np.add, "amax": np.maximum, "amin": np.minimum}
 _PARAMS = (("dim", "int"), ("index", "Tensor"), ("source", "Tensor"), ("reduce", "str"))

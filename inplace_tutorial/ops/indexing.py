@@ -18,9 +18,9 @@ from ..creation import empty, tensor, zeros
 from ..layout import wrap_dim
 from ..modes import STATE
 from ..tensor import Tensor, tensor_method
-from ._args import as_called, check_int, int_list, invalid_combination, is_index, type_name
 from .advanced_indexing import index as advanced_index
 from .advanced_indexing import is_mask
+from .arg_checks import as_called, check_int, int_list, invalid_combination, is_index, type_name
 from .index_put import put_
 from .views import _make_view, _view_op
 

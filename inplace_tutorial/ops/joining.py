@@ -17,7 +17,7 @@ from ..autograd.record import record
 from ..creation import cast_into, empty_strided, zeros
 from ..layout import channels_last_strides, contiguous_strides, wrap_dim
 from ..tensor import Tensor
-from ._args import argument_error, type_name
+from .arg_checks import argument_error, type_name
 
 
 def _check_tensor_list(op: str, tensors) -> list:

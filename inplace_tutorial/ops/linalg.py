@@ -14,8 +14,8 @@ from ..autograd.record import record, record_inplace
 from ..layout import broadcast_shapes, contiguous_strides
 from ..tensor import Tensor, tensor_method
 from . import dtype_rules
-from ._args import check_tensor
-from ._iter import axpy_, check_internal_overlap
+from .arg_checks import check_tensor
+from .tensor_iterator import axpy_, check_internal_overlap
 
 
 def _c(t: Tensor) -> str:

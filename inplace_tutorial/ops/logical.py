@@ -11,9 +11,9 @@ import numpy as np
 from .. import dtypes
 from ..layout import broadcast_shapes
 from ..tensor import Tensor, tensor_method
-from ._args import check_tensor
-from ._iter import arr, shape_of
 from ._pointwise import new_output, nondiff_inplace
+from .arg_checks import check_tensor
+from .tensor_iterator import arr, shape_of
 
 
 def _logical(name: str, ufunc, self: Tensor, *others) -> Tensor:

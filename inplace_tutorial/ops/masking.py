@@ -15,8 +15,8 @@ from ..autograd.derivatives import derivative
 from ..autograd.record import record, record_inplace
 from ..layout import broadcast_shapes
 from ..tensor import Tensor, tensor_method
-from ._args import argument_error, is_number, type_name
-from ._iter import (
+from .arg_checks import argument_error, is_number, type_name
+from .tensor_iterator import (
     CHUNK,
     LOOP_BUFFER_ELEMENTS,
     check_internal_overlap,

@@ -21,9 +21,9 @@ from ..creation import empty_strided
 from ..layout import out_strides as layout_out_strides
 from ..tensor import Tensor, tensor_method
 from . import dtype_rules
-from ._args import check_tensor
-from ._iter import Scratch, check_internal_overlap, check_partial_overlap
+from .arg_checks import check_tensor
 from .linalg import as_scalar
+from .tensor_iterator import Scratch, check_internal_overlap, check_partial_overlap
 
 
 def _dims(shape: tuple) -> str:

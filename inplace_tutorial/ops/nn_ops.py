@@ -16,9 +16,9 @@ from ..autograd.derivatives import derivative
 from ..autograd.record import record
 from ..tensor import Tensor
 from ._chunked import ramp
-from ._iter import Scratch, chunks
 from .linalg import _mm_check
 from .reduced import is_reduced
+from .tensor_iterator import Scratch, chunks
 
 
 def pair(v) -> tuple[int, int]:

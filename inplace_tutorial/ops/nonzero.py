@@ -9,8 +9,8 @@ import numpy as np
 
 from .. import dtypes
 from ..tensor import Tensor, tensor_method
-from ._args import type_name
 from .advanced_indexing import nonzero_columns
+from .arg_checks import type_name
 
 
 def _as_tuple_arg(args: tuple, kwargs: dict) -> bool:

@@ -18,10 +18,10 @@ from ..autograd.derivatives import derivative
 from ..autograd.record import record, record_inplace
 from ..layout import wrap_dim
 from ..tensor import Tensor, tensor_method
-from ._args import argument_error, check_int, check_number, saved, signed, type_name
-from ._iter import check_internal_overlap
+from .arg_checks import argument_error, check_int, check_number, saved, signed, type_name
 from .compare import where
 from .reduce import _out_shape
+from .tensor_iterator import check_internal_overlap
 
 _VN = "linalg.vector_norm"
 

@@ -12,7 +12,7 @@ import functools
 
 from ..creation import tensor
 from ..tensor import Tensor, tensor_method
-from ._args import check_tensor, is_number
+from .arg_checks import check_tensor, is_number
 from .elementwise import rpow, rsub
 
 

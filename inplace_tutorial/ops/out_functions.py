@@ -20,10 +20,10 @@ from ..layout import contiguous_strides, wrap_dim
 from ..tensor import Tensor
 from . import dtype_rules, out_variants, put_take
 from . import matrix_vector as mv
-from ._args import check_tensor
-from ._iter import check_internal_overlap, check_partial_overlap
+from .arg_checks import check_tensor
 from .compare import where
 from .index_ops import check_no_overlap
+from .tensor_iterator import check_internal_overlap, check_partial_overlap
 
 OUT: dict[str, Callable[..., Tensor]] = {}  # torch function name -> (input, *args, out, **kw)
 

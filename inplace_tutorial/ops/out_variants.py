@@ -25,7 +25,8 @@ from ..storage import UntypedStorage
 from ..tensor import Tensor
 from . import elementwise as ew
 from . import unary
-from ._iter import (
+from .linalg import _bmm_check, _mm_check, check_same_dtype
+from .tensor_iterator import (
     arr,
     axpy_,
     call_kernel,
@@ -34,7 +35,6 @@ from ._iter import (
     shape_of,
     ufunc_kernel,
 )
-from .linalg import _bmm_check, _mm_check, check_same_dtype
 
 # name -> (kernel(*arrays, out, dtype), result is always floating?): the ops' own kernels
 ELEMENTWISE = {

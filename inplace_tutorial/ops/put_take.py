@@ -21,9 +21,9 @@ from ..autograd.derivatives import derivative
 from ..autograd.record import record, record_inplace
 from ..creation import zeros
 from ..tensor import Tensor, tensor_method
-from ._args import check_tensor, type_name
-from ._iter import check_internal_overlap
+from .arg_checks import check_tensor, type_name
 from .index_ops import check_no_overlap, first_bad_index
+from .tensor_iterator import check_internal_overlap
 
 
 def _check_accumulate(op: str, accumulate, positional: bool) -> None:

@@ -17,9 +17,9 @@ import numpy as np
 from .. import dtypes
 from ..autograd.derivatives import derivative
 from ..tensor import Tensor, tensor_method
-from ._args import type_name
-from ._iter import check_internal_overlap
+from .arg_checks import type_name
 from .random import _DIGITS, _fill, _limits, _zeros_for
+from .tensor_iterator import check_internal_overlap
 
 _INT_DRAW = 4096  # elements per Generator.integers call: its buffer stays a few KiB
 

@@ -14,8 +14,15 @@ from ..creation import zeros
 from ..layout import wrap_dim
 from ..tensor import Tensor, tensor_method
 from . import dtype_rules
-from ._args import argument_error, as_called, check_int, int_list, invalid_combination, is_index
-from ._iter import var_into
+from .arg_checks import (
+    argument_error,
+    as_called,
+    check_int,
+    int_list,
+    invalid_combination,
+    is_index,
+)
+from .tensor_iterator import var_into
 
 
 def _dims(self, dim) -> tuple:
@@ -144,7 +151,7 @@ def _correction(unbiased, correction) -> float:
 
 
 def _var_kernel(c, op: str, sqrt: bool = False):
-    """var/std through the workspace (_iter.var_into): no input-sized ``a - mean``."""
+    """var/std through the workspace (tensor_iterator.var_into): no input-sized ``a - mean``."""
     return lambda a, axis, keepdims, out: var_into(a, axis, c, out, op, sqrt)
 
 

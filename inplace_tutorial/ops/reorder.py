@@ -17,7 +17,7 @@ from ..autograd.record import record
 from ..creation import empty_strided, zeros
 from ..layout import dense_strides, wrap_dim
 from ..tensor import Tensor, tensor_method
-from ._args import int_list, saved, signed
+from .arg_checks import int_list, saved, signed
 
 
 def _like(self: Tensor, op: str, dtype: dtypes.dtype | None = None) -> Tensor:

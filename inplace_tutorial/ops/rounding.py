@@ -11,9 +11,9 @@ from __future__ import annotations
 import numpy as np
 
 from ..tensor import Tensor, tensor_method
-from ._args import check_type
 from ._chunked import with_temporaries
 from ._pointwise import integer_identity, register, unary, unary_
+from .arg_checks import check_type
 
 _ROUNDING_BOOL = {"floor": "floor_vml_cpu", "ceil": "ceil_vml_cpu", "trunc": "trunc_vml_cpu",
                   "round": "round_vml_cpu"}

@@ -16,9 +16,9 @@ from ..autograd.derivatives import derivative
 from ..autograd.record import record, record_inplace
 from ..layout import wrap_dim
 from ..tensor import Tensor, tensor_method
-from ._args import check_int, saved, signed, type_name
-from ._iter import Scratch, check_internal_overlap, chunks
+from .arg_checks import check_int, saved, signed, type_name
 from .reduced import is_reduced
+from .tensor_iterator import Scratch, check_internal_overlap, chunks
 
 
 def _accumulator(out_dtype: np.dtype) -> np.dtype | None:

@@ -18,10 +18,10 @@ from ..autograd.record import record, record_inplace
 from ..creation import zeros
 from ..layout import wrap_dim
 from ..tensor import Tensor, tensor_method
-from ._args import argument_error, as_called, call_keywords, invalid_combination, is_number
-from ._iter import LOOP_BUFFER_ELEMENTS, check_internal_overlap, chunks
+from .arg_checks import argument_error, as_called, call_keywords, invalid_combination, is_number
 from .index_ops import check_no_overlap, first_bad_index, fresh_copy
 from .joining import saved_dim, symint
+from .tensor_iterator import LOOP_BUFFER_ELEMENTS, check_internal_overlap, chunks
 
 _PIECE = LOOP_BUFFER_ELEMENTS  # index cells per NumPy call: temporaries as small as its buffer
 

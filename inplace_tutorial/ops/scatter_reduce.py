@@ -22,8 +22,7 @@ from ..creation import ones_like, zeros_like
 from ..layout import wrap_dim
 from ..modes import STATE
 from ..tensor import Tensor, tensor_method
-from ._args import type_name
-from ._iter import check_internal_overlap
+from .arg_checks import type_name
 from .compare import where
 from .index_ops import check_no_overlap, fresh_copy
 from .joining import saved_dim, symint
@@ -38,6 +37,7 @@ from .scatter_gather import (
     _src_cells,
     reduce_at,
 )
+from .tensor_iterator import check_internal_overlap
 
 # reduce as passed -> (the NumPy ufunc that combines two cells, the reduction's identity)
 # "max"/"min" are the old spellings PyTorch still takes (its backward refuses them)

@@ -18,9 +18,9 @@ from ..creation import zeros
 from ..layout import wrap_dim
 from ..tensor import Tensor, tensor_method
 from . import _std_sort
-from ._args import as_called, check_int, invalid_combination, saved, signed, type_name
-from ._iter import chunks
+from .arg_checks import as_called, check_int, invalid_combination, saved, signed, type_name
 from .reorder import _like
+from .tensor_iterator import chunks
 
 _LINE_CHUNK = 1024  # elements sorted per NumPy call: its index temporaries stay ~8 KiB each
 

@@ -11,7 +11,7 @@ from ..autograd.views_backward import scatter_strided
 from ..creation import empty_strided
 from ..layout import dense_strides, storage_nbytes
 from ..tensor import Tensor, tensor_method
-from ._args import check_int, int_list
+from .arg_checks import check_int, int_list
 from .views import _squeeze_node, _squeezed, _swap, _unsqueezed, _view_op
 
 

@@ -15,9 +15,9 @@ from ..autograd.derivatives import derivative
 from ..autograd.record import record, record_inplace
 from ..layout import broadcast_shapes
 from ..tensor import Tensor, tensor_method
-from ._args import check_number, check_overloads, check_tensor, is_number
-from ._iter import Scratch, arr, check_inplace_operands, chunks, shape_of
+from .arg_checks import check_number, check_overloads, check_tensor, is_number
 from .reduced import is_reduced
+from .tensor_iterator import Scratch, arr, check_inplace_operands, chunks, shape_of
 
 _INTEGER_ADDCDIV = (
     "Integer division with addcdiv is no longer supported, and in a future  release addcdiv "

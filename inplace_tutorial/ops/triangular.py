@@ -14,7 +14,7 @@ from ..autograd.record import record, record_inplace
 from ..creation import zeros
 from ..layout import wrap_dim
 from ..tensor import Tensor, tensor_method
-from ._args import argument_error, check_int, check_number, saved, signed
+from .arg_checks import argument_error, check_int, check_number, saved, signed
 from .views import _make_view
 
 

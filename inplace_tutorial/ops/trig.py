@@ -15,8 +15,8 @@ import numpy as np
 from ..creation import empty_like
 from ..tensor import Tensor, tensor_method
 from ._chunked import run_chunked, store_float64, with_temporaries
-from ._iter import pure_kernel
 from ._pointwise import register, ufunc, unary, unary_
+from .tensor_iterator import pure_kernel
 
 
 @register("sin", ufunc(np.sin), "SinBackward0", saves={"self": None})

@@ -12,7 +12,13 @@ import numpy as np
 from .. import dtypes
 from ..autograd.derivatives import derivative
 from ..tensor import Tensor, tensor_method
-from ._iter import Scratch, inplace_elementwise, new_elementwise, pure_kernel, ufunc_kernel
+from .tensor_iterator import (
+    Scratch,
+    inplace_elementwise,
+    new_elementwise,
+    pure_kernel,
+    ufunc_kernel,
+)
 
 
 # --------------------------------------------------------------------------- neg

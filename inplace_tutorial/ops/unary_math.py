@@ -14,10 +14,10 @@ import numpy as np
 from ..creation import empty_like
 from ..dtypes import bool_, finfo
 from ..tensor import Tensor, tensor_method
-from ._args import check_type
 from ._chunked import run_chunked, store_float64, with_temporaries
-from ._iter import pure_kernel
 from ._pointwise import register, ufunc, unary, unary_
+from .arg_checks import check_type
+from .tensor_iterator import pure_kernel
 from .unary import sign_kernel
 
 

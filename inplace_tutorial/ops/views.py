@@ -16,7 +16,7 @@ from ..autograd.record import record
 from ..layout import contiguous_strides, wrap_dim
 from ..modes import STATE
 from ..tensor import Tensor, tensor_method
-from ._args import as_called, check_int, check_tensor, int_list, invalid_combination, is_index
+from .arg_checks import as_called, check_int, check_tensor, int_list, invalid_combination, is_index
 
 
 def _shape_list(shape) -> str:

@@ -9,7 +9,7 @@
 # - work out how many bytes an out-of-place op on a big tensor costs, and check it by measuring.
 #
 # **Under the hood:** [`ops/elementwise.py`](../inplace_tutorial/ops/elementwise.py) (`add_`,
-# `mul_` …), [`ops/_iter.py`](../inplace_tutorial/ops/_iter.py) (`inplace_elementwise`),
+# `mul_` …), [`ops/tensor_iterator.py`](../inplace_tutorial/ops/tensor_iterator.py) (`inplace_elementwise`),
 # [`tensor.py`](../inplace_tutorial/tensor.py) (`VersionCounter`),
 # [`memory.py`](../inplace_tutorial/memory.py); the [reading map](../inplace_tutorial/README.md)
 # walks through the core.

@@ -10,7 +10,7 @@
 #
 # **Under the hood:** [`ops/elementwise.py`](../inplace_tutorial/ops/elementwise.py) (`sub_`,
 # `div_`), [`ops/compare.py`](../inplace_tutorial/ops/compare.py) (`clamp_`),
-# [`ops/_iter.py`](../inplace_tutorial/ops/_iter.py) (the dtype check); the [reading
+# [`ops/tensor_iterator.py`](../inplace_tutorial/ops/tensor_iterator.py) (the dtype check); the [reading
 # map](../inplace_tutorial/README.md) walks through the core.
 
 # %%

@@ -17,7 +17,7 @@
 # - Keep fp32 master weights, update them in place and `copy_` them into the 16-bit model.
 #
 # **Under the hood:** [`dtypes.py`](../inplace_tutorial/dtypes.py) (the dtypes, `finfo`, the
-# promotion table), [`ops/_iter.py`](../inplace_tutorial/ops/_iter.py) (in-place kernels: the
+# promotion table), [`ops/tensor_iterator.py`](../inplace_tutorial/ops/tensor_iterator.py) (in-place kernels: the
 # result is cast into `self`'s dtype), [`memory.py`](../inplace_tutorial/memory.py) (bytes
 # counted); the [reading map](../inplace_tutorial/README.md) walks through the core.
 

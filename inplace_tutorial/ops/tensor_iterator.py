@@ -26,7 +26,7 @@ from ..modes import STATE
 from ..storage import UntypedStorage
 from ..tensor import Tensor
 from . import dtype_rules, reduced
-from ._args import argument_error
+from .arg_checks import argument_error
 
 WORKSPACE_BYTES = 256 * 1024  # the one scratch buffer every chunked kernel shares
 CHUNK = WORKSPACE_BYTES // 8  # elements per chunk for float64 (twice as many for float32)
