@@ -95,10 +95,12 @@ class IntervalMeter:
             r.worst = excess
             r.where = (f"after {r.events} events, before {what}, counted "
                        f"{counted:,} B above the start")
-        # right now tracemalloc holds ev's buffer (made, or not yet given back) and the count
-        # before a free includes it too
+        # right now tracemalloc holds ev's buffer if it was just made; a buffer being freed is
+        # still in the count, and may or may not be given back already: Python 3.12+ runs the
+        # weakref callback after NumPy freed it, 3.10/3.11 before
         held = self.level + made - self.level0
-        r.under = max(r.under, held - (current - self.traced0))
+        gone = ev.nbytes if ev is not None and ev.kind == "free" else 0
+        r.under = max(r.under, held - gone - (current - self.traced0))
 
     def _after_free(self) -> None:
         frames, f = [], sys._getframe(0)
@@ -107,8 +109,9 @@ class IntervalMeter:
             if f.f_code is _CHAIN_END:
                 break
             f = f.f_back
+        if not self._pending:  # a second free before the first fired: keep the outer hook
+            self._prev_profile = sys.getprofile()
         self._pending = frames
-        self._prev_profile = sys.getprofile()
         sys.setprofile(self._profile)
 
     def _profile(self, frame, event, arg) -> None:
@@ -117,7 +120,10 @@ class IntervalMeter:
         self._fired()
 
     def _fired(self) -> None:
-        sys.setprofile(self._prev_profile)
+        # never reinstall ourselves: a hook left behind would reset tracemalloc's peak in
+        # every later measurement (the meter's own test then saw nothing on Python 3.10)
+        prev = self._prev_profile
+        sys.setprofile(None if prev == self._profile else prev)
         self._pending = []
         tracemalloc.reset_peak()
 

@@ -60,6 +60,11 @@ KNOWN_UNCOUNTED: dict[str, int] = {
 }
 for _name in ["Adam", "Adam amsgrad", "Adam weight_decay", "AdamW", "AdamW amsgrad maximize"]:
     KNOWN_UNCOUNTED[f"{_name} step (torch.float16)"] = 225_280
+# NumPy 2.2 (the Python 3.10 lock) sums a bool array into int64 through its reduction's cast
+# buffers (16,476 B measured beyond the count); NumPy 2.3 and later take none. Not required to
+# exceed the limit, as that depends on the op's peak.
+NUMPY_22 = ({"sum bool": 16 * 1024 + 1024}
+            if tuple(int(p) for p in np.__version__.split(".")[:2]) < (2, 3) else {})
 
 
 def _values(shape, kind):
@@ -208,7 +213,10 @@ def test_ops_without_a_derivative_row_count_their_bytes(name):
         ipt.manual_seed(0)
         fn(a)
         runs.append(measure(lambda a=a: fn(a))[1])
-    check(name, *runs, KNOWN_UNCOUNTED.get(name, 0))
+    if name in NUMPY_22:
+        check(name, *runs, NUMPY_22[name], must_exceed=False)
+    else:
+        check(name, *runs, KNOWN_UNCOUNTED.get(name, 0))
 
 
 # name -> (make the optimizer for the parameters, its parameters' dtype)
