@@ -14,6 +14,7 @@ from __future__ import annotations
 import math
 import re
 import traceback
+import warnings
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -86,6 +87,21 @@ def catch(fn):
         return fn()
     except Exception as e:  # noqa: BLE001 - the exception is the observation
         return _raised(e)
+
+
+def warned(fn):
+    """(catch(fn), the UserWarnings it emitted), each message without PyTorch's
+    "(Triggered internally at ...)" tail, which names a C++ source line of one build."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        r = catch(fn)
+    return r, [str(w.message).split(" (Triggered internally")[0] for w in caught
+               if w.category is UserWarning]
+
+
+def saved_fields(fn, names):
+    """A node's ``_saved_*`` attributes by name (``fn``: a grad_fn)."""
+    return {n: getattr(fn, n) for n in names}
 
 
 def fn_name(grad_fn):

@@ -2,28 +2,29 @@
 broadcasting, argument errors word for word (checked before any write: versions unchanged),
 grad_fn names, ``_saved_*`` names and values, gradients, and out='s dtype/resize rules."""
 
-import warnings
 
 import numpy as np
 import pytest
 
-from .harness import Registry, arr, catch, check_parity, fn_name, ints, upstream
+from .harness import (
+    Registry,
+    arr,
+    catch,
+    check_parity,
+    fn_name,
+    ints,
+    saved_fields,
+    upstream,
+    warned,
+)
 
 pytestmark = pytest.mark.parity
 
 prog = Registry()
 
 
-def _warned(fn):
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
-        r = catch(fn)
-    return r, [str(w.message).split(" (Triggered internally")[0] for w in caught
-               if w.category is UserWarning]
 
 
-def _saved(fn, names):
-    return {n: getattr(fn, n) for n in names}
 
 
 # ======================================================================================
@@ -120,7 +121,7 @@ def addmv_inplace_identity_version_and_graph(t):
     r = y.addmv_(m, v, beta=0.5, alpha=2)
     fn = y.grad_fn
     obs = {"same object": r is y, "same ptr": y.data_ptr() == p, "version": y._version,
-           "grad_fn": fn_name(fn), "saved": _saved(fn, ("_saved_alpha", "_saved_beta",
+           "grad_fn": fn_name(fn), "saved": saved_fields(fn, ("_saved_alpha", "_saved_beta",
                                                          "_saved_mat", "_saved_vec")),
            "leaf": catch(lambda: s.addmv_(m, v))}
     y.backward(upstream(t, y))
@@ -136,7 +137,7 @@ def addmv_saves_the_other_operand_as_pytorch_does(t):
                    for i, (name, shape) in enumerate((("self", (3,)), ("mat", (3, 4)),
                                                       ("vec", (4,)))))
         y = t.addmv(s, m, v, beta=3, alpha=0.5)
-        obs[who] = (fn_name(y.grad_fn), _saved(y.grad_fn, ("_saved_mat", "_saved_vec",
+        obs[who] = (fn_name(y.grad_fn), saved_fields(y.grad_fn, ("_saved_mat", "_saved_vec",
                                                            "_saved_alpha", "_saved_beta")))
         y.backward(upstream(t, y))
         obs[who + " grad"] = {"self": s, "mat": m, "vec": v}[who].grad
@@ -243,7 +244,7 @@ def addr_inplace_identity_dtype_and_graph(t):
     r = y.addr_(u, v, alpha=2)
     fn = y.grad_fn
     obs = {"same object": r is y, "same ptr": y.data_ptr() == p, "version": y._version,
-           "grad_fn": fn_name(fn), "saved": _saved(fn, ("_saved_alpha", "_saved_beta",
+           "grad_fn": fn_name(fn), "saved": saved_fields(fn, ("_saved_alpha", "_saved_beta",
                                                          "_saved_vec1", "_saved_vec2"))}
     y.backward(upstream(t, y))
     obs["grads"] = (s.grad, v.grad)
@@ -264,7 +265,7 @@ def addr_saves_the_other_vector_as_pytorch_does(t):
                    for i, (name, shape) in enumerate((("self", (4,)), ("vec1", (3,)),
                                                       ("vec2", (4,)))))
         y = t.addr(s, u, v, beta=-1, alpha=0.5)
-        obs[who] = (fn_name(y.grad_fn), _saved(y.grad_fn, ("_saved_vec1", "_saved_vec2",
+        obs[who] = (fn_name(y.grad_fn), saved_fields(y.grad_fn, ("_saved_vec1", "_saved_vec2",
                                                            "_saved_alpha", "_saved_beta")))
         y.backward(upstream(t, y))
         obs[who + " grad"] = {"self": s, "vec1": u, "vec2": v}[who].grad
@@ -286,7 +287,7 @@ def addmv_out_rules(t):
     for label, out in (("larger", t.zeros(5)), ("smaller", t.zeros(2)), ("empty", t.empty(0)),
                        ("2-D", t.zeros(2, 2))):
         p = out.data_ptr()
-        r, w = _warned(lambda out=out: t.addmv(f(3), f(3, 4), f(4), out=out))
+        r, w = warned(lambda out=out: t.addmv(f(3), f(3, 4), f(4), out=out))
         obs[label] = (out.shape, out.stride(), out.data_ptr() == p, w, out)
     s = t.zeros(6)[::2]
     t.addmv(f(3), f(3, 4), f(4), out=s)
@@ -314,7 +315,7 @@ def addr_out_rules(t):
     for label, out in (("smaller", t.zeros(5)), ("larger", t.zeros(20)), ("empty", t.empty(0)),
                        ("transposed", t.zeros(4, 3).t())):
         p = out.data_ptr()
-        r, w = _warned(lambda out=out: t.addr(f(3, 4), f(3), f(4), out=out))
+        r, w = warned(lambda out=out: t.addr(f(3, 4), f(3), f(4), out=out))
         obs[label] = (out.shape, out.stride(), out.data_ptr() == p, w, out)
     obs["double out"] = t.addr(f(3, 4), f(3), f(4), out=t.empty(3, 4).double())
     obs["half out"] = t.addr(f(3, 4), f(3), f(4), out=t.empty(3, 4).half())

@@ -4,30 +4,23 @@ object, version bumped, its strides kept when the shape is right), out's dtype r
 PyTorch kernel words it, the resize warning and a new storage when out is too small, the
 refusal of autograd and of an out that overlaps itself or an input."""
 
-import warnings
 
 import numpy as np
 import pytest
 
-from .harness import Registry, arr, catch, check_parity, ints
+from .harness import Registry, arr, catch, check_parity, ints, warned
 
 pytestmark = pytest.mark.parity
 
 prog = Registry()
 
 
-def _warned(fn):
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
-        r = catch(fn)
-    return r, [str(w.message).split(" (Triggered internally")[0] for w in caught
-               if w.category is UserWarning]
 
 
 def _into(t, call, out):
     """Call with out=out: returned object is out, out's pointer kept, version, values."""
     p = out.data_ptr()
-    r, w = _warned(lambda: call(out))
+    r, w = warned(lambda: call(out))
     if not isinstance(r, t.Tensor):
         return r
     return {"is out": r is out, "same ptr": out.data_ptr() == p, "version": out._version,
@@ -149,7 +142,7 @@ def out_sort_topk_max_pairs(t):
 
     def pair(call, v, i):
         pv, pi = v.data_ptr(), i.data_ptr()
-        r, w = _warned(lambda: call((v, i)))
+        r, w = warned(lambda: call((v, i)))
         if isinstance(r, tuple):
             return {"values is v": r.values is v, "indices is i": r.indices is i,
                     "ptrs": (v.data_ptr() == pv, i.data_ptr() == pi),
@@ -251,12 +244,12 @@ def out_too_small_gets_new_storage_others_keep(t):
     for size in (0, 5, 12, 20):
         o = t.zeros(size)
         p = o.data_ptr()
-        _, w = _warned(lambda o=o: t.cumsum(x, 0, out=o))
+        _, w = warned(lambda o=o: t.cumsum(x, 0, out=o))
         obs[size] = (o.shape, o.stride(), o.data_ptr() == p, len(w), o)
     base = t.zeros(20)
     view = base[10:]
     p = view.data_ptr()
-    _, w = _warned(lambda: t.cat([x, x], out=view))
+    _, w = warned(lambda: t.cat([x, x], out=view))
     obs["view of a larger storage"] = (view.shape, view.storage_offset(), view.data_ptr() == p,
                                        len(w))
     return obs

@@ -1,12 +1,11 @@
 """``out=`` on the module-level functions: the result lands in ``out`` (same storage, version
 bumped), out's dtype must hold the result, and out= refuses autograd — as in PyTorch."""
 
-import warnings
 
 import numpy as np
 import pytest
 
-from .harness import Registry, arr, catch, check_parity
+from .harness import Registry, arr, catch, check_parity, warned
 
 pytestmark = pytest.mark.parity
 
@@ -105,12 +104,6 @@ def _operands(t, kind, n, seed=0):
     return [t.tensor(arr(2, 3, seed=seed + i, low=0.2, high=0.9)) for i in range(n)]
 
 
-def _warned(fn):
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
-        r = catch(fn)
-    return r, [str(w.message).split(" (Triggered internally")[0] for w in caught
-               if w.category is UserWarning]
 
 
 @prog
@@ -148,7 +141,7 @@ def out_every_pointwise_op_resizes_a_wrong_shaped_out(t):
                         "less_equal", "not_equal") or name.startswith("logical"):
                 o = o.bool()
             p = o.data_ptr()
-            r, w = _warned(lambda xs=xs, o=o, name=name, extra=extra:
+            r, w = warned(lambda xs=xs, o=o, name=name, extra=extra:
                            getattr(t, name)(*xs, *extra, out=o))
             obs[f"{name} {label}"] = (r if not isinstance(r, t.Tensor) else
                                       (tuple(r.shape), r.stride(), o.data_ptr() == p), w)

@@ -2,12 +2,21 @@
 strided tensors, negative and repeated indices, accumulate, argument errors word for word,
 PutBackward0/TakeBackward0 with their ``_saved_*`` and gradients, the saved index's version."""
 
-import warnings
 
 import numpy as np
 import pytest
 
-from .harness import Registry, arr, catch, check_parity, fn_name, ints, upstream
+from .harness import (
+    Registry,
+    arr,
+    catch,
+    check_parity,
+    fn_name,
+    ints,
+    saved_fields,
+    upstream,
+    warned,
+)
 
 pytestmark = pytest.mark.parity
 
@@ -23,16 +32,8 @@ def _default_determinism(torch_mod):
     torch_mod.use_deterministic_algorithms(True)
 
 
-def _warned(fn):
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
-        r = catch(fn)
-    return r, [str(w.message).split(" (Triggered internally")[0] for w in caught
-               if w.category is UserWarning]
 
 
-def _saved(fn, names):
-    return {n: getattr(fn, n) for n in names}
 
 
 @prog
@@ -129,7 +130,7 @@ def put_graph_saved_and_gradients(t):
                              accumulate=acc)
             fn = y.grad_fn
             o = {"grad_fn": fn_name(fn),
-                 "saved": _saved(fn, ("_saved_index", "_saved_source", "_saved_accumulate"))}
+                 "saved": saved_fields(fn, ("_saved_index", "_saved_source", "_saved_accumulate"))}
             y.backward(upstream(t, y))
             o["grads"] = (s.grad, src.grad)
             obs[f"{who} accumulate={acc}"] = o
@@ -195,7 +196,7 @@ def take_graph_saved_and_gradients(t):
     h = s * 1
     y = t.take(h, t.tensor([0, 0, 5, -1]))
     fn = y.grad_fn
-    obs = {"grad_fn": fn_name(fn), "saved": _saved(fn, ("_saved_index", "_saved_self"))}
+    obs = {"grad_fn": fn_name(fn), "saved": saved_fields(fn, ("_saved_index", "_saved_self"))}
     y.backward(upstream(t, y))
     obs["grad"] = s.grad
     h2 = s * 2
@@ -216,7 +217,7 @@ def take_out_rules(t):
     obs["into out"] = (r is o, o.data_ptr() == p, o._version, o)
     for label, out in (("larger", t.zeros(5)), ("smaller", t.zeros(1)), ("empty", t.empty(0))):
         p = out.data_ptr()
-        r, w = _warned(lambda out=out: t.take(x, T([[1, 2], [3, 4]]), out=out))
+        r, w = warned(lambda out=out: t.take(x, T([[1, 2], [3, 4]]), out=out))
         obs[label] = (out.shape, out.stride(), out.data_ptr() == p, w, out)
     s = t.zeros(4, 2)[:, 0]
     t.take(x, T([1, 2, 3, 4]), out=s)
