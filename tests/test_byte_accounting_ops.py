@@ -47,19 +47,7 @@ KNOWN_UNCOUNTED: dict[str, int] = {
     "argsort descending dim 0": 28_672,
     "topk indices": 28_672,
     "topk smallest unsorted": 12_288,
-    # ops/ternary.py (landed 14:10): float16/bfloat16 addcmul_/addcdiv_/lerp_ compute in
-    # float32 through whole-tensor float32 temporaries, uncounted; Adam's steps use them
-    "addcdiv_ (method, bfloat16 self, float32 args)": 106_496,
-    "addcdiv_ (method, float16)": 106_496,
-    "addcmul_ (method, bfloat16 self, float32 args)": 262_144,
-    "addcmul_ (method, float16)": 262_144,
-    "lerp_ (method, bfloat16 self, float32 args)": 270_336,
-    "lerp_ (method, float16)": 270_336,
-    "lerp_1 (method, bfloat16 self, float32 args)": 270_336,
-    "lerp_1 (method, float16)": 270_336,
 }
-for _name in ["Adam", "Adam amsgrad", "Adam weight_decay", "AdamW", "AdamW amsgrad maximize"]:
-    KNOWN_UNCOUNTED[f"{_name} step (torch.float16)"] = 225_280
 # NumPy 2.2 (the Python 3.10 lock) sums a bool array into int64 through its reduction's cast
 # buffers (16,476 B measured beyond the count); NumPy 2.3 and later take none. Not required to
 # exceed the limit, as that depends on the op's peak.

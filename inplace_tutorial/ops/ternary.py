@@ -28,56 +28,82 @@ _INTEGER_ADDCDIV = (
     "for all dtypes.")
 
 
-def _fma32(x: np.ndarray, y: np.ndarray, z: np.ndarray, out: np.ndarray) -> None:
+def _fma32(x: np.ndarray, y: np.ndarray, z: np.ndarray, out: np.ndarray, t: list) -> None:
     """out = float32(x * y + z) rounded once, as an FMA instruction does, for float32 values
     held in float64: x * y is exact there; the float64 sum may round, and a float64 result on
     a float32 halfway point is nudged towards the exact sum (its error, from Knuth's TwoSum),
-    so that the final rounding to float32 goes the way the exact sum would."""
+    so that the final rounding to float32 goes the way the exact sum would. ``t``: scratch
+    (two float64 arrays, two bool masks), so nothing is allocated behind the count."""
+    bb, err, m, m2 = t
     np.multiply(x, y, out=x)
     np.add(x, z, out=out)
-    bb = out - x
-    err = (x - (out - bb)) + (z - bb)
-    nudge = np.isfinite(err) & (err != 0)
-    if nudge.any():
-        out[nudge] = np.nextafter(out[nudge], np.where(err[nudge] > 0, np.inf, -np.inf))
+    np.subtract(out, x, out=bb)  # bb = out - x
+    np.subtract(out, bb, out=err)
+    np.subtract(x, err, out=err)  # x - (out - bb)
+    np.subtract(z, bb, out=bb)
+    np.add(err, bb, out=err)  # the sum's error
+    np.isfinite(err, out=m)
+    np.not_equal(err, 0, out=m2)
+    np.logical_and(m, m2, out=m)
+    if m.any():
+        np.copysign(np.inf, err, out=bb)  # towards the exact sum
+        np.nextafter(out, bb, out=out, where=m)
+
+
+def _round32(v: np.ndarray, t32: np.ndarray) -> None:
+    """v = float32(v), kept in float64 (t32: float32 scratch of v's shape)."""
+    np.copyto(t32, v, casting="unsafe")
+    np.copyto(v, t32)
 
 
 def _opmath_kernel(name: str, out: np.ndarray, base, a, b, scale, op: str) -> None:
     """float16/bfloat16: PyTorch's reduced-float kernels, in float32, rounded once to ``out``.
     addcmul: fma(value * t1, t2, self); addcdiv: value * t1 / t2 + self; lerp (weight w,
-    d = end - self): fma(w, d, self) if |w| < 0.5 else fma(w - 1, d, end)."""
+    d = end - self): fma(w, d, self) if |w| < 0.5 else fma(w - 1, d, end). Every step writes
+    into the workspace (8 float64 slots a chunk), so no temporary escapes the count."""
     f32 = np.float32
     ops = [np.broadcast_to(arr(x), out.shape) for x in (base, a, b)]
     w = np.broadcast_to(scale, out.shape) if isinstance(scale, np.ndarray) else None
-    with Scratch(np.float64, op, 4 * out.size) as scratch:
-        n = max(1, scratch.capacity // 4)
+    with Scratch(np.float64, op, 8 * out.size) as scratch:
+        n = max(1, scratch.capacity // 8)
         for idx in chunks(out.shape, n):
             o = out[idx]
-            buf = scratch.view((4,) + o.shape)
-            x, y, z, r = buf[0], buf[1], buf[2], buf[3]
+            buf = scratch.view((8,) + o.shape)
+            x, y, z, r, bb, err = buf[:6]
+            t32 = buf[6].reshape(-1).view(f32)[: o.size].reshape(o.shape)
+            masks = buf[7].reshape(-1).view(np.bool_)
+            m, m2 = (masks[k * o.size:(k + 1) * o.size].reshape(o.shape) for k in (0, 1))
+
             sv, av, bv = (v[idx] for v in ops)
             if name == "lerp":
                 np.copyto(y, sv, casting="unsafe")
                 np.copyto(z, bv, casting="unsafe")
-                np.subtract(z, y, out=x)  # end - self, rounded to float32 below
-                np.copyto(x, x.astype(f32))
-                wv = w[idx] if w is not None else f32(scale)
-                np.copyto(r, wv, casting="unsafe")
-                small = np.abs(r) < 0.5
-                np.copyto(z, y, where=small)  # the base: self for a small weight, else end
-                np.copyto(r, (r - 1).astype(f32), where=~small)
+                np.subtract(z, y, out=x)  # end - self, rounded to float32
+                _round32(x, t32)
+                np.copyto(r, w[idx] if w is not None else f32(scale), casting="unsafe")
+                np.abs(r, out=bb)
+                np.less(bb, 0.5, out=m)  # small weight
+                np.copyto(z, y, where=m)  # the base: self for a small weight, else end
+                np.subtract(r, 1, out=bb)
+                _round32(bb, t32)
+                np.logical_not(m, out=m2)
+                np.copyto(r, bb, where=m2)
                 np.copyto(y, r)
                 x, y = y, x  # coefficient first, then d
             else:
                 np.copyto(x, av, casting="unsafe")
-                np.copyto(x, (x * f32(scale)).astype(f32))  # value * t1 in float32
+                np.multiply(x, float(f32(scale)), out=x)  # value * t1 in float32
+                _round32(x, t32)
                 np.copyto(y, bv, casting="unsafe")
                 np.copyto(z, sv, casting="unsafe")
             if name == "addcdiv":
-                np.copyto(r, (x / y).astype(f32) + z)  # two float32 steps: / then +
+                np.divide(x, y, out=r)  # two float32 steps: / then +
+                _round32(r, t32)
+                np.add(r, z, out=r)
             else:
-                _fma32(x, y, z, r)
-            np.copyto(o, r.astype(f32), casting="unsafe")
+                _fma32(x, y, z, r, [bb, err, m, m2])
+            np.copyto(t32, r, casting="unsafe")
+            np.copyto(o, t32, casting="unsafe")
 
 
 def _fused_kernel(out: np.ndarray, base, a, b, combine, scale, op: str, inplace: bool) -> None:
