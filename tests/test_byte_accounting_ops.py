@@ -35,8 +35,6 @@ def traced():
 # measured, and where they come from (a fixed one fails until taken off: the table only
 # shrinks).
 KNOWN_UNCOUNTED: dict[str, int] = {
-    # ops/matrix_vector.py: a float16 matrix widened to float32 whole, uncounted
-    "addmv_ (method, float16)": 258_048,
     # ops/random_from_to.py: random_() draws its 64-bit words in uncounted chunks
     "random_ (method, bfloat16 self, float32 args)": 32_768,
     "random_ (method, float16)": 32_768,

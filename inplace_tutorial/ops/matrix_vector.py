@@ -82,6 +82,9 @@ def _addmv_kernel(out: Tensor, self: Tensor, mat: Tensor, vec: Tensor, beta, alp
         np.matmul(m, v, out=prod._array(), dtype=cd, casting="unsafe")
         _combine(o, s, prod._array(), a, b, self is out)
         return
+    if cd != dt.np:
+        _addmv_widened(o, s, m, v, cd, a, b, self is out)
+        return
     with Scratch(cd, "addmv", o.size) as scratch:
         rows = max(1, scratch.capacity)
         for r in range(0, o.shape[0], rows):
@@ -90,6 +93,33 @@ def _addmv_kernel(out: Tensor, self: Tensor, mat: Tensor, vec: Tensor, beta, alp
             np.matmul(m[blk], v, out=p, dtype=cd, casting="unsafe")
             _combine(o[blk], s[blk] if isinstance(s, np.ndarray) else s, p, a, b,
                      self is out)
+
+
+def _addmv_widened(o: np.ndarray, s, m: np.ndarray, v: np.ndarray, cd, a, b,
+                   in_place: bool) -> None:
+    """float16/bfloat16: vec and a block of mat's rows widened to float32 in the workspace,
+    then one float32 product per block (np.matmul with dtype=float32 would copy the whole
+    16-bit matrix behind the count)."""
+    k = m.shape[1]
+    with Scratch(cd, "addmv", k + o.size * (k + 1)) as scratch:
+        rows = min(o.shape[0], (scratch.capacity - k) // (k + 1))
+        if rows < 1:  # a row longer than the workspace: widen mat whole, counted
+            wide = Tensor._empty(m.shape, dtypes.float32, "addmv (widened mat)")._array()
+            np.copyto(wide, m, casting="unsafe")
+            prod = Tensor._empty(o.shape, dtypes.float32, "addmv (product)")._array()
+            np.matmul(wide, v, out=prod, dtype=cd, casting="unsafe")
+            _combine(o, s, prod, a, b, in_place)
+            return
+        buf = scratch.view((k + rows * (k + 1),))
+        vw, mw_all, p_all = buf[:k], buf[k:k + rows * k], buf[k + rows * k:]
+        np.copyto(vw, v, casting="unsafe")
+        for r in range(0, o.shape[0], rows):
+            blk = slice(r, min(r + rows, o.shape[0]))
+            n = blk.stop - blk.start
+            mw, p = mw_all[: n * k].reshape(n, k), p_all[:n]
+            np.copyto(mw, m[blk], casting="unsafe")
+            np.matmul(mw, vw, out=p)
+            _combine(o[blk], s[blk] if isinstance(s, np.ndarray) else s, p, a, b, in_place)
 
 
 def _combine(o: np.ndarray, s: np.ndarray, p: np.ndarray, a, b, in_place: bool) -> None:
