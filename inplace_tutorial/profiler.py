@@ -67,8 +67,10 @@ class StepProfile:
             if nbytes:
                 lines.append(f"  {cat:<16} {_mib(nbytes)}")
         lines.append(f"largest storages at the peak (top {top}):")
+        # no storage labels: S-numbers count every storage made before the step, so they
+        # would change with anything allocated earlier
         for s in self.alive_at_peak[:top]:
-            lines.append(f"  {s.label:<7} {_mib(s.nbytes)}  {s.category:<16} from {s.op}")
+            lines.append(f"  {_mib(s.nbytes)}  {s.category:<16} from {s.op}")
         return "\n".join(lines)
 
 
