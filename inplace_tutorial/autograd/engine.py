@@ -191,7 +191,9 @@ def _run(roots, retain_graph: bool, targets: set | None = None, capture=None) ->
                 stack.append(nxt)
 
     buffers: dict[Node, list] = {}
-    grad_users: dict[object, int] = {}  # storage -> how many edges a grad buffer went to
+    # storage number -> how many edges a grad buffer went to (the storage's own counter, not
+    # id(): a freed storage's id() can come back for a new one and count it as shared)
+    grad_users: dict[int, int] = {}
     ready: list = []
 
     def send(node, nr, g):
@@ -200,7 +202,7 @@ def _run(roots, retain_graph: bool, targets: set | None = None, capture=None) ->
             buf = buffers[node] = [None] * max(node._num_outputs, nr + 1)
         if buf[nr] is None:
             buf[nr] = g
-            grad_users[id(g._storage)] = grad_users.get(id(g._storage), 0) + 1
+            grad_users[g._storage._id] = grad_users.get(g._storage._id, 0) + 1
         else:
             buf[nr] = buf[nr] + g
 
@@ -236,7 +238,7 @@ def _run(roots, retain_graph: bool, targets: set | None = None, capture=None) ->
                 n in needed for n, _ in node.next_functions):
             continue  # a non-leaf input's own node: its gradient was captured above
         for g in grads:
-            if g is not None and grad_users.get(id(g._storage), 0) > 1:
+            if g is not None and grad_users.get(g._storage._id, 0) > 1:
                 g._shared_grad = True
         outs = node.apply(grads)
         if STATE.anomaly and STATE.check_nan:
