@@ -1,4 +1,5 @@
-"""Writing through a boolean mask: masked_fill(_) and masked_scatter(_).
+"""Writing through a boolean mask: masked_fill(_), masked_scatter(_), and the Tensor.where
+method (``x.where(condition, y)`` is ``torch.where(condition, x, y)``, ops/compare.py).
 
 The mask broadcasts to self's shape (never the other way round for the in-place form). Both
 nodes save the mask, so changing the mask in place before backward raises the version error;
@@ -15,7 +16,8 @@ from ..autograd.derivatives import derivative
 from ..autograd.record import record, record_inplace
 from ..layout import broadcast_shapes
 from ..tensor import Tensor, tensor_method
-from .arg_checks import argument_error, is_number, type_name
+from .arg_checks import argument_error, as_called, invalid_combination, is_number, type_name
+from .compare import where as where_function
 from .tensor_iterator import (
     CHUNK,
     LOOP_BUFFER_ELEMENTS,
@@ -229,6 +231,22 @@ def masked_scatter(self, mask: Tensor, source: Tensor) -> Tensor:
                   source_sym_sizes=source._shape)
 
 
+_WHERE_FORMS = ["Tensor condition, Tensor other", "Tensor condition, Number other"]
+_MISSING = object()  # not passed at all: PyTorch's binding lists only what was given
+
+
+@tensor_method
+def where(self, condition=_MISSING, other=_MISSING) -> Tensor:
+    """``x.where(condition, y)``: torch.where(condition, x, y), WhereBackward0 and all."""
+    if not (isinstance(condition, Tensor)
+            and (isinstance(other, Tensor) or (other is not _MISSING and is_number(other)))):
+        args, kwargs = as_called(["condition", "other"], (condition, other))
+        args = tuple(v for v in args if v is not _MISSING)
+        kwargs = {k: v for k, v in kwargs.items() if v is not _MISSING}
+        raise invalid_combination("where", args, _WHERE_FORMS, kwargs)
+    return where_function(condition, self, other)
+
+
 @derivative("masked_scatter", "MaskedScatterBackward0", inputs=("self", "source"),
             saves={"mask": None})
 def _masked_scatter_bw(ctx, g):
@@ -250,4 +268,4 @@ def _masked_scatter_bw(ctx, g):
     return (g_self, g_source)
 
 
-__all__ = ["masked_fill", "masked_fill_", "masked_scatter", "masked_scatter_"]
+__all__ = ["masked_fill", "masked_fill_", "masked_scatter", "masked_scatter_", "where"]
