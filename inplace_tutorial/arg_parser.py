@@ -49,6 +49,11 @@ def is_number(v) -> bool:
 # ------------------------------------------------------------------ how the call was written
 _PACKAGE = os.path.dirname(os.path.abspath(__file__)) + os.sep
 _PYTHON_LAYER = _PACKAGE + "nn" + os.sep  # torch.nn is Python: it calls the ops positionally
+# ... except these nn.functional names, which in torch are the C++ bindings themselves
+# (F.linear is torch._C._nn.linear, F.conv2d is torch.conv2d): the user's call reaches the
+# binding directly, so its keywords count. nn/checks.py holds their argument checks.
+_BINDINGS = {"linear", "conv2d", "avg_pool2d"}
+_FUNCTIONAL, _CHECKS = _PYTHON_LAYER + "functional.py", _PYTHON_LAYER + "checks.py"
 
 
 def call_keywords() -> tuple[str, ...]:
@@ -63,7 +68,9 @@ def call_keywords() -> tuple[str, ...]:
     """
     f = sys._getframe(1)
     while f is not None and f.f_code.co_filename.startswith(_PACKAGE):
-        if f.f_code.co_filename.startswith(_PYTHON_LAYER):
+        name = f.f_code.co_filename
+        if name.startswith(_PYTHON_LAYER) and name != _CHECKS and not (
+                name == _FUNCTIONAL and f.f_code.co_name in _BINDINGS):
             return ()
         f = f.f_back
     return () if f is None else _keywords_at(f.f_code, f.f_lasti)
