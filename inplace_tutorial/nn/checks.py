@@ -12,6 +12,7 @@ from ..autograd import grad_mode
 from ..layout import wrap_dim
 from ..ops.arg_checks import (
     argument_error,
+    as_called,
     check_tensor,
     check_type,
     int_list,
@@ -100,18 +101,36 @@ class Default(int):
         return int.__repr__(self)
 
 
-ONE, ZERO = Default(1), Default(0)
+class _NoTensor:
+    """``bias=NO_BIAS`` reads as ``bias=None`` and tells that no bias was passed (a None the
+    caller typed is listed in the overload message: ``got (str, Tensor, NoneType)``)."""
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return "None"
+
+
+ONE, ZERO, NO_BIAS = Default(1), Default(0), _NoTensor()
 
 
 def conv2d(input, weight, bias, stride, padding, dilation=ONE,
            groups=ONE) -> tuple[tuple, tuple]:
-    """The checks of PyTorch's conv2d and _convolution; returns (stride, padding) as pairs."""
-    if not (isinstance(input, Tensor) and isinstance(weight, Tensor)):
-        # the arguments the caller gave (a trailing None reads as not given)
-        args = [input, weight, bias, stride, padding, dilation, groups]
-        while len(args) > 2 and (args[-1] is None or type(args[-1]) is Default):
-            args.pop()
-        raise invalid_combination("conv2d", tuple(args), _CONV_FORMS)
+    """The checks of PyTorch's conv2d and _convolution; returns (stride, padding) as pairs.
+    ``bias`` is NO_BIAS when the caller passed none."""
+    if not (isinstance(input, Tensor) and isinstance(weight, Tensor)
+            and (bias is None or bias is NO_BIAS or isinstance(bias, Tensor))
+            and _int_list_like(stride)
+            and (isinstance(padding, str) or _int_list_like(padding))
+            and _int_list_like(dilation) and is_index(groups)):
+        # two overloads (padding as ints or as a string): a mismatch lists both, with the
+        # arguments as the caller gave them (a trailing None or default reads as not given)
+        args, kwargs = as_called(["input", "weight", "bias", "stride", "padding", "dilation",
+                                  "groups"], (input, weight, bias, stride, padding, dilation,
+                                              groups), defaults=(NO_BIAS, ONE, ZERO, ONE, ONE))
+        raise invalid_combination("conv2d", args, _CONV_FORMS, kwargs)
+    if bias is NO_BIAS:
+        bias = None
     if input.dim() not in (3, 4):
         raise RuntimeError("Expected 3D (unbatched) or 4D (batched) input to conv2d, but got "
                            f"input of size: {list(input._shape)}")
@@ -162,6 +181,13 @@ def conv2d(input, weight, bias, stride, padding, dilation=ONE,
     return stride, padding
 
 
+def _int_list_like(value) -> bool:
+    """What the binding takes for a ``tuple of ints``: an int, or a sequence whose first
+    element is one (the others are unpacked later, with their own error)."""
+    return is_index(value) or (isinstance(value, (tuple, list))
+                               and (not value or is_index(value[0])))
+
+
 def layer_norm(input, weight, bias) -> None:
     """The CPU kernel's mixed-dtype rule: parameters of input's dtype, or float32 ones for a
     float32/float16/bfloat16 input."""
@@ -198,14 +224,19 @@ def _padding_string(padding: str, stride: tuple, kernel: tuple):
     return [k // 2 for k in kernel]
 
 
-def batch_norm(input, running_mean, running_var, weight, bias, training: bool) -> None:
-    """_batch_norm_impl_index's checks: each statistic and parameter has C elements."""
+def batch_norm_types(input, running_mean, running_var, weight, bias) -> None:
+    """torch.batch_norm's binding: a Tensor (or None) for each."""
     check_tensor("batch_norm", "input", input, 1)
     for position, (name, t) in enumerate((("weight", weight), ("bias", bias),
                                           ("running_mean", running_mean),
                                           ("running_var", running_var)), start=2):
         if t is not None:
             check_tensor("batch_norm", name, t, position)
+
+
+def batch_norm(input, running_mean, running_var, weight, bias, training: bool) -> None:
+    """_batch_norm_impl_index's checks (after batch_norm_types, for a non-empty input): each
+    statistic and parameter has C elements, and the dtypes mix as the CPU kernel allows."""
     channels = input._shape[1] if input.dim() > 1 else input.size(1)
     for name, t in (("running_mean", running_mean), ("running_var", running_var)):
         if t is not None:

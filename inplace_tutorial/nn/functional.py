@@ -57,11 +57,13 @@ def linear(input: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
     return out if bias is None else out + bias
 
 
-def conv2d(input: Tensor, weight: Tensor, bias: Tensor | None = None, stride=checks.ONE,
-           padding=checks.ZERO, dilation=checks.ONE, groups: int = checks.ONE) -> Tensor:
+def conv2d(input: Tensor, weight: Tensor, bias: Tensor | None = checks.NO_BIAS,
+           stride=checks.ONE, padding=checks.ZERO, dilation=checks.ONE,
+           groups: int = checks.ONE) -> Tensor:
     """A 3-D (unbatched) input is run as a batch of one, as PyTorch does. Only dilation=1 and
     groups=1 are implemented."""
     stride, padding = checks.conv2d(input, weight, bias, stride, padding, dilation, groups)
+    bias = None if bias is checks.NO_BIAS else bias
     if input.dim() == 3:
         return nn_ops.conv2d(input.unsqueeze(0), weight, bias, stride, padding).squeeze(0)
     return nn_ops.conv2d(input, weight, bias, stride, padding)
@@ -70,6 +72,8 @@ def conv2d(input: Tensor, weight: Tensor, bias: Tensor | None = None, stride=che
 def batch_norm(input: Tensor, running_mean: Tensor | None, running_var: Tensor | None,
                weight: Tensor | None = None, bias: Tensor | None = None, training: bool = False,
                momentum: float = 0.1, eps: float = 1e-5) -> Tensor:
+    """native_batch_norm, after F.batch_norm's and _batch_norm_impl_index's checks. An empty
+    input never reaches the kernel (see _empty_batch_norm)."""
     if training:  # PyTorch's _verify_batch_size, on input.size() (a torch.Size)
         size = input.size()
         prod = size[0]
@@ -82,9 +86,25 @@ def batch_norm(input: Tensor, running_mean: Tensor | None, running_var: Tensor |
         raise ValueError(f"batch_norm eps must be positive during training, but got {eps}")
     if eps < 0.0:
         raise ValueError(f"batch_norm eps must be non-negative, but got {eps}")
+    checks.batch_norm_types(input, running_mean, running_var, weight, bias)
+    if input.numel() == 0:
+        return _empty_batch_norm(input, weight, bias)
     checks.batch_norm(input, running_mean, running_var, weight, bias, training)
     return batch_norm_ops.native_batch_norm(input, weight, bias, running_mean, running_var,
                                             training, momentum, eps)
+
+
+def _empty_batch_norm(input: Tensor, weight: Tensor | None, bias: Tensor | None) -> Tensor:
+    """_batch_norm_impl_index's answer to an empty input, before it checks the statistics'
+    sizes: no statistics, no running-stat update, and not the input itself (a view or an
+    empty result would cut the graph), but ``input.clone() * weight[0] + bias[0]``, so the
+    graph reads AddBackward0 <- MulBackward0 <- CloneBackward0."""
+    out = input.clone()
+    if weight is not None:
+        out = out * weight[0]
+    if bias is not None:
+        out = out + bias[0]
+    return out
 
 
 def max_pool2d(input: Tensor, kernel_size, stride=None, padding=0,
