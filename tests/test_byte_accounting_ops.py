@@ -35,11 +35,6 @@ def traced():
 # measured, and where they come from (a fixed one fails until taken off: the table only
 # shrinks).
 KNOWN_UNCOUNTED: dict[str, int] = {
-    # ops/random_from_to.py: random_() draws its 64-bit words in uncounted chunks
-    "random_ (method, bfloat16 self, float32 args)": 32_768,
-    "random_ (method, float16)": 32_768,
-    "random_ (method, float32)": 32_768,
-    "random_ (method, float64)": 32_768,
     # ops/sorting.py: np.argsort has no out=, so each 1024-element chunk of lines gets its
     # own index arrays (the moved-axis lines, the order, its reversal, the tie check)
     "argsort descending dim 0": 28_672,

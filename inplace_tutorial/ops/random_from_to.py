@@ -21,7 +21,10 @@ from .arg_checks import type_name
 from .random import _DIGITS, _fill, _limits, _zeros_for
 from .tensor_iterator import check_internal_overlap
 
-_INT_DRAW = 4096  # elements per Generator.integers call: its buffer stays a few KiB
+# Generator.integers has no out=: each call returns an int64 array of its own, behind the
+# allocator's back. 512 draws (4 KiB) a call keeps it as small as a few Python objects; the
+# stream is the same whatever the chunk (the bit generator keeps its spare 32-bit half).
+_INT_DRAW = 512
 
 
 def _is_int(value) -> bool:
