@@ -56,6 +56,18 @@ _BINDINGS = {"linear", "conv2d", "avg_pool2d"}
 _FUNCTIONAL, _CHECKS = _PYTHON_LAYER + "functional.py", _PYTHON_LAYER + "checks.py"
 
 
+_PYTHON_METHODS: set = set()  # code objects of the methods torch writes in Python
+
+
+def python_method(fn):
+    """A Tensor method PyTorch writes in Python (``Tensor.split``, ``Tensor.unflatten``): Python
+    binds its arguments (``Tensor.unflatten() takes 3 positional arguments but 4 were given``)
+    and it hands them on by position, so its argument errors always name one."""
+    fn.__qualname__ = f"Tensor.{fn.__name__}"
+    _PYTHON_METHODS.add(fn.__code__)
+    return fn
+
+
 def call_keywords() -> tuple[str, ...]:
     """The keyword names of the call being refused, as PyTorch's binding sees them.
 
@@ -64,13 +76,14 @@ def call_keywords() -> tuple[str, ...]:
     path only, this reads the caller's own instruction: the first frame outside the package is
     the call that reached the binding, and its CALL names its keywords (KW_NAMES on Python
     3.11/3.12, a constant before CALL_KW / CALL_FUNCTION_KW on 3.13/3.10). A call that passes
-    through torch.nn's Python layer (nn/) counts as positional: torch.nn calls the ops so.
+    through torch.nn's Python layer (nn/) or a python_method counts as positional: torch.nn and
+    torch's Python methods call the ops so.
     """
     f = sys._getframe(1)
     while f is not None and f.f_code.co_filename.startswith(_PACKAGE):
         name = f.f_code.co_filename
-        if name.startswith(_PYTHON_LAYER) and name != _CHECKS and not (
-                name == _FUNCTIONAL and f.f_code.co_name in _BINDINGS):
+        if f.f_code in _PYTHON_METHODS or name.startswith(_PYTHON_LAYER) and name != _CHECKS \
+                and not (name == _FUNCTIONAL and f.f_code.co_name in _BINDINGS):
             return ()
         f = f.f_back
     return () if f is None else _keywords_at(f.f_code, f.f_lasti)
@@ -148,6 +161,36 @@ def int_list(op: str, arg: str, args: tuple, position: int = 1, varargs: bool = 
                                 f"of ints, but found element of type {type_name(seq[0])} at pos 0")
             raise argument_error(op, arg, position, "tuple of ints", seq)
     return tuple(_unpack_int(op, arg, v, k + 1) for k, v in enumerate(seq))
+
+
+def size_arg(op: str, arg: str, args: tuple, kwargs: dict, forms: list[str] | None = None
+             ) -> tuple[int, ...]:
+    """The lone ``tuple of ints`` parameter of permute, view, reshape, expand, flip, repeat:
+    varargs (``x.permute(1, 0)``), one sequence (``x.permute((1, 0))``) or the keyword
+    (``x.permute(dims=(1, 0))``). ``kwargs`` are the call's keywords (the op's own keyword-only
+    ones taken out). PyTorch's parser checks, in its order: a missing argument, the keyword's
+    type (by keyword, a sequence whose first element is no int is "not list"), then the
+    keywords left over. With ``forms`` (view also takes a dtype) any mismatch lists them."""
+    if not kwargs:
+        return int_list(op, arg, args, forms=forms)
+    value = kwargs.get(arg)
+    if forms and (len(kwargs) > 1 or args or not _ints_first(value)):
+        raise invalid_combination(op, args, forms, kwargs)
+    if arg not in kwargs and not args:
+        raise TypeError(f'{op}() missing 1 required positional arguments: "{arg}"')
+    for k in kwargs:
+        if k != arg:
+            raise TypeError(f"{op}() got an unexpected keyword argument '{k}'")
+        if args:
+            raise TypeError(f"{op}() got multiple values for argument '{arg}'")
+    if not _ints_first(value):
+        raise TypeError(f"{op}(): argument '{arg}' must be tuple of ints, not {type_name(value)}")
+    return tuple(_unpack_int(op, arg, v, k + 1) for k, v in enumerate(value))
+
+
+def _ints_first(seq) -> bool:
+    """PyTorch's quick test of a ``tuple of ints``: a list or tuple, empty or led by an int."""
+    return isinstance(seq, (tuple, list)) and (not seq or is_index(seq[0]))
 
 
 def _unpack_int(op: str, arg: str, v, pos: int) -> int:

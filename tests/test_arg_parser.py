@@ -85,3 +85,27 @@ def test_a_caller_in_a_nested_function_is_read_too(x):
         return t.mul_(other="a")
     assert message(lambda: learner_code(x)) == (
         "mul_(): argument 'other' must be Tensor, not str")
+
+
+def test_a_tuple_of_ints_by_keyword(x):
+    """permute/view/expand/flip/repeat take their sizes as varargs, one sequence or the keyword;
+    by keyword the type error names no position and a bad first element is "not list"."""
+    assert x.permute(dims=(1, 0)).shape == (3, 2)
+    assert x.expand(size=[2, 2, 3], implicit=True).shape == (2, 2, 3)
+    assert message(lambda: x.permute(dims=None)) == (
+        "permute(): argument 'dims' must be tuple of ints, not NoneType")
+    assert message(lambda: x.flip(dims=[0.0])) == (
+        "flip(): argument 'dims' must be tuple of ints, not list")
+    assert message(lambda: x.repeat(2, 1, repeats=(2, 1))) == (
+        "repeat() got multiple values for argument 'repeats'")
+    assert message(lambda: x.reshape(size=(6,))) == (
+        'reshape() missing 1 required positional arguments: "shape"')
+    assert message(lambda: x.view(size=6)).startswith(
+        "view() received an invalid combination of arguments - got (size=int, ), but")
+
+
+def test_a_method_torch_writes_in_python_passes_its_arguments_by_position(x):
+    assert message(lambda: x.unflatten(dim=None, sizes=(3,))) == (
+        "unflatten(): argument 'dim' (position 1) must be int, not NoneType")
+    assert message(lambda: x.unflatten(1, (3, 1), 2)) == (
+        "Tensor.unflatten() takes 3 positional arguments but 4 were given")

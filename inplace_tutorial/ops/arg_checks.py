@@ -21,8 +21,10 @@ from ..arg_parser import (  # noqa: F401 - the ops import these from here
     invalid_combination,
     is_index,
     is_number,
+    python_method,
     saved,
     signed,
+    size_arg,
     type_name,
 )
 from ..tensor import Tensor

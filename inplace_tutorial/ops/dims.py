@@ -14,7 +14,7 @@ from ..autograd.record import record
 from ..creation import zeros
 from ..layout import wrap_dim
 from ..tensor import Tensor, tensor_method
-from .arg_checks import check_int, int_list, saved, signed, type_name
+from .arg_checks import check_int, int_list, python_method, saved, signed, type_name
 from .views import _make_view
 
 
@@ -65,6 +65,7 @@ def _unfold_bw(ctx, g):
 
 # --------------------------------------------------------------------------- unflatten
 @tensor_method
+@python_method
 def unflatten(self, dim: int, sizes) -> Tensor:
     """Split one dim into ``sizes`` (a view; one size may be -1)."""
     if not sizes:  # Tensor.unflatten's own Python check, before the binding's

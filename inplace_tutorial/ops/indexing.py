@@ -6,6 +6,7 @@ modifying them in place, so they carry that mark (checked by check_inplace in au
 """
 from __future__ import annotations
 
+import operator
 import warnings
 
 import numpy as np
@@ -20,7 +21,15 @@ from ..modes import STATE
 from ..tensor import Tensor, tensor_method
 from .advanced_indexing import index as advanced_index
 from .advanced_indexing import is_mask
-from .arg_checks import as_called, check_int, int_list, invalid_combination, is_index, type_name
+from .arg_checks import (
+    as_called,
+    check_int,
+    int_list,
+    invalid_combination,
+    is_index,
+    python_method,
+    type_name,
+)
 from .index_put import put_
 from .views import _make_view, _view_op
 
@@ -321,7 +330,12 @@ def _split_parts(self, sizes, dim):
     return parts
 
 
+_SPLIT_FORMS = ["Tensor input, int split_size, int dim = 0",
+                "Tensor input, tuple of ints split_size, int dim = 0"]
+
+
 @tensor_method
+@python_method
 def split(self, split_size, dim: int = 0) -> tuple:
     """As PyTorch's Tensor.split: a Python int is one size (at::split), anything else a list
     of sizes (at::split_with_sizes, whose argument errors count self as position 1); a
@@ -332,7 +346,9 @@ def split(self, split_size, dim: int = 0) -> tuple:
         return split_with_sizes(self, int_list("split_with_sizes", "split_sizes", (split_size,),
                                                position=2, varargs=False),
                                 check_int("split_with_sizes", "dim", dim, 3))
-    dim = given = check_int("split", "dim", dim, 3)
+    if not is_index(dim):  # torch._VF.split has an int and a list form: both are listed
+        raise invalid_combination("split", (self, split_size, dim), _SPLIT_FORMS)
+    dim = given = operator.index(dim)
     if self.dim() == 0:
         raise RuntimeError("split expects at least a 1-dimensional tensor")
     if split_size < 0:

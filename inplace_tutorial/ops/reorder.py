@@ -17,7 +17,7 @@ from ..autograd.record import record
 from ..creation import empty_strided, zeros
 from ..layout import dense_strides, wrap_dim
 from ..tensor import Tensor, tensor_method
-from .arg_checks import int_list, saved, signed
+from .arg_checks import int_list, saved, signed, size_arg
 
 
 def _like(self: Tensor, op: str, dtype: dtypes.dtype | None = None) -> Tensor:
@@ -32,16 +32,10 @@ def _like(self: Tensor, op: str, dtype: dtypes.dtype | None = None) -> Tensor:
     return out
 
 
-def _dims_arg(op: str, args: tuple) -> tuple:
-    return int_list(op, "dims", args)
-
-
 # --------------------------------------------------------------------------- flip
 @tensor_method
-def flip(self, *dims) -> Tensor:
-    if not dims:
-        raise TypeError('flip() missing 1 required positional arguments: "dims"')
-    dims = _dims_arg("flip", dims)
+def flip(self, *dims, **kwargs) -> Tensor:
+    dims = size_arg("flip", "dims", dims, kwargs)
     wrapped = [wrap_dim(d, self.dim()) for d in dims]
     for d in wrapped:
         if wrapped.count(d) > 1:
@@ -107,10 +101,8 @@ def _roll_bw(ctx, g):
 
 # --------------------------------------------------------------------------- repeat
 @tensor_method
-def repeat(self, *repeats) -> Tensor:
-    if not repeats:
-        raise TypeError('repeat() missing 1 required positional arguments: "repeats"')
-    repeats = int_list("repeat", "repeats", repeats)
+def repeat(self, *repeats, **kwargs) -> Tensor:
+    repeats = size_arg("repeat", "repeats", repeats, kwargs)
     if len(repeats) < self.dim():
         raise RuntimeError("Number of dimensions of repeat dims can not be smaller than number "
                            "of dimensions of tensor")

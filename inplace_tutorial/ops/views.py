@@ -16,7 +16,16 @@ from ..autograd.record import record
 from ..layout import contiguous_strides, wrap_dim
 from ..modes import STATE
 from ..tensor import Tensor, tensor_method
-from .arg_checks import as_called, check_int, check_tensor, int_list, invalid_combination, is_index
+from .arg_checks import (
+    argument_error,
+    as_called,
+    check_int,
+    check_tensor,
+    int_list,
+    invalid_combination,
+    is_index,
+    size_arg,
+)
 
 
 def _shape_list(shape) -> str:
@@ -102,8 +111,8 @@ def _compute_stride(old_shape, old_stride, new_shape):
 
 
 @tensor_method
-def view(self, *shape) -> Tensor:
-    shape = _infer_size(int_list("view", "size", shape, forms=_VIEW_FORMS), self.numel())
+def view(self, *size, **kwargs) -> Tensor:
+    shape = _infer_size(size_arg("view", "size", size, kwargs, forms=_VIEW_FORMS), self.numel())
     stride = _compute_stride(self._shape, self._stride, shape)
     if stride is None:
         raise RuntimeError(
@@ -113,9 +122,9 @@ def view(self, *shape) -> Tensor:
 
 
 @tensor_method
-def reshape(self, *shape) -> Tensor:
+def reshape(self, *shape, **kwargs) -> Tensor:
     """A view when the strides allow it, otherwise a contiguous copy."""
-    shape = _infer_size(int_list("reshape", "shape", shape), self.numel())
+    shape = _infer_size(size_arg("reshape", "shape", shape, kwargs), self.numel())
     stride = _compute_stride(self._shape, self._stride, shape)
     if stride is not None:
         return _view_op(self, shape, stride, self._offset, "view", self_sym_sizes=self._shape)
@@ -168,8 +177,8 @@ def _permuted(self, dims):
 
 
 @tensor_method
-def permute(self, *dims) -> Tensor:
-    dims = given = int_list("permute", "dims", dims)
+def permute(self, *dims, **kwargs) -> Tensor:
+    dims = given = size_arg("permute", "dims", dims, kwargs)
     if len(dims) != self.dim():
         raise RuntimeError("permute(sparse_coo): number of dimensions in the tensor input does "
                            "not match the length of the desired ordering of dimensions i.e. "
@@ -246,8 +255,10 @@ def _t_bw(ctx, g):
 
 # --------------------------------------------------------------------------- expand / (un)squeeze
 @tensor_method
-def expand(self, *sizes) -> Tensor:
-    sizes = int_list("expand", "size", sizes)
+def expand(self, *size, implicit: bool = False, **kwargs) -> Tensor:
+    sizes = size_arg("expand", "size", size, kwargs)
+    if not isinstance(implicit, bool):
+        raise argument_error("expand", "implicit", None, "bool", implicit)
     if len(sizes) < self.dim():
         raise RuntimeError(
             f"expand(torch.{self.dtype.tensor_type}{{{_shape_list(self._shape)}}}, "

@@ -19,7 +19,7 @@ from collections import Counter
 
 import numpy as np
 
-from . import probes_args, probes_indexing, probes_nn
+from . import probes_args, probes_indexing, probes_keywords, probes_nn
 from .harness import Raised, _raised, compare, observe
 
 FIXTURES = {
@@ -261,6 +261,14 @@ PROBES: dict[str, list[str]] = {
         *probes_args.NN_FUNCTIONAL, *probes_nn.FUNCTIONAL],
     "module-level functions": probes_args.MODULE_FUNCTIONS,
     "keyword arguments": probes_args.KEYWORDS,
+    "keyword forms (varargs sizes)": probes_keywords.VARARGS,
+    "keyword forms (shape methods)": probes_keywords.DIMS,
+    "keyword forms (reductions)": probes_keywords.REDUCTIONS,
+    "keyword forms (operands)": probes_keywords.OPERANDS,
+    "keyword forms (conversions)": probes_keywords.CONVERSIONS,
+    "keyword forms (functions)": probes_keywords.FUNCTIONS,
+    "out= where torch has none": probes_keywords.OUT_WHERE_NONE,
+    "keyword forms (creation)": probes_keywords.CREATION,
     "issue 10 ops": [*probes_args.JOIN, *probes_args.GATHER_SCATTER, *probes_args.INDEX_OPS,
                      *probes_args.MASKED, *probes_args.REORDER, *probes_args.TRIANGULAR,
                      *probes_args.SCAN, *probes_args.SORTING, *probes_args.NORMS,
@@ -287,7 +295,12 @@ OWNER = {  # which helper's files hold the fix for a class (HELPERS.md)
     "creation": "dtypes", "conversion": "dtypes", "autograd rules": "autograd",
     "modes and misc": "autograd", "nn layers": "nnops", "nn functional": "nnops",
     "module-level functions": "probes", "zero-argument methods": "probes",
-    "keyword arguments": "probes", "issue 10 ops": "probes", "random fills (issue 10)": "probes",
+    "keyword arguments": "probes", "issue 10 ops": "probes",
+    **{c: "keywords" for c in ("keyword forms (varargs sizes)", "keyword forms (shape methods)",
+                               "keyword forms (reductions)", "keyword forms (operands)",
+                               "keyword forms (conversions)", "keyword forms (functions)",
+                               "out= where torch has none", "keyword forms (creation)")},
+    "random fills (issue 10)": "probes",
     "out= of issue 10's ops": "blas",
     "half-written by PyTorch": "none: the core validates before its first write, as promised",
 }
