@@ -82,8 +82,9 @@ def call_keywords() -> tuple[str, ...]:
     f = sys._getframe(1)
     while f is not None and f.f_code.co_filename.startswith(_PACKAGE):
         name = f.f_code.co_filename
-        if f.f_code in _PYTHON_METHODS or name.startswith(_PYTHON_LAYER) and name != _CHECKS \
-                and not (name == _FUNCTIONAL and f.f_code.co_name in _BINDINGS):
+        if f.f_code in _PYTHON_METHODS or (
+                name.startswith(_PYTHON_LAYER) and name != _CHECKS
+                and not (name == _FUNCTIONAL and f.f_code.co_name in _BINDINGS)):
             return ()
         f = f.f_back
     return () if f is None else _keywords_at(f.f_code, f.f_lasti)
