@@ -7,8 +7,8 @@ import re
 from .arg_parser import argument_error, call_keywords, forms_fitting, invalid_combination
 from .ops import joining, out_functions, out_reductions, out_variants  # noqa: F401
 from .ops.compare import where as _where
+from .ops.distributions import bernoulli, normal
 from .ops.einsum import einsum
-from .ops.fill_draw import bernoulli_function as bernoulli
 from .ops.fill_draw import fill
 from .ops.index_put import bind
 from .ops.index_reduce import index_reduce_function as index_reduce
@@ -19,7 +19,6 @@ from .tensor import Tensor
 # the matrix products
 _POINTWISE = out_variants.pointwise_ops()
 _OUT = set(_POINTWISE) | set(out_variants.ELEMENTWISE) | set(out_variants.MATRIX)
-
 
 def _method(name: str):
     def fn(input: Tensor, *args, out: Tensor | None = None, **kwargs):
@@ -44,7 +43,6 @@ def _method(name: str):
     fn.__doc__ = f"torch.{name}(input, ...) is input.{name}(...)."
     return fn
 
-
 # torch.mm, bmm, addmm and baddbmm also take an out_dtype: when both forms fit the number of
 # arguments, PyTorch's parser lists them instead of naming the bad argument.
 _PRODUCT = "Tensor input, Tensor mat2, {}*, Tensor out = None"
@@ -60,7 +58,6 @@ _FORMS = {
 
 _POSITION = re.compile(r"^(\w+\(\): argument '\w+' \(position )(\d+)(\))")
 
-
 def _as_function(e: TypeError, name: str) -> TypeError:
     """A method's argument error, as the function reports it: ``input`` is position 1 there,
     so every other argument moves one place (``torch.maximum(x, 1)``: position 2)."""
@@ -68,7 +65,6 @@ def _as_function(e: TypeError, name: str) -> TypeError:
     if name == "split" or not msg.startswith(f"{name}(): argument '"):
         return e  # torch.split calls the method; other texts name no position
     return TypeError(_POSITION.sub(lambda m: f"{m[1]}{int(m[2]) + 1}{m[3]}", msg, count=1))
-
 
 _NAMES = ("add sub mul div pow neg exp log sqrt abs relu sigmoid tanh clamp clamp_min clamp_max "
           "maximum minimum sum mean var std amax amin max min argmax argmin softmax log_softmax "
@@ -82,7 +78,6 @@ for _name in _NAMES:
 _POINTWISE_MORE = [n for n in _POINTWISE if n not in _NAMES and n != "where"]
 for _name in _POINTWISE_MORE:  # torch.sin, torch.atan2, torch.logical_and ... (with out=)
     globals()[_name] = _method(_name)
-
 
 def pow(input, exponent, *, out: Tensor | None = None):  # noqa: A001
     """torch.pow also takes a Python scalar base: pow(2, x) is 2 ** x."""
@@ -100,14 +95,12 @@ _JOIN = ["cat", "concat", "concatenate", "hstack", "row_stack", "stack", "vstack
 for _name in _JOIN_INDEX:
     globals()[_name] = _method(_name)
 
-
 def where(condition, *args, out: Tensor | None = None):
     """torch.where(condition, input, other[, out=]) (ops/compare.py; out= in
     ops/out_functions.py)."""
     if out is None:
         return _where(condition, *args)
     return out_functions.where_out(condition, *args, out=out)
-
 
 def _joined(name: str):
     """torch.cat(tensors, dim, out=...) and the other joins (ops/joining.py); out= in
@@ -121,12 +114,11 @@ def _joined(name: str):
     fn.__name__, fn.__doc__ = name, join.__doc__
     return fn
 
-
 for _name in _JOIN:
     globals()[_name] = _joined(_name)
 
 __all__ = [*_NAMES, *_POINTWISE_MORE, *_JOIN_INDEX, *_JOIN, "einsum", "index_reduce",
-           "scatter_reduce", "where", "bernoulli", "fill"]
+           "scatter_reduce", "where", "bernoulli", "fill", "normal"]
 
 # Shape ops of issue 10 (ops/reorder.py, triangular.py, scan.py ...): torch.flip(x, dims) is
 # x.flip(dims), and so on.
@@ -143,7 +135,6 @@ for _name in _BLAS:
     globals()[_name] = _method(_name)
 __all__ += _BLAS
 
-
 def index_put(input, *args, **kwargs) -> Tensor:  # noqa: A002  (PyTorch's name)
     """torch.index_put(input, indices, values, accumulate=False): input.index_put(...), with
     the function's argument positions in its errors (and no out=, as in PyTorch)."""
@@ -152,14 +143,12 @@ def index_put(input, *args, **kwargs) -> Tensor:  # noqa: A002  (PyTorch's name)
     indices, values, accumulate = bind("index_put", args, kwargs, first=2)
     return input.index_put(indices, values, accumulate)
 
-
 def index_put_(input, *args, **kwargs) -> Tensor:  # noqa: A002
     """torch.index_put_(input, indices, values, accumulate=False): input.index_put_(...)."""
     if not isinstance(input, Tensor):
         raise argument_error("index_put_", "input", 1, "Tensor", input)
     indices, values, accumulate = bind("index_put_", args, kwargs, first=2)
     return input.index_put_(indices, values, accumulate)
-
 
 __all__ += ["index_put", "index_put_"]
 

@@ -172,6 +172,12 @@ NO_ROW = {
     "randn": lambda a: ipt.randn(*a.shape),
     "zeros_like": lambda a: ipt.zeros_like(a),
     "arange": lambda a: ipt.arange(a.numel()),
+    # torch.normal and torch.bernoulli into out= (ops/distributions.py)
+    "normal out=": lambda a: ipt.normal(a, a.t(), out=ipt.empty(a.shape)),
+    "normal float16 mean, float std": lambda a: ipt.normal(a.half().t(), 2.0),
+    "normal float mean, bfloat16 std": lambda a: ipt.normal(1.0, a.bfloat16()),
+    "normal float, float, size": lambda a: ipt.normal(0.0, 1.0, tuple(a.shape)),
+    "bernoulli out=": lambda a: ipt.bernoulli(a, out=ipt.empty(a.shape, dtype=ipt.int64)),
 }
 CASTS = ["float64", "float32", "float16", "bfloat16", "int64", "int32", "int16", "int8",
          "uint8", "bool"]

@@ -304,6 +304,17 @@ CASES.update({
     "take": (lambda a: a.t().take(ipt.arange(a.numel()) * 7 % a.numel() - 2), [A], False),
 })
 
+# torch.normal (ops/distributions.py): PyTorch's derivative takes the draw as constant in
+# mean and std (zeros, no reparameterisation), while finite differences see the draw move
+# with them; so the draw enters times 0, and the rows' zeros (in each input's shape) are
+# checked next to the inputs' other uses
+CASES.update({
+    "normal_tensor_tensor": (_seeded(lambda m, s: ipt.normal(m, s.abs()) * 0 + m * s),
+                             [A, (3,)], False),
+    "normal_tensor_float": (_seeded(lambda m: ipt.normal(m.t(), 2.0) * 0 + m.t()), [A], False),
+    "normal_float_tensor": (_seeded(lambda s: ipt.normal(1.0, s.abs()) * 0 + s), [A], False),
+})
+
 # Rows whose backward PyTorch leaves unimplemented (derivatives.yaml's not_implemented, or
 # its NotImplemented node): backward through them must raise PyTorch's error instead.
 NOT_IMPLEMENTED = {

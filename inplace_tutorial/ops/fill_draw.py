@@ -45,7 +45,7 @@ def _fill_tensor_bw(ctx, g):
 
 
 # --------------------------------------------------------------------------- bernoulli
-_FUNCTION_FORMS = ["Tensor input, *, torch.Generator generator = None, Tensor out = None",
+BERNOULLI_FORMS = ["Tensor input, *, torch.Generator generator = None, Tensor out = None",
                    "Tensor input, float p, *, torch.Generator generator = None"]
 _METHOD_FORMS = ["*, torch.Generator generator = None",
                  "float p, *, torch.Generator generator = None"]
@@ -66,7 +66,7 @@ def bernoulli_function(input: Tensor, p=None, *, generator=None) -> Tensor:  # n
     if not isinstance(input, Tensor):
         raise argument_error("bernoulli", "input", 1, "Tensor", input)
     if p is not None and (not is_number(p) or isinstance(p, (Tensor, complex))):
-        raise invalid_combination("bernoulli", (input, p), _FUNCTION_FORMS)
+        raise invalid_combination("bernoulli", (input, p), BERNOULLI_FORMS)
     return _draw(input, p, generator)
 
 

@@ -84,12 +84,12 @@ def _compute_np(d: dtypes.dtype) -> np.dtype:
     return np.dtype(np.float64) if d is dtypes.float64 else np.dtype(np.float32)
 
 
-def _draw_into(a: np.ndarray, compute: np.dtype, sample, op: str) -> None:
+def _draw_into(a: np.ndarray, compute: np.dtype, sample, op: str, generator=None) -> None:
     """Fill ``a`` with ``sample(gen, buf, idx)``, which writes draws into the C-contiguous
     ``buf`` for the cells ``a[idx]``: straight into ``a`` when it is contiguous and of the
     compute type, else one workspace chunk at a time, cast on the way (no input-sized
-    temporary)."""
-    gen = default_generator()
+    temporary). ``generator``: a NumPy Generator to draw from instead of the core's own."""
+    gen = default_generator() if generator is None else generator
     if a.size == 0:
         return
     if a.flags.c_contiguous and a.dtype == compute:
@@ -104,10 +104,11 @@ def _draw_into(a: np.ndarray, compute: np.dtype, sample, op: str) -> None:
 
 
 def _fill(op: str, self: Tensor, compute: np.dtype, sample, check=None, inputs=None,
-          node_op: str | None = None) -> Tensor:
+          node_op: str | None = None, generator=None) -> Tensor:
     a = self._array()
     return record_inplace(node_op or op, self, inputs or {"self": self},
-                          compute=lambda: _draw_into(a, compute, sample, op), check=check)
+                          compute=lambda: _draw_into(a, compute, sample, op, generator),
+                          check=check)
 
 
 def _empty_or(self: Tensor, then) -> None:
@@ -140,7 +141,7 @@ def normal_(self, mean: float = 0.0, std: float = 1.0, *, generator=None) -> Ten
         gen.standard_normal(out=buf, dtype=buf.dtype)
         buf *= std
         buf += mean
-    return _fill("normal_", self, _compute_np(self.dtype), sample, check)
+    return _fill("normal_", self, _compute_np(self.dtype), sample, check, generator=generator)
 
 
 @tensor_method
