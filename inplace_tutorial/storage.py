@@ -76,6 +76,13 @@ class UntypedStorage:
             self._ptr = self._array.__array_interface__["data"][0]
         return self._ptr
 
+    def typed(self, np_dtype) -> np.ndarray:
+        """The buffer's bytes read as ``np_dtype`` (for a ``Tensor.view(dtype)``): a NumPy
+        view, no copy. Trailing bytes too few for a whole element are left out: no tensor of
+        that dtype can address them."""
+        raw = self._array.view(np.uint8)
+        return raw[:raw.size - raw.size % np.dtype(np_dtype).itemsize].view(np_dtype)
+
     def size(self) -> int:
         """Bytes, as for torch.UntypedStorage (it is untyped)."""
         return self._nbytes

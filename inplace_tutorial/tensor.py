@@ -169,6 +169,9 @@ class Tensor:
         a = self._np
         if a is None:
             buf = self._storage._array
+            np_dtype = self.dtype.np
+            if buf.dtype is not np_dtype and buf.dtype != np_dtype:
+                buf = self._storage.typed(np_dtype)  # a view(dtype): other bytes' reading
             shape = self._shape
             # contiguous (most tensors): a slice of the buffer, reshaped, costs a fifth of
             # building the strided view below (no stride arithmetic in Python)

@@ -80,7 +80,7 @@ def _cells(self: Tensor, index: Tensor, op: str) -> tuple[np.ndarray, np.ndarray
         np.multiply(tmp, stride, out=tmp)
         np.add(pos, tmp, out=pos)
         np.floor_divide(rem, size, out=rem)
-    return self._storage._array, pos, [keep, pos_t]
+    return self._storage.typed(self.dtype.np), pos, [keep, pos_t]
 
 
 # --------------------------------------------------------------------------- put_

@@ -50,7 +50,7 @@ def _check_bounds(self, op: str, size, stride, offset) -> tuple:
                            f"strides={list(stride)}")
     if offset < 0:
         raise RuntimeError(f"Tensor: invalid storage offset {offset}")
-    available = self._storage._array.size * self.dtype.itemsize
+    available = self._storage.nbytes()
     if nbytes and nbytes + offset * self.dtype.itemsize > available:
         raise RuntimeError(
             f"setStorage: sizes {list(size)}, strides {list(stride)}, storage offset "

@@ -26,6 +26,7 @@ from .arg_checks import (
     is_index,
     size_arg,
 )
+from .view_dtype import as_dtype, view_dtype
 
 
 def _shape_list(shape) -> str:
@@ -112,6 +113,12 @@ def _compute_stride(old_shape, old_stride, new_shape):
 
 @tensor_method
 def view(self, *size, **kwargs) -> Tensor:
+    """``view(2, 3)``/``view(size=(2, 3))``: new geometry; ``view(torch.int32)``/
+    ``view(dtype=torch.int32)``: the same bytes as another dtype (view_dtype.py)."""
+    if kwargs.keys() == {"dtype"} and not size and as_dtype(kwargs["dtype"]) is not None:
+        return view_dtype(self, as_dtype(kwargs["dtype"]))
+    if not kwargs and len(size) == 1 and (dtype := as_dtype(size[0])) is not None:
+        return view_dtype(self, dtype)
     shape = _infer_size(size_arg("view", "size", size, kwargs, forms=_VIEW_FORMS), self.numel())
     stride = _compute_stride(self._shape, self._stride, shape)
     if stride is None:

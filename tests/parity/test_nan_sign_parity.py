@@ -6,9 +6,10 @@ patterns, so a NaN whose sign or payload differs, or a 0.0 where torch has -0.0,
 program (the harness's value comparison treats every NaN alike and -0.0 == 0.0).
 """
 
+import numpy as np
 import pytest
 
-from .harness import Registry, arr, catch, check_parity, fn_name, leaf, upstream
+from .harness import Registry, arr, catch, check_parity, fn_name, leaf, meta, ptr_delta, upstream
 
 pytestmark = pytest.mark.parity
 
@@ -57,6 +58,130 @@ def where_method_bad_calls(t):
         "none_other": catch(lambda: x.where(c, other=None)),
         "bad_shape": catch(lambda: x.where(c, t.zeros(2))),
     }
+
+
+# ======================================================================================
+# Tensor.view(dtype): the same bytes read as another dtype
+
+
+def _geometry(x):
+    return None if not hasattr(x, "stride") else (meta(x), x.requires_grad, x._is_view(),
+                                                  x._base is None, x.is_leaf, fn_name(x.grad_fn))
+
+
+@prog
+def view_dtype_same_size_values_and_layout(t):
+    x = t.tensor(np.array([1.0, -0.0, 2.5, -3.0, np.inf, np.nan], dtype=np.float32))
+    out = {}
+    for name in ("int32", "float32"):
+        v = x.view(getattr(t, name))
+        out[name] = (v, _geometry(v), ptr_delta(v, x), v is x)
+    h = x.half()
+    out["half_as_int16"] = h.view(t.int16)
+    out["half_as_bf16_as_int16"] = h.view(t.bfloat16).view(t.int16)
+    out["int_as_float_keyword"] = t.tensor([1065353216, -1082130432], dtype=t.int32).view(
+        dtype=t.float32)
+    out["u8_as_bool"] = t.tensor([1, 0, 1], dtype=t.uint8).view(t.bool)
+    out["python_types"] = (t.tensor([1.0, 2.0], dtype=t.float64).view(int),
+                           t.tensor([1, 2]).view(float), t.tensor([1, 0], dtype=t.int8).view(bool))
+    out["strided"] = _geometry(t.tensor(arr(4, 6)).t()[1:, ::2].view(t.int32))
+    out["zero_dim"] = _geometry(t.tensor(1.5).view(t.int32))
+    return out
+
+
+@prog
+def view_dtype_narrower_and_wider(t):
+    x = t.tensor(arr(2, 3, 4, seed=3)).double()
+    out = {}
+    for name in ("float32", "int16", "int8", "uint8", "float16", "bfloat16"):
+        v = x.view(getattr(t, name))
+        out[name] = (_geometry(v), v.view(t.float64) if name != "bfloat16" else None)
+    out["int8_bytes"] = x.view(t.uint8)
+    y = t.tensor(arr(3, 8, seed=4))
+    out["wider"] = {
+        "f64": (y.view(t.float64), _geometry(y.view(t.float64))),
+        "i64_slice": _geometry(y[1:, 2:6].view(t.int64)),
+        "u8_to_i32": t.tensor(np.arange(16, dtype=np.uint8)).view(t.int32),
+        "u8_to_f64": _geometry(t.tensor(np.arange(48, dtype=np.uint8)).reshape(3, 16)[:, 8:]
+                               .view(t.float64)),
+        "expanded": _geometry(t.tensor([1.0, 2.0]).expand(3, 2).view(t.float64)),
+        "empty": _geometry(t.empty(0).view(t.float64)),
+        "ptr": ptr_delta(y[1:, 2:].view(t.float64), y),
+    }
+    return out
+
+
+@prog
+def view_dtype_bad_geometry(t):
+    x = t.tensor(arr(2, 3, 4))
+    return {
+        "odd_last": catch(lambda: x[:, :, :3].view(t.float64)),
+        "odd_offset": catch(lambda: x[:, :, 1:3].view(t.float64)),
+        "transposed_wide": catch(lambda: x.transpose(1, 2).view(t.float64)),
+        "transposed_narrow": catch(lambda: x.transpose(1, 2).view(t.float16)),
+        "odd_stride": catch(lambda: t.tensor(arr(30)).as_strided((3, 4), (5, 1)).view(
+            t.float64)),
+        "zero_dim_wide": catch(lambda: t.tensor(1.0).view(t.float64)),
+        "zero_dim_narrow": catch(lambda: t.tensor(1.0).view(t.uint8)),
+        "empty_2d": catch(lambda: t.empty(2, 0).view(t.float64)),
+        "expanded_narrow": catch(lambda: t.tensor([1.0]).expand(4).view(t.float16)),
+        "int16_to_int64": catch(lambda: t.zeros(2, 6, dtype=t.int16).view(t.int64)),
+    }
+
+
+@prog
+def view_dtype_bad_arguments(t):
+    x = t.tensor(arr(2, 4))
+    return {
+        "dtype_and_int": catch(lambda: x.view(t.int32, 2)),
+        "int_and_dtype": catch(lambda: x.view(2, t.int32)),
+        "str": catch(lambda: x.view("a")),
+        "none": catch(lambda: x.view(None)),
+        "list_of_dtype": catch(lambda: x.view([t.int32])),
+        "size_keyword": x.view(size=(8,)),
+        "size_keyword_dtype": catch(lambda: x.view(size=t.int32)),
+    }
+
+
+@prog
+def view_dtype_autograd(t):
+    """No history, never requires grad, shares the version counter: a write through it
+    invalidates what autograd saved of the original."""
+    out = {}
+    x = leaf(t, arr(4, seed=5))
+    for name in ("float32", "int32", "float16", "float64"):
+        v = x[:4].view(getattr(t, name)) if name != "float64" else x.view(t.float64)
+        out[name] = _geometry(v)
+    y = x * 2
+    s = y.sin()
+    v = y.view(t.int32)
+    v.add_(1)
+    out["versions"] = (y._version, v._version, x._version)
+    out["backward"] = catch(lambda: s.sum().backward())
+    out["y_after_write"] = y  # the lowest mantissa bits changed
+    w = x.view(t.float32)
+    w.mul_(2)  # writes into a leaf that requires grad: allowed, no history to protect
+    out["leaf_write"] = (x._version, w._version, w.requires_grad)
+    out["requires_grad_"] = catch(lambda: y.view(t.float16).requires_grad_().requires_grad)
+    x2 = leaf(t, arr(3, seed=6))
+    z = x2.exp()
+    out["exp_then_reinterpret"] = catch(lambda: (z.view(t.int32).zero_(), z.sum().backward()))
+    return out
+
+
+@prog
+def view_dtype_inference_and_no_grad(t):
+    with t.inference_mode():
+        it = t.ones(4)
+        inside = it.view(t.int32)
+        inside_flags = (inside.is_inference(), catch(lambda: inside._version))
+    outside = it.view(t.int32)
+    outside.add_(1)
+    with t.no_grad():
+        ng = (leaf(t, arr(2)) * 1).view(t.int32)
+    return {"inside": inside_flags,
+            "outside": (outside.is_inference(), outside._version, it),
+            "no_grad": _geometry(ng)}
 
 
 @pytest.mark.parametrize("prog", prog.params())
