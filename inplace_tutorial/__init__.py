@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import warnings
 
-from . import memory, ops  # noqa: F401  (ops attaches methods to Tensor)
+from . import linalg, memory, ops  # noqa: F401  (ops attaches methods to Tensor)
 from .autograd import (
     detect_anomaly,
     enable_grad,
@@ -76,8 +76,9 @@ __all__ = ["Size", "Tensor", "UntypedStorage", "arange", "bfloat16", "bool", "ca
            "empty_strided", "enable_grad", "finfo", "float", "float16", "float32", "float64",
            "from_numpy", "full", "full_like", "half", "iinfo", "inference_mode", "int", "int8",
            "int16", "int32", "int64", "is_anomaly_check_nan_enabled", "is_anomaly_enabled",
-           "is_grad_enabled", "is_inference_mode_enabled", "long", "manual_seed", "memory",
-           "no_grad", "ones", "ones_like", "promote_types", "rand", "randn", "result_type",
+           "is_grad_enabled", "is_inference_mode_enabled", "linalg", "long",
+           "manual_seed", "memory", "no_grad", "ones", "ones_like", "promote_types", "rand",
+           "randn", "result_type",
            "set_grad_enabled", "short", "tensor", "uint8", "where", "zeros", "zeros_like"]
 
 

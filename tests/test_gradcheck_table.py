@@ -290,6 +290,10 @@ CASES.update({
     "linalg_vector_norm": (lambda a: a.norm(dim=1) + a.norm(1, 1) + a.norm(3, 1)
                            + a.norm(float("inf"), 1), [A], False),
     "renorm": (lambda a: a.renorm(2, 0, 1.0) + (a * 1).renorm_(1, 1, 0.5), [A], False),
+    # the SVD's singular values (ops/svd.py), and the matrix norms built on them (norms.py)
+    "_linalg_svd": (lambda a: ipt.linalg.svdvals(a) * 2 + a.norm("nuc", (1, 2)).unsqueeze(-1)
+                    + ipt.linalg.matrix_norm(a.transpose(1, 2), -2, keepdim=True)[:, 0],
+                    [BATCH], False),
     "unfold": (lambda a: a.unfold(1, 2, 1), [B], False),
     "i0": (lambda a: a.i0() + (a * 1).i0_(), [A], False),
     # BLAS level 2 (ops/matrix_vector.py): self broadcast (s[:1], s[0]) and written in place

@@ -25,6 +25,7 @@ class Formula:
     # (None: always saved). "result" is the op's output, saved after the op ran.
     backward: Backward
     multi_output: bool = False
+    outputs: tuple[str, ...] = ()  # saved names of the op's outputs (_linalg_svd's U, S, Vh)
     node_cls: type = field(default=Node, repr=False)
 
 
@@ -33,13 +34,15 @@ DERIVATIVES: dict[str, Formula] = {}
 
 def derivative(op: str, node: str, inputs: tuple[str, ...] = ("self",),
                saves: dict[str, str | None] | None = None, multi_output: bool = False,
-               qualified: bool = False):
+               qualified: bool = False, outputs: tuple[str, ...] = ()):
     """Register the backward formula of ``op`` (a decorator on the formula).
 
-    ``qualified``: a hand-written PyTorch node whose name() is "torch::autograd::<node>"."""
+    ``qualified``: a hand-written PyTorch node whose name() is "torch::autograd::<node>".
+    ``outputs``: names for the op's outputs, in order, where ``saves`` names them (a
+    multi-output node that saves its outputs, as _linalg_svd saves U, S and Vh)."""
 
     def deco(fn: Backward) -> Backward:
-        f = Formula(op, node, tuple(inputs), dict(saves or {}), fn, multi_output)
+        f = Formula(op, node, tuple(inputs), dict(saves or {}), fn, multi_output, tuple(outputs))
         body = {"_formula": f, "__slots__": ()}
         if qualified:
             body["name"] = lambda self: f"torch::autograd::{node}"

@@ -80,8 +80,9 @@ def record(op: str, out, inputs: dict, **attrs):
     for key in f.saves:
         if not _wants(f, key, inputs):
             continue
-        if key == "result":
-            _save(node, key, outs[0], producer_of(outs[0], node, 0), is_output=True,
+        if key == "result" or key in f.outputs:
+            nr = f.outputs.index(key) if key in f.outputs else 0
+            _save(node, key, outs[nr], producer_of(outs[nr], node, nr), is_output=True,
                   requires_grad=True)
         else:
             value = inputs[key] if key in inputs else attrs.get(key)

@@ -17,7 +17,7 @@ from . import normalization, embedding, activations, attention  # noqa: F401
 from . import trig, rounding, unary_math, compare_inplace, logical, bitwise, binary_math  # noqa: F401
 from . import joining, masking, index_ops, index_fill, scatter_gather  # noqa: F401
 from . import scatter_reduce, index_reduce  # noqa: F401
-from . import reorder, triangular, scan, sorting, dims, special, norms  # noqa: F401
+from . import reorder, triangular, scan, sorting, dims, special, svd, norms  # noqa: F401
 from . import matrix_vector, put_take  # noqa: F401
 from . import scalar_overloads  # noqa: F401
 from . import nonzero, float_classes  # noqa: F401

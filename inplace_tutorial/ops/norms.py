@@ -1,8 +1,11 @@
-"""Norms: Tensor.norm (PyTorch's torch.norm, which calls linalg.vector_norm for the vector
-orders: p = 2 / 'fro', 1, inf, -inf, 0 and any other number) and renorm/renorm_.
+"""Norms: Tensor.norm (PyTorch's torch.norm), torch.linalg.vector_norm / matrix_norm / norm,
+and renorm/renorm_.
 
-The node is LinalgVectorNormBackward0, as PyTorch names it: it saves self and the result, and
-ord, dim and keepdim as they were passed. float16/bfloat16 accumulate in float32. renorm
+The vector orders (p = 2 / 'fro', 1, inf, -inf, 0 and any other number) are one node,
+LinalgVectorNormBackward0, as PyTorch names it: it saves self and the result, and ord, dim
+and keepdim as they were passed. float16/bfloat16 accumulate in float32. The matrix orders
+are compositions, as in PyTorch: 'nuc' is svdvals(A).sum(-1) and 2/-2 its amax/amin
+(ops/svd.py: LinalgSvdBackward0), 1/-1/inf/-inf a vector 1-norm then amax/amin. renorm
 rescales every slice along ``dim`` whose p-norm exceeds ``maxnorm`` down to it; its node
 (RenormBackward0) saves self and recomputes the norms in backward, as PyTorch does.
 """
@@ -16,14 +19,30 @@ import numpy as np
 from .. import dtypes
 from ..autograd.derivatives import derivative
 from ..autograd.record import record, record_inplace
+from ..creation import zeros
 from ..layout import wrap_dim
 from ..tensor import Tensor, tensor_method
 from .arg_checks import argument_error, check_int, check_number, saved, signed, type_name
 from .compare import where
 from .reduce import _out_shape
+from .svd import svdvals
 from .tensor_iterator import check_internal_overlap
 
 _VN = "linalg.vector_norm"
+_MN = "linalg.matrix_norm"
+
+
+def _check_norm_dtype(op: str, self: Tensor, dtype) -> None:
+    """PyTorch's check_linalg_norm_dtype: a floating dtype= the input widens to."""
+    if dtype is None:
+        return
+    if dtype.category != dtypes.FLOATING:
+        raise RuntimeError(f"{op}: dtype should be floating point or complex, but got "
+                           f"{dtype.short}")
+    if dtypes.promote_types(self.dtype, dtype) is not dtype:
+        raise RuntimeError(f"{op}: the dtype of the input ({self.dtype.short}) should be "
+                           f"convertible without narrowing to the specified dtype "
+                           f"({dtype.short})")
 
 
 def _reduce_dims(self: Tensor, dim) -> tuple:
@@ -40,9 +59,7 @@ def _check_vector_norm(self: Tensor, ord: float, dims: tuple, dim, dtype) -> Non
     if self.dtype.category != dtypes.FLOATING:
         raise RuntimeError(f"{_VN}: Expected a floating point or complex tensor as input. "
                            f"Got {self.dtype.short}")
-    if dtype is not None and dtype.category != dtypes.FLOATING:
-        raise RuntimeError(f"{_VN}: dtype should be floating point or complex, but got "
-                           f"{dtype.short}")
+    _check_norm_dtype(_VN, self, dtype)
     if self.numel() == 0 and (ord < 0 or ord == math.inf):
         if dim is None:
             raise RuntimeError(f"{_VN} cannot compute the {ord:g} norm on an empty tensor "
@@ -109,32 +126,126 @@ def _vector_dims(dim):
     return tuple(int(d) for d in dim)
 
 
-@tensor_method
-def norm(self, p="fro", dim=None, keepdim: bool = False, dtype=None) -> Tensor:
-    """torch.norm: p = 'fro' (or None) is the 2-norm; any number is the vector p-norm."""
-    dims_arg = _dim_list(dim)
-    if isinstance(p, str):  # torch.norm asks len(dim) here, whatever dim is
-        if p != "fro" or (dims_arg is not None and len(dims_arg) > 2):
-            if p == "nuc":
-                raise NotImplementedError("norm(p='nuc') (the nuclear norm needs an SVD) is not "
-                                          "in the core")
-            raise RuntimeError(f"linalg.matrix_norm: Order {p} not supported.")
-        ord = 2
-    else:
-        ord = 2.0 if p is None else p
-        check_number("linalg_vector_norm", "ord", ord, 2)
-    dims_arg = _vector_dims(dims_arg)  # the binding's order: ord, dim, keepdim, dtype
+def _check_keepdim_dtype(op: str, keepdim, dtype) -> None:
     if not isinstance(keepdim, bool):  # (torch.norm passes it on by position)
-        raise TypeError(f"linalg_vector_norm(): argument 'keepdim' (position 4) must be bool, "
+        raise TypeError(f"{op}(): argument 'keepdim' (position 4) must be bool, "
                         f"not {type_name(keepdim)}")
     if dtype is not None and not isinstance(dtype, dtypes.dtype):
-        raise TypeError(f"linalg_vector_norm(): argument 'dtype' must be torch.dtype, not "
+        raise TypeError(f"{op}(): argument 'dtype' must be torch.dtype, not "
                         f"{type_name(dtype)}")
+
+
+def vector_norm(self: Tensor, ord=2, dim=None, keepdim: bool = False, *,
+                dtype=None) -> Tensor:
+    """torch.linalg.vector_norm: the ord-norm of self over dim (all dims when None)."""
+    check_number("linalg_vector_norm", "ord", ord, 2)
+    dims_arg = _vector_dims(_dim_list(dim))  # the binding's order: ord, dim, keepdim, dtype
+    _check_keepdim_dtype("linalg_vector_norm", keepdim, dtype)
     dims = _reduce_dims(self, dims_arg)
     _check_vector_norm(self, float(ord), dims, dims_arg, dtype)
     out = _vector_norm(self, ord, dims, keepdim, dtype)
     return record("linalg_vector_norm", out, {"self": self}, ord=ord,
                   dim=None if dims_arg is None else saved(dims_arg), keepdim=keepdim)
+
+
+def _matrix_dims(A: Tensor, dim, dtype, low_precision: bool) -> list:
+    """PyTorch's _linalg_matrix_norm_checks: A a matrix (16-bit floats only where allowed),
+    dim two different dims, dtype= a widening one."""
+    if A.dim() < 2:
+        raise RuntimeError(f"{_MN}: The input tensor A must have at least 2 dimensions.")
+    if A.dtype.category != dtypes.FLOATING:
+        raise RuntimeError(f"{_MN}: Expected a floating point or complex tensor as input. "
+                           f"Got {A.dtype.short}")
+    if not low_precision and A.dtype in (dtypes.float16, dtypes.bfloat16):
+        raise RuntimeError(f"{_MN}: Low precision dtypes not supported. Got {A.dtype.short}")
+    dim = list(dim)
+    if len(dim) != 2:
+        raise RuntimeError(f"{_MN}: dim must be a 2-tuple. Got {' '.join(map(str, dim))}")
+    dim = [wrap_dim(d, A.dim()) for d in dim]
+    if dim[0] == dim[1]:
+        raise RuntimeError(f"{_MN}: dims must be different. Got ({dim[0]}, {dim[1]})")
+    _check_norm_dtype(_MN, A, dtype)
+    return dim
+
+
+def _amax_amin(A: Tensor, ord: float, dim: int, keepdim: bool) -> Tensor:
+    """amax for a positive order, amin for a negative one; over an empty dim the largest
+    value is 0 (a new tensor, outside the graph), as PyTorch answers."""
+    if ord > 0 and A._shape[wrap_dim(dim, A.dim())] == 0:
+        d = wrap_dim(dim, A.dim())
+        return zeros(_out_shape(A, (d,), keepdim), dtype=A.dtype)
+    return A.amax(dim, keepdim) if ord > 0 else A.amin(dim, keepdim)
+
+
+def _singular_values(A: Tensor, dim: list, dtype) -> tuple[Tensor, list]:
+    """svdvals of A with the two dims moved to the end (PyTorch's backshift permutation,
+    a PermuteBackward0 node even when it changes nothing)."""
+    perm = [d for d in range(A.dim()) if d not in dim] + dim
+    A_ = A.to(dtype) if dtype is not None else A
+    return svdvals(A_.permute(perm)), perm
+
+
+def _keep_reduced(result: Tensor, perm: list, keepdim: bool) -> Tensor:
+    if not keepdim:
+        return result
+    return result.unsqueeze(-1).permute([perm.index(d) for d in range(len(perm))])
+
+
+def matrix_norm(A: Tensor, ord="fro", dim=(-2, -1), keepdim: bool = False, *,
+                dtype=None) -> Tensor:
+    """torch.linalg.matrix_norm: 'fro', 'nuc', 2, -2, 1, -1, inf or -inf over two dims."""
+    if isinstance(ord, str):
+        if ord not in ("fro", "nuc"):
+            raise RuntimeError(f"{_MN}: Order {ord} not supported.")
+        dim = _matrix_dims(A, dim, dtype, low_precision=ord == "fro")
+        if ord == "fro":
+            return vector_norm(A, 2, dim, keepdim, dtype=dtype)
+        S, perm = _singular_values(A, dim, dtype)
+        return _keep_reduced(S.sum(-1, keepdim), perm, keepdim)
+    check_number("linalg_matrix_norm", "ord", ord, 2)
+    if abs(ord) not in (1, 2, math.inf):
+        raise RuntimeError(f"{_MN}: Order {ord:g} not supported.")
+    dim = _matrix_dims(A, dim, dtype, low_precision=abs(ord) != 2)
+    if abs(ord) == 2:
+        S, perm = _singular_values(A, dim, dtype)
+        return _keep_reduced(_amax_amin(S, ord, -1, keepdim), perm, keepdim)
+    if math.isinf(ord):  # the inf-norm is the 1-norm of the transposed matrix
+        dim.reverse()
+    if not keepdim and dim[0] < dim[1]:  # the first reduction shifts the second dim down
+        dim[1] -= 1
+    return _amax_amin(vector_norm(A, 1.0, [dim[0]], keepdim, dtype=dtype), ord, dim[1],
+                      keepdim)
+
+
+def linalg_norm(A: Tensor, ord=None, dim=None, keepdim: bool = False, *,
+                dtype=None) -> Tensor:
+    """torch.linalg.norm: a matrix norm when ord is given for two dims (or a 2-D input
+    without dim), else a vector norm (ord=None is the 2-norm, which is also 'fro')."""
+    dim = _dim_list(dim)
+    if dim is not None:
+        if len(dim) not in (1, 2):
+            raise RuntimeError("linalg.norm: If dim is specified, it must be of length 1 or 2. "
+                               f"Got [{', '.join(map(str, dim))}]")
+    elif ord is not None and A.dim() not in (1, 2):
+        raise RuntimeError("linalg.norm: If dim is not specified but ord is, the input must be "
+                           f"1D or 2D. Got {A.dim()}D.")
+    if isinstance(ord, str) or (ord is not None and len(dim or range(A.dim())) == 2):
+        return matrix_norm(A, ord, (0, 1) if dim is None else dim, keepdim, dtype=dtype)
+    return vector_norm(A, 2.0 if ord is None else ord, dim, keepdim, dtype=dtype)
+
+
+@tensor_method
+def norm(self, p="fro", dim=None, keepdim: bool = False, dtype=None) -> Tensor:
+    """torch.norm: p = 'fro' (or None) is the 2-norm, 'nuc' the nuclear norm of a matrix;
+    any number is the vector p-norm."""
+    dims_arg = _dim_list(dim)
+    if isinstance(p, str):  # torch.norm asks len(dim) here, whatever dim is
+        if p == "fro" and (dims_arg is None or len(dims_arg) <= 2):
+            return vector_norm(self, 2, dims_arg, keepdim, dtype=dtype)
+        dims = list(range(self.dim())) if dims_arg is None else dims_arg
+        _check_keepdim_dtype("linalg_matrix_norm", keepdim, dtype)
+        return matrix_norm(self, p, dims, keepdim, dtype=dtype)
+    return vector_norm(self, 2.0 if p is None else p, dims_arg, keepdim, dtype=dtype)
 
 
 def _norm_backward(g: Tensor, x: Tensor, p: float, norm: Tensor, dims: tuple,

@@ -194,8 +194,9 @@ def _std_bw(ctx, g):
     return (_regrow(g, x.shape, dims, ctx.attr("keepdim")) * centered / (r * denom),)
 
 
-def _check_nonempty(op: str, self, dims) -> None:
-    """PyTorch's checks before a max/min reduction: nothing to reduce is an error."""
+def _check_nonempty(op: str, self, dims, as_given: bool = False) -> None:
+    """PyTorch's checks before a max/min reduction: nothing to reduce is an error (amax and
+    amin name the dim ``as_given``, -1 stays -1; max, min and arg* name it wrapped)."""
     if dims is None:
         if self.numel() == 0:
             if op.startswith("arg"):
@@ -205,17 +206,18 @@ def _check_nonempty(op: str, self, dims) -> None:
                                "input.numel() == 0. Specify the reduction dim with the 'dim' "
                                "argument.")
         return
-    for d in ((dims,) if isinstance(dims, int) else dims):
-        d = wrap_dim(d, self.dim()) if self.dim() else 0
+    for given in ((dims,) if isinstance(dims, int) else dims):
+        d = wrap_dim(given, self.dim()) if self.dim() else 0
         if self.dim() and self._shape[d] == 0:
-            raise IndexError(f"{op}(): Expected reduction dim {d} to have non-zero size.")
+            raise IndexError(f"{op}(): Expected reduction dim {given if as_given else d} to "
+                             "have non-zero size.")
 
 
 def _extreme(self, op: str, kernel, dim, keepdim) -> Tensor:
     """amax/amin: the largest/smallest value over ``dim`` (all dims when ``()``)."""
     _check_keepdim(op, keepdim)
     dims = None if dim == () else dim
-    _check_nonempty(op, self, dims)
+    _check_nonempty(op, self, dims, as_given=True)
     out, dims = _reduce(self, op, kernel, dims, keepdim, self.dtype)
     return record(op, out, {"self": self}, dims=dims, keepdim=keepdim)
 

@@ -1,0 +1,196 @@
+"""Norms and reductions of issue 10 on torch 2.13 and the core: torch.norm / Tensor.norm with
+matrix orders ('nuc', 'fro' over two dims), torch.linalg.vector_norm / matrix_norm / norm /
+svdvals. Values, grad_fn chains, ``_saved_*`` fields of the nodes, gradients, error texts.
+"""
+
+import pytest
+
+from .harness import Registry, arr, catch, check_parity, leaf, meta, upstream
+
+pytestmark = pytest.mark.parity
+
+prog = Registry()
+
+
+def chain(fn):
+    """The backward graph below fn as (name, output_nr it is reached by) pairs, depth first."""
+    out = []
+
+    def walk(f, nr):
+        if f is None:
+            return
+        out.append((type(f).__name__ if "AccumulateGrad" not in type(f).__name__ else
+                    "AccumulateGrad", nr))
+        for g, i in f.next_functions:
+            walk(g, int(i))
+
+    walk(fn, 0)
+    return out
+
+
+def svd_node(fn):
+    """The LinalgSvdBackward0 below fn: its saved fields. U and Vh are fixed only up to the
+    signs of their columns/rows (LAPACK builds differ), so they are compared through
+    U diag(S) Vh, which is A."""
+    while type(fn).__name__ != "LinalgSvdBackward0":
+        fn = fn.next_functions[0][0]
+    U, S, Vh = fn._saved_U, fn._saved_S, fn._saved_Vh
+    return {"S": S, "U_meta": meta(U), "Vh_meta": meta(Vh), "USVh": (U * S.unsqueeze(-2)) @ Vh,
+            "full_matrices": fn._saved_full_matrices,
+            "k": fn._saved_S_sym_argsize_minus_1,
+            "names": sorted(n for n in dir(fn) if n.startswith("_saved_"))}
+
+
+def grad_chain(t, make, shape, seed=5):
+    a = leaf(t, arr(*shape, seed=seed))
+    y = make(a)
+    out = {"value": y, "chain": chain(y.grad_fn)}
+    y.backward(upstream(t, y))
+    out["grad"] = a.grad
+    return out
+
+
+# ======================================================================================
+# matrix norms
+
+
+@prog
+def norm_nuc_values(t):
+    x = t.tensor(arr(3, 4, seed=21))
+    b = t.tensor(arr(2, 3, 5, seed=22))
+    return {
+        "nuc": x.norm("nuc"),
+        "nuc_t": x.t().norm("nuc"),
+        "nuc_keep": (x.norm("nuc", keepdim=True), meta(x.norm("nuc", keepdim=True))),
+        "nuc_dims": (t.norm(b, "nuc", dim=(0, 2)), t.norm(b, "nuc", dim=(2, 1), keepdim=True)),
+        "nuc_list": x.norm("nuc", [0, 1]),
+        "nuc_f64": (x.norm("nuc", dtype=t.float64), x.double().norm("nuc")),
+        "fro_dims": (t.norm(b, "fro", dim=(0, 2)), b.norm("fro", 1, keepdim=True)),
+        "empty": (t.zeros(0, 3).norm("nuc"), t.zeros(2, 0, 3).norm("nuc", (1, 2))),
+        "svdvals": (t.linalg.svdvals(x), t.linalg.svdvals(b), t.linalg.svdvals(x.t()),
+                    t.linalg.svdvals(t.zeros(2, 0, 3))),
+    }
+
+
+@prog
+def matrix_norm_orders(t):
+    x = t.tensor(arr(3, 4, seed=23))
+    b = t.tensor(arr(2, 3, 4, seed=24))
+    inf = float("inf")
+    out = {}
+    for o in ("fro", "nuc", 2, -2, 1, -1, inf, -inf, 2.0, 1.0):
+        out[str(o)] = (t.linalg.matrix_norm(x, o), t.linalg.matrix_norm(b, o),
+                       t.linalg.matrix_norm(b, o, dim=(0, 2), keepdim=True),
+                       t.linalg.matrix_norm(b, o, dim=(2, 0)))
+    out["empty"] = {str(o): catch(lambda o=o: t.linalg.matrix_norm(t.zeros(0, 3), o))
+                    for o in (1, -1, inf, -inf, 2, -2, "fro", "nuc")}
+    out["empty_t"] = {str(o): catch(lambda o=o: t.linalg.matrix_norm(t.zeros(3, 0), o))
+                      for o in (1, -1, inf, -inf)}
+    out["half"] = (t.linalg.matrix_norm(x.half()), t.linalg.matrix_norm(x.half(), 1),
+                   t.linalg.matrix_norm(x.bfloat16(), -inf))
+    out["dtype"] = (t.linalg.matrix_norm(x, 1, dtype=t.float64),
+                    t.linalg.matrix_norm(x, 2, dtype=t.float64))
+    out["vector_norm"] = (t.linalg.vector_norm(x), t.linalg.vector_norm(x, 1, 1),
+                          t.linalg.vector_norm(b, inf, (0, 2), True),
+                          t.linalg.vector_norm(x, 0.5, dim=0, dtype=t.float64))
+    out["linalg_norm"] = (t.linalg.norm(x), t.linalg.norm(x, "nuc"), t.linalg.norm(x, 1),
+                          t.linalg.norm(x, 3, dim=1), t.linalg.norm(b, -2, dim=(0, 1)),
+                          t.linalg.norm(b), t.linalg.norm(b, dim=(1, 2)),
+                          t.linalg.norm(x[0], 3), t.linalg.norm(b, None, (2,), True))
+    return out
+
+
+@prog
+def matrix_norm_errors(t):
+    x = t.zeros(3, 4)
+    v = t.zeros(4)
+    b = t.zeros(2, 3, 4)
+    inf = float("inf")
+    return {
+        "nuc_1d": catch(lambda: v.norm("nuc")),
+        "nuc_dim_int": catch(lambda: x.norm("nuc", 0)),
+        "nuc_dim_1": catch(lambda: x.norm("nuc", (1,))),
+        "fro_dim_3": catch(lambda: b.norm("fro", (0, 1, 1))),
+        "nuc_3d": catch(lambda: b.norm("nuc")),
+        "nuc_same": catch(lambda: x.norm("nuc", (0, -2))),
+        "nuc_range": catch(lambda: x.norm("nuc", (0, 5))),
+        "nuc_half": catch(lambda: x.half().norm("nuc")),
+        "nuc_long": catch(lambda: x.long().norm("nuc")),
+        "nuc_dtype_long": catch(lambda: x.norm("nuc", dtype=t.int64)),
+        "nuc_dtype_half": catch(lambda: x.norm("nuc", dtype=t.float16)),
+        "nuc_dtype_narrow": catch(lambda: x.double().norm("nuc", dtype=t.float32)),
+        "fro_dtype_narrow": catch(lambda: x.norm("fro", dtype=t.float16)),
+        "p_dtype_narrow": catch(lambda: x.norm(1, dtype=t.bfloat16)),
+        "str_1d": catch(lambda: v.norm("abc")),
+        "str_long": catch(lambda: x.long().norm("abc")),
+        "mn_order": catch(lambda: t.linalg.matrix_norm(x, 3)),
+        "mn_order_str": catch(lambda: t.linalg.matrix_norm(x, "abc")),
+        "mn_order_1d": catch(lambda: t.linalg.matrix_norm(v, 0.5)),
+        "mn_1d": catch(lambda: t.linalg.matrix_norm(v)),
+        "mn_half_2": catch(lambda: t.linalg.matrix_norm(x.half(), 2)),
+        "mn_half_nuc": catch(lambda: t.linalg.matrix_norm(x.bfloat16(), "nuc")),
+        "mn_dim": catch(lambda: t.linalg.matrix_norm(x, dim=(0,))),
+        "mn_neg_empty": catch(lambda: t.linalg.matrix_norm(t.zeros(0, 3), -2)),
+        "mn_neginf_empty": catch(lambda: t.linalg.matrix_norm(t.zeros(0, 3), -inf)),
+        "vn_str": catch(lambda: t.linalg.vector_norm(x, "fro")),
+        "ln_dim3": catch(lambda: t.linalg.norm(b, 2, (0, 1, 2))),
+        "ln_dim3_str": catch(lambda: t.linalg.norm(b, "fro", (0, 1, 2))),
+        "ln_3d_ord": catch(lambda: t.linalg.norm(b, 2)),
+        "ln_3d_str": catch(lambda: t.linalg.norm(b, "nuc")),
+        "ln_order": catch(lambda: t.linalg.norm(x, 3)),
+        "svd_1d": catch(lambda: t.linalg.svdvals(v)),
+        "svd_long": catch(lambda: t.linalg.svdvals(x.long())),
+        "svd_half": catch(lambda: t.linalg.svdvals(x.half())),
+        "svd_bf16": catch(lambda: t.linalg.svdvals(x.bfloat16())),
+    }
+
+
+@prog
+def matrix_norm_autograd(t):
+    inf = float("inf")
+    out = {
+        "nuc": grad_chain(t, lambda a: a.norm("nuc"), (3, 4)),
+        "nuc_wide": grad_chain(t, lambda a: a.norm("nuc"), (4, 3)),
+        "nuc_keep": grad_chain(t, lambda a: t.norm(a, "nuc", (1, 0), True), (3, 4)),
+        "nuc_batch": grad_chain(t, lambda a: t.norm(a, "nuc", (0, 2)), (3, 2, 4)),
+        "nuc_f64": grad_chain(t, lambda a: a.norm("nuc", dtype=t.float64), (3, 3)),
+        "fro_dims": grad_chain(t, lambda a: t.norm(a, "fro", (0, 2)), (2, 3, 4)),
+        "svdvals": grad_chain(t, lambda a: t.linalg.svdvals(a), (2, 3, 4)),
+    }
+    for o in (2, -2, 1, -1, inf, -inf):
+        out[str(o)] = grad_chain(t, lambda a, o=o: t.linalg.matrix_norm(a, o), (3, 4))
+        out[f"{o}_keep"] = grad_chain(
+            t, lambda a, o=o: t.linalg.matrix_norm(a, o, dim=(2, 0), keepdim=True), (3, 2, 4))
+    a = leaf(t, arr(3, 4, seed=30))
+    y = a.norm("nuc")
+    out["svd_saved"] = svd_node(y.grad_fn)
+    out["sum_next"] = [(type(f).__name__, int(i)) for f, i in y.grad_fn.next_functions]
+    z = leaf(t, arr(2, 4, 3, seed=31))
+    out["svd_saved_batch"] = svd_node(t.norm(z, "nuc", (2, 1)).grad_fn)
+    e = leaf(t, arr(0, 3))
+    ye = e.norm("nuc")
+    out["empty"] = (ye, chain(ye.grad_fn))
+    ye.backward()
+    out["empty_grad"] = e.grad
+    out["empty_2"] = t.linalg.matrix_norm(leaf(t, arr(0, 3)), 2).requires_grad
+    out["empty_1"] = chain(t.linalg.matrix_norm(leaf(t, arr(0, 3)), 1).grad_fn)
+    out["empty_inf"] = t.linalg.matrix_norm(leaf(t, arr(0, 3)), inf).requires_grad
+    # the permuted input is a view of a; modifying a in place after the norm is fine for the
+    # SVD node (it saved U, S, Vh, not A) but not for a node that saved self
+    h = leaf(t, arr(3, 4, seed=32)) * 1
+    y = h.norm("nuc")
+    h.mul_(2)
+    y.backward()
+    out["modified_after_nuc"] = h.grad_fn is not None
+    h2 = leaf(t, arr(3, 4, seed=33)) * 1
+    y2 = t.linalg.matrix_norm(h2, 1)
+    h2.mul_(2)
+    out["modified_after_1"] = catch(lambda: y2.backward())
+    with t.no_grad():
+        out["no_grad"] = leaf(t, arr(3, 4, seed=34)).norm("nuc").requires_grad
+    return out
+
+
+@pytest.mark.parametrize("prog", prog.params())
+def test_norm_reductions_parity(prog, torch_mod, core):
+    check_parity(prog, torch_mod, core)
