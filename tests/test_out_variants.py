@@ -59,7 +59,7 @@ NOT_POINTWISE = {"activations", "advanced_indexing", "arg_checks", "attention", 
                  "norms", "operators", "out_functions", "out_reductions", "out_variants",
                  "put_take", "random", "random_from_to", "reduce", "reduced", "reorder",
                  "scalar_overloads", "scan", "scatter_gather", "scatter_reduce", "sorting",
-                 "strided", "triangular", "view_dtype", "views"}
+                 "strided", "svd", "triangular", "view_dtype", "views"}
 
 
 def test_every_ops_module_is_classified():
