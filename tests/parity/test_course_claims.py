@@ -395,6 +395,9 @@ def _pointwise_saved_programs(t, x, nl):
         "clamp_min_tensor": lambda: x(3).clamp_min(x(3, seed=1)),
         "clamp_max_tensor": lambda: x(3).clamp_max(x(3, seed=1)),
         "lerp_tensor": lambda: x(3).lerp(x(3, seed=1), x(3, seed=2)),
+        "normal_tensor_tensor": lambda: t.normal(x(3), x(3, seed=1)),
+        "normal_tensor_float": lambda: t.normal(x(2, 3), 2.0),
+        "normal_float_tensor": lambda: t.normal(1.0, x(3)),
     })
     return progs
 
