@@ -258,6 +258,10 @@ class _NumPyStorage(UntypedStorage):
         # no buffer reference with a callback: nothing was counted, nothing is given back
         self._ref = types.SimpleNamespace(op="from_numpy", nbytes=0, label=f"S{self._id}")
 
+    @property
+    def _resizable(self) -> bool:
+        return False  # PyTorch's from_numpy storage: an out= on it can't grow
+
 
 def _np_type_name(v) -> str:
     t = type(v)

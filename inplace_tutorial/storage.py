@@ -72,6 +72,8 @@ class UntypedStorage:
         return self._nbytes
 
     def data_ptr(self) -> int:
+        if not self._nbytes:  # PyTorch: a storage of no bytes has no buffer (nullptr)
+            return 0
         if not self._ptr:
             self._ptr = self._array.__array_interface__["data"][0]
         return self._ptr
@@ -82,6 +84,37 @@ class UntypedStorage:
         that dtype can address them."""
         raw = self._array.view(np.uint8)
         return raw[:raw.size - raw.size % np.dtype(np_dtype).itemsize].view(np_dtype)
+
+    def _resize_bytes(self, nbytes: int, op: str = "resize_") -> None:
+        """PyTorch's resize_bytes_cpu, for a storage that must grow (an ``out=`` too small):
+        a new, larger buffer for THIS storage object, the old bytes copied to its front and
+        the rest uninitialised. The storage (and its label) stays, so every tensor that looks
+        into it reads the new buffer; its data_ptr changes. The old buffer goes back to the
+        count when its last NumPy view dies; its receipt is relabelled, so that a trace does
+        not read that free as the end of the storage."""
+        if not self._resizable:
+            raise RuntimeError("Trying to resize storage that is not resizable")
+        old = self._array
+        # the same element type when the bytes make whole elements of it (a view(dtype) out
+        # may ask for others: then bytes, which every tensor reads through typed())
+        dtype = old.dtype if nbytes % old.itemsize == 0 else np.dtype(np.uint8)
+        op = memory.current_op(op)
+        if memory._observers:
+            memory._on_request(nbytes, op)
+        new = np.empty(nbytes // dtype.itemsize, dtype=dtype)
+        new.view(np.uint8)[:old.nbytes] = old.view(np.uint8)  # (never larger than new)
+        ref = _BufferRef(new, _buffer_gone)
+        ref.nbytes, ref.label, ref.op = 0, f"S{self._id}", op
+        _held[id(ref)] = ref
+        self._ref.label = f"S{self._id} (before resize_)"
+        self._array, self._nbytes, self._ptr, self._ref = new, new.nbytes, 0, ref
+        memory._on_alloc(self._nbytes, self, ref)
+
+    @property
+    def _resizable(self) -> bool:
+        """PyTorch's StorageImpl::resizable(): a buffer the core allocated can be grown;
+        from_numpy's (NumPy's own memory) cannot."""
+        return True
 
     def size(self) -> int:
         """Bytes, as for torch.UntypedStorage (it is untyped)."""

@@ -9,6 +9,8 @@ so this file stays about what a tensor *is*, not what it can do.
 from __future__ import annotations
 
 import functools
+import gc
+import sys
 import weakref
 from typing import Any
 
@@ -112,6 +114,21 @@ class DetachedInferenceCounter(VersionCounter):
     inference = True
 
 
+class _BufferHolder:
+    __slots__ = ("_array",)
+
+
+def _buffer_refs_unwindowed() -> int:
+    """sys.getrefcount of a storage's buffer that no NumPy window looks into, read as
+    Tensor._resize_contiguous reads it (interpreters differ in the references they count).
+    (A stand-in holder: a real storage would take a label, S0.)"""
+    storage = _BufferHolder()
+    storage._array = np.empty(0, np.float32)
+    return sys.getrefcount(storage._array)
+
+
+_BUFFER_REFS_UNWINDOWED = _buffer_refs_unwindowed()
+
 INFERENCE_VERSION = "Inference tensors do not track version counter."
 INFERENCE_REQUIRES_GRAD = (
     "Setting requires_grad=True on inference tensor outside InferenceMode is not allowed.")
@@ -199,6 +216,29 @@ class Tensor:
         self._shape, self._stride, self._offset = tuple(shape), tuple(stride), offset
         self._np = None
 
+    def _resize_contiguous(self, shape: tuple) -> None:
+        """PyTorch's ``resize_`` as ``resize_output`` calls it: contiguous strides from the
+        same storage offset. A storage too small for them grows IN PLACE (the same storage
+        object gets a larger buffer: UntypedStorage._resize_bytes), so every other tensor
+        that looks into it reads the new buffer too, and all their data_ptr() move."""
+        numel = 1
+        for n in shape:
+            numel *= n
+        self._np = None
+        need = (self._offset + numel) * self.dtype.itemsize if numel else 0
+        if need > self._storage.nbytes():
+            storage = self._storage
+            # Tensors cache a NumPy window on the buffer (_np). Only when some window other
+            # than this tensor's exists are the tensors of this storage looked for (a scan of
+            # the heap, tens of ms): every window holds a reference to the buffer.
+            windows = sys.getrefcount(storage._array) > _BUFFER_REFS_UNWINDOWED
+            storage._resize_bytes(need, "resize_ (out=)")
+            if windows:
+                for t in gc.get_referrers(storage):
+                    if isinstance(t, Tensor):
+                        t._np = None
+        self._set_geometry(shape, contiguous_strides(tuple(shape)), self._offset)
+
     # ------------------------------------------------------------------ metadata
     @property
     def shape(self) -> Size:
@@ -244,6 +284,8 @@ class Tensor:
 
     @no_arguments
     def data_ptr(self) -> int:
+        if 0 in self._shape:  # PyTorch: a tensor with no elements points nowhere
+            return 0
         return self._storage.data_ptr() + self._offset * self.dtype.itemsize
 
     @no_arguments

@@ -32,12 +32,45 @@ def test_wrong_shape_is_resized_as_pytorch_does():
                                          r"match the required output shape \[3\]"):
         ipt.add(ipt.ones(3), 1, out=small)
     assert small.tolist() == [2.0] * 3 and small._version == 1
-    assert memory.memory_allocated() - base == 3 * 4 - 2 * 4  # a new 3-float storage, counted
+    assert memory.memory_allocated() - base == 3 * 4 - 2 * 4  # grown to 3 floats, counted
     big = ipt.zeros(10)
     ptr = big.data_ptr()
     with pytest.warns(UserWarning, match="resized"):
         ipt.sin(ipt.zeros(3), out=big)
     assert big.shape == (3,) and big.data_ptr() == ptr  # large enough: same storage
+
+
+def test_a_grown_storage_counts_its_new_buffer_and_gives_the_old_one_back():
+    """The storage object stays (label, op trace) and grows: the new buffer is counted before
+    the old one is given back; a NumPy array still looking at the old buffer keeps it (and its
+    count) alive until it dies, as every buffer of the core does."""
+    small = ipt.zeros(4)
+    storage, label = small.untyped_storage(), small.untyped_storage().label
+    old_window = small.numpy()
+    base = memory.memory_allocated()
+    with memory.record() as trace:
+        ipt.add(ipt.ones(2, 5), 1, out=small)
+    assert small.untyped_storage() is storage and storage.label == label
+    assert storage.nbytes() == 40 and small.tolist() == [[2.0] * 5] * 2
+    grown = [e for e in trace.events if e.label == label]
+    assert [(e.kind, e.nbytes) for e in grown] == [("alloc", 40)]  # old buffer still seen
+    assert memory.memory_allocated() - base == 40  # both buffers counted (the input is gone)
+    with memory.record() as trace:
+        del old_window
+    assert [(e.kind, e.nbytes, e.label) for e in trace.events] == [
+        ("free", 16, f"{label} (before resize_)")]
+    assert trace.alive_at(-1) == []
+
+
+def test_views_made_before_the_growth_read_the_new_buffer():
+    x = ipt.zeros(3)
+    view, detached = x[1:], x.detach()
+    assert view.tolist() == [0.0, 0.0] and detached.sum().item() == 0.0  # windows opened
+    with pytest.warns(UserWarning, match="resized"):
+        ipt.mul(ipt.tensor([1.0, 2.0, 3.0, 4.0]), 10, out=x)
+    assert view.tolist() == [20.0, 30.0] and detached.tolist() == [10.0, 20.0, 30.0]
+    view.fill_(-1.0)
+    assert x.tolist() == [10.0, -1.0, -1.0, 40.0] and x._version == view._version == 2
 
 
 def test_out_ops_come_from_the_op_table():

@@ -7,7 +7,8 @@ the op's own checks, then out's checks. Structured kernels (addmv, addmm, cumsum
 out's dtype to be exactly the result's and keep out's strides when its shape is right;
 TensorIterator ops (addr) check overlaps first and accept any dtype the result can be cast
 to. A wrongly shaped out is resized (out_variants.resize_output: PyTorch's warning unless it
-was empty; a new, larger storage when the old one is too small, so its data_ptr changes).
+was empty; when its storage is too small, that same storage grows in place, so its data_ptr
+changes and every other tensor on it sees the new buffer).
 """
 from __future__ import annotations
 

@@ -19,9 +19,8 @@ from .. import dtypes
 from ..autograd import grad_mode
 from ..autograd.graph import any_requires_grad
 from ..creation import cast_into
-from ..layout import broadcast_shapes, contiguous_strides
+from ..layout import broadcast_shapes
 from ..modes import STATE
-from ..storage import UntypedStorage
 from ..tensor import Tensor
 from . import elementwise as ew
 from . import unary
@@ -92,9 +91,8 @@ def _check_out(out: Tensor, shape: tuple, rd) -> None:
 def resize_output(out: Tensor, shape: tuple, warn: bool = True) -> None:
     """PyTorch's resize_output: a wrongly shaped ``out`` takes the result's shape (contiguous
     strides), with a deprecation warning unless it had no elements. Its storage is kept when
-    it is large enough (same data_ptr), else out gets a new, larger one. (PyTorch grows the
-    storage object itself, so other views of it would see the new bytes; here they keep the
-    old storage.)"""
+    it is large enough (same data_ptr); else that same storage object grows in place
+    (Tensor._resize_contiguous), so other views of it see the new buffer, as in PyTorch."""
     if tuple(out._shape) == shape:
         return
     if out.numel() and warn:  # (warn=False: addbmm's resize_as_, which says nothing)
@@ -105,15 +103,7 @@ def resize_output(out: Tensor, shape: tuple, warn: bool = True) -> None:
             "future PyTorch release outputs will not be resized unless they have zero "
             "elements. You can explicitly reuse an out tensor t by resizing it, inplace, to "
             "zero elements with t.resize_(0).", UserWarning, stacklevel=4)
-    numel = 1
-    for n in shape:
-        numel *= n
-    if out._offset + numel > out._storage.nbytes() // out.dtype.itemsize:
-        old = out._storage
-        out._storage = UntypedStorage(out._offset + numel, out.dtype.np, "resize_ (out=)")
-        keep = min(old.nbytes(), out._storage.nbytes())
-        out._storage._array.view(np.uint8)[:keep] = old._array.view(np.uint8)[:keep]
-    out._set_geometry(shape, contiguous_strides(shape), out._offset)
+    out._resize_contiguous(tuple(shape))
 
 
 def with_out(name: str, operands: tuple, out: Tensor, **kwargs) -> Tensor:

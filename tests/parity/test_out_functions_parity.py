@@ -1,7 +1,7 @@
 """out= on the functions that are not element-wise (matrix products, joins, gathers, scans,
 sort/topk/max pairs, reductions), side by side with torch 2.13: the result lands in out (same
 object, version bumped, its strides kept when the shape is right), out's dtype rule as each
-PyTorch kernel words it, the resize warning and a new storage when out is too small, the
+PyTorch kernel words it, the resize warning and a grown storage when out is too small, the
 refusal of autograd and of an out that overlaps itself or an input."""
 
 
@@ -236,9 +236,10 @@ def out_where(t):
 
 
 @prog
-def out_too_small_gets_new_storage_others_keep(t):
-    """A wrongly shaped out keeps its storage if it is large enough, else gets a new one
-    (its data_ptr moves): the resize PyTorch deprecates, with its warning."""
+def out_too_small_grows_its_storage_others_keep(t):
+    """A wrongly shaped out keeps its storage if it is large enough, else that storage grows
+    (its data_ptr moves; test_out_resize_parity.py looks closer): the resize PyTorch
+    deprecates, with its warning."""
     x = t.tensor(np.arange(12, dtype=np.float32).reshape(3, 4))
     obs = {}
     for size in (0, 5, 12, 20):
