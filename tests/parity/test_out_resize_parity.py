@@ -199,6 +199,18 @@ def out_grown_storage_then_written_in_place_through_a_view(t):
             "x after mul_": catch(lambda: x.mul_(2)), "v after": v}
 
 
+@prog
+def out_a_dtype_view_grows_the_bytes_it_needs(t):
+    """out = x.view(float32) over a float64 storage of 16 bytes, asked for 5 floats: the
+    storage grows to exactly 20 bytes (not a whole number of float64s); x still reads its two
+    float64s from the new buffer's first 16 bytes."""
+    x = t.tensor(np.array([1.5, -2.0]))
+    o = x.view(t.float32)
+    obs = _grow(t, lambda o: t.add(t.ones(5), 1, out=o), o, x)
+    obs["x then"] = x.view(t.int64)  # (two float64s whose bytes are float32 results)
+    return obs
+
+
 @pytest.mark.parametrize("program", prog.params())
 def test_out_resize_parity(program, torch_mod, core):
     check_parity(program, torch_mod, core)
