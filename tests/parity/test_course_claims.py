@@ -399,6 +399,7 @@ def _pointwise_saved_programs(t, x, nl):
         "normal_tensor_float": lambda: t.normal(x(2, 3), 2.0),
         "normal_float_tensor": lambda: t.normal(1.0, x(3)),
     })
+    progs["_linalg_svd"] = lambda: t.linalg.svdvals(x(3, 4))  # S is output 1 of the node
     return progs
 
 
