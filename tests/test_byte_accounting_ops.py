@@ -179,6 +179,14 @@ NO_ROW = {
     "normal float, float, size": lambda a: ipt.normal(0.0, 1.0, tuple(a.shape)),
     "bernoulli out=": lambda a: ipt.bernoulli(a, out=ipt.empty(a.shape, dtype=ipt.int64)),
 }
+# reductions of issue 10 with no derivative row (ops/any_all.py ...)
+NO_ROW.update({
+    "any": lambda a: (a > 0.5).any(),
+    "any dim float": lambda a: a.any(1),
+    "all transposed keepdim": lambda a: a.t().all(1, keepdim=True),
+    "all uint8 tuple": lambda a: (a * 3).to(ipt.uint8).all((0, 1)),
+    "any out=": lambda a: ipt.any(a, 0, out=ipt.empty(0, dtype=ipt.bool)),
+})
 CASTS = ["float64", "float32", "float16", "bfloat16", "int64", "int32", "int16", "int8",
          "uint8", "bool"]
 for _src in CASTS:

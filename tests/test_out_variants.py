@@ -93,6 +93,7 @@ NOT_POINTWISE = {"activations", "advanced_indexing", "arg_checks", "attention", 
                  "put_take", "random", "random_from_to", "reduce", "reduced", "reorder",
                  "scalar_overloads", "scan", "scatter_gather", "scatter_reduce", "sorting",
                  "strided", "svd", "triangular", "view_dtype", "views"}
+NOT_POINTWISE |= {"any_all", "reduce_ops", "tensor_compare"}  # issue 10's reductions (norms)
 
 
 def test_every_ops_module_is_classified():

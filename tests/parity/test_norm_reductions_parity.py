@@ -191,6 +191,84 @@ def matrix_norm_autograd(t):
     return out
 
 
+# ======================================================================================
+# any / all
+
+
+@prog
+def any_all_values(t):
+    x = t.tensor([[0.0, 1.0, 2.0], [0.0, 0.0, 3.0]])
+    u = t.tensor([[0, 1, 2], [0, 0, 3]], dtype=t.uint8)
+    out = {}
+    for op in ("any", "all"):
+        out[op] = {
+            "all_dims": getattr(x, op)(), "dim": getattr(x, op)(1),
+            "neg_dim": getattr(x, op)(-2), "keep": getattr(x, op)(dim=0, keepdim=True),
+            "tuple": getattr(x, op)((0, 1)), "list": getattr(x, op)(dim=[1]),
+            "empty_tuple": getattr(x, op)(()), "keep_all": getattr(x, op)(keepdim=True),
+            "none": getattr(x, op)(None), "none_keep": getattr(x, op)(dim=None, keepdim=True),
+            "uint8": (getattr(u, op)(), getattr(u, op)(1), getattr(u, op)((0,), True)),
+            "dtypes": [getattr(x.to(d), op)(1) for d in (t.float16, t.bfloat16, t.float64,
+                                                        t.int8, t.int16, t.int32, t.int64,
+                                                        t.bool)],
+            "t": getattr(x.t(), op)(0), "sliced": getattr(x[:, ::2], op)(1),
+            "empty": (getattr(t.zeros(0), op)(), getattr(t.zeros(0, 3), op)(0),
+                      getattr(t.zeros(0, 3), op)(1)),
+            "zero_dim": (getattr(t.tensor(3.0), op)(0), getattr(t.tensor(0.0), op)(-1),
+                         getattr(t.tensor(0.0), op)(())),
+            "nan": getattr(t.tensor([float("nan"), 0.0]), op)(),
+            "function": (getattr(t, op)(x), getattr(t, op)(x, 1, True),
+                         getattr(t, op)(x, dim=(0, 1)), getattr(t, op)(u, 0)),
+        }
+    g = leaf(t, arr(2, 3, seed=40))
+    out["grad"] = (g.any().requires_grad, g.all(1).grad_fn is None, (g * 2).any(0).is_leaf)
+    out["meta"] = meta(x.t().any(1, keepdim=True))
+    return out
+
+
+@prog
+def any_all_errors(t):
+    x = t.zeros(2, 3)
+    out = {}
+    for op in ("any", "all"):
+        f = getattr(x, op)
+        out[op] = {
+            "range": catch(lambda f=f: f(2)), "tuple_range": catch(lambda f=f: f((0, 5))),
+            "dup": catch(lambda f=f: f((0, 0))), "float": catch(lambda f=f: f(1.0)),
+            "str": catch(lambda f=f: f("a")), "keep_str": catch(lambda f=f: f(1, "a")),
+            "keep_int": catch(lambda f=f: f(0, keepdim=1)),
+            "fn_range": catch(lambda op=op: getattr(t, op)(x, dim=5)),
+        }
+    return out
+
+
+@prog
+def any_all_out(t):
+    x = t.tensor([[0.0, 1.0, 2.0], [0.0, 0.0, 3.0]])
+    u = t.tensor([[0, 1, 2], [0, 0, 3]], dtype=t.uint8)
+    out = {}
+    for name, (_src, make, call) in {
+        "bool": (x, lambda: t.zeros(2, dtype=t.bool), lambda o: t.any(x, 1, out=o)),
+        "grown": (x, lambda: t.zeros(0, dtype=t.bool), lambda o: t.all(x, 1, out=o)),
+        "uint8_out": (x, lambda: t.zeros(2, dtype=t.uint8), lambda o: t.any(x, 1, out=o)),
+        "uint8_in_bool_out": (u, lambda: t.zeros(2, dtype=t.bool), lambda o: t.any(u, 1, out=o)),
+        "whole": (x, lambda: t.zeros((), dtype=t.bool), lambda o: t.all(x, out=o)),
+        "tuple_keep": (x, lambda: t.zeros((1, 1), dtype=t.bool),
+                       lambda o: t.all(x, (0, 1), True, out=o)),
+        "strided": (x, lambda: t.zeros(6, dtype=t.bool)[::2], lambda o: t.all(x, 0, out=o)),
+        "float_out": (x, lambda: t.zeros(2), lambda o: t.any(x, 1, out=o)),
+        "long_out": (x, lambda: t.zeros(2, dtype=t.int64), lambda o: t.all(x, 1, out=o)),
+        "int8_out": (u, lambda: t.zeros(3, dtype=t.int8), lambda o: t.any(u, 0, out=o)),
+    }.items():
+        o = make()
+        r = catch(lambda call=call, o=o: call(o))
+        out[name] = (r if not isinstance(r, t.Tensor) else (r is o), o, o._version)
+    g = leaf(t, arr(2, 3, seed=41))
+    o = t.zeros(3, dtype=t.bool)
+    out["requires_grad_input"] = (t.any(g, 0, out=o), o._version, o.requires_grad)
+    return out
+
+
 @pytest.mark.parametrize("prog", prog.params())
 def test_norm_reductions_parity(prog, torch_mod, core):
     check_parity(prog, torch_mod, core)
