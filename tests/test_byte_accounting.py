@@ -219,6 +219,12 @@ LAYERS = {
     "MaxPool2d overlapping": (lambda: nn.MaxPool2d(3, stride=2, padding=1), (2, 4, 6, 6),
                               (16, 4, 32, 32)),
     "AvgPool2d": (lambda: nn.AvgPool2d(2), (2, 4, 6, 6), (16, 4, 32, 32)),
+    "MaxPool2d dilated ceil_mode": (lambda: nn.MaxPool2d(3, 2, 1, dilation=2, ceil_mode=True),
+                                    (2, 4, 6, 6), (16, 4, 32, 32)),
+    "AvgPool2d ceil_mode without pad count": (lambda: nn.AvgPool2d(
+        3, 2, 1, ceil_mode=True, count_include_pad=False), (2, 4, 6, 6), (16, 4, 32, 32)),
+    "AvgPool2d divisor_override": (lambda: nn.AvgPool2d(2, divisor_override=3), (2, 4, 6, 6),
+                                   (16, 4, 32, 32)),
     "ReLU": (lambda: nn.ReLU(), (2, 3), (256, 256)),
     "Sigmoid": (lambda: nn.Sigmoid(), (2, 3), (256, 256)),
     "Tanh": (lambda: nn.Tanh(), (2, 3), (256, 256)),

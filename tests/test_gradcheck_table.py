@@ -153,8 +153,13 @@ CASES = {
     "einsum": (lambda a, b: ipt.einsum("bij,bjk->ik", a, b), [BATCH, (2, 4, 3)], False),
     "convolution": (lambda x, w, b: F.conv2d(x, w, b, stride=1, padding=1),
                     [IMG, (3, 2, 3, 3), (3,)], False),
-    "max_pool2d": (lambda x: F.max_pool2d(x, 2), [IMG], False),
-    "avg_pool2d": (lambda x: F.avg_pool2d(x, 2), [IMG], False),
+    "max_pool2d": (lambda x: F.max_pool2d(x, 2).sum()
+                   + F.max_pool2d(x, 3, 2, 1, dilation=2, ceil_mode=True).sum()
+                   + F.max_pool2d(x[0], 2, 1, dilation=(1, 2)).sum(), [IMG], False),
+    "avg_pool2d": (lambda x: F.avg_pool2d(x, 2).sum()
+                   + F.avg_pool2d(x, 3, 2, 1, ceil_mode=True, count_include_pad=False).sum()
+                   + F.avg_pool2d(x[0], 2, 3, 1, ceil_mode=True, divisor_override=3).sum(),
+                   [IMG], False),
     "native_batch_norm": (lambda x, w, b: F.batch_norm(x, None, None, w, b, training=True),
                           [IMG, (2,), (2,)], False),
     "mse_loss": (lambda a, b: F.mse_loss(a, b), [A, A], False),

@@ -1,7 +1,7 @@
 """nn: Module, Parameter and the layers, named and behaving as in torch.nn.
 
 Layers own Parameters and buffers; their forward calls ``nn.functional``, which calls the
-core ops (ops/nn_ops.py, ops/loss_ops.py), so every activation is a counted storage.
+core ops (ops/nn_ops.py, ops/pooling.py, ops/loss_ops.py), so every activation is a counted storage.
 """
 from . import functional, init
 from .activation import GELU, LogSoftmax, ReLU, Sigmoid, Softmax, Tanh

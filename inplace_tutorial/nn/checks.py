@@ -3,13 +3,14 @@
 PyTorch checks a layer's arguments in its Python wrapper (F.batch_norm's batch size), in the
 binding (a Tensor where a Tensor is due) and at the top of the ATen kernel (conv2d's
 strides, pooling's output size). Here they all run before a kernel reads a value, so the
-kernels in ops/nn_ops.py only ever see arguments PyTorch would have accepted.
+kernels in ops/nn_ops.py and ops/pooling.py only ever see arguments PyTorch would have accepted.
 """
 from __future__ import annotations
 
 from .. import dtypes
 from ..autograd import grad_mode
 from ..layout import wrap_dim
+from ..ops import pooling
 from ..ops.arg_checks import (
     argument_error,
     as_called,
@@ -270,15 +271,25 @@ def _per_channel(name: str, t: Tensor, channels: int) -> None:
         raise RuntimeError(f"{name} should contain {channels} elements not {t.numel()}")
 
 
-def pool2d(op: str, input, kernel_size, stride, padding) -> tuple[tuple, tuple, tuple]:
-    """max_pool2d / avg_pool2d: argument lengths, then pooling_output_shape for H and W,
-    then pool2d_shape_check, then the kernel's dtypes. Returns (kernel, stride, padding) as
-    the binding parsed them (the node saves them so: one int read as two, a 1-element list
-    kept, an omitted stride as ())."""
+def pool2d(op: str, input, kernel_size, stride, padding, dilation=1, ceil_mode: bool = False,
+           count_include_pad: bool = True, divisor_override=None) -> tuple:
+    """max_pool2d / avg_pool2d: the binding's types, argument lengths, then
+    pooling_output_shape for H and W, then pool2d_shape_check, then the kernel's dtypes.
+    Returns (kernel, stride, padding, dilation) as the binding parsed them (the node saves
+    them so: one int read as two, a 1-element list kept, an omitted stride as ()).
+    max_pool2d has a dilation (position 5) and ceil_mode (6); avg_pool2d ceil_mode (5),
+    count_include_pad (6) and divisor_override (7)."""
     check_tensor(op, "input", input, 1)
     kernel = _pair(op, "kernel_size", kernel_size, 2)
     stride = () if stride is None else _pair(op, "stride", stride, 3)
     padding = _pair(op, "padding", padding, 4)
+    is_max = op == "max_pool2d"
+    dilation = _pair(op, "dilation", dilation, 5) if is_max else (1,)
+    of_type(op, "ceil_mode", ceil_mode, bool, 6 if is_max else 5)
+    if not is_max:
+        of_type(op, "count_include_pad", count_include_pad, bool, 6)
+        if divisor_override is not None:
+            check_type(op, "divisor_override", divisor_override, int, 7)
     if len(kernel) not in (1, 2):
         raise RuntimeError(f"{op}: kernel_size must either be a single int, or a tuple of two "
                            "ints")
@@ -287,32 +298,44 @@ def pool2d(op: str, input, kernel_size, stride, padding) -> tuple[tuple, tuple, 
                            "two ints")
     if len(padding) not in (1, 2):
         raise RuntimeError(f"{op}: padding must either be a single int, or a tuple of two ints")
-    given = (kernel, stride, padding)
+    if len(dilation) not in (1, 2):
+        raise RuntimeError(f"{op}: dilation must be either a single int, or a tuple of two "
+                           "ints")
+    if divisor_override == 0:
+        raise RuntimeError("divisor must be not zero")
+    given = (kernel, stride, padding, dilation)
     kernel = kernel * 2 if len(kernel) == 1 else kernel
     stride = kernel if not stride else (stride * 2 if len(stride) == 1 else stride)
     padding = padding * 2 if len(padding) == 1 else padding
-    if op == "max_pool2d" and input.dim() not in (3, 4):
+    dilation = dilation * 2 if len(dilation) == 1 else dilation
+    if is_max and input.dim() not in (3, 4):
         raise RuntimeError("non-empty 3D or 4D (batch mode) tensor expected for input")
     h_dim = wrap_dim(-2, input.dim())
     planes = input._shape[wrap_dim(-3, input.dim())]
     out = []
-    for size, k, s, p in zip(input._shape[h_dim:], kernel, stride, padding):
+    for size, k, s, p, d in zip(input._shape[h_dim:], kernel, stride, padding, dilation):
         if s == 0:
             raise RuntimeError("stride should not be zero")
         if p < 0:
             raise RuntimeError(f"pad must be non-negative, but got pad: {p}")
-        if p > int(k / 2):  # PyTorch's ((k - 1) * dilation + 1) / 2, truncated as in C
+        if p > int(((k - 1) * d + 1) / 2):  # the effective kernel's half, truncated as in C
             raise RuntimeError("pad should be at most half of effective kernel size, but got "
-                               f"pad={p}, kernel_size={k} and dilation=1")
-        out.append((size + 2 * p - k) // s + 1)
-    (kh, kw), (sh, sw) = kernel, stride
+                               f"pad={p}, kernel_size={k} and dilation={d}")
+        out.append(pooling.output_size(size, k, p, s, d, ceil_mode))
+    (kh, kw), (sh, sw), (ph, pw), (dh, dw) = kernel, stride, padding, dilation
     if kh <= 0 or kw <= 0:
         raise RuntimeError(f"kernel size should be greater than zero, but got kH: {kh} kW: {kw}")
     if sh <= 0 or sw <= 0:
         raise RuntimeError(f"stride should be greater than zero, but got dH: {sh} dW: {sw}")
+    if dh <= 0 or dw <= 0:
+        raise RuntimeError("dilation should be greater than zero, but got dilationH: "
+                           f"{dh} dilationW: {dw}")
     if any(n == 0 for n in input._shape[-3:]):  # only a 4-D batch may be empty
         raise RuntimeError("Expected 3D or 4D (batch mode) tensor with optional 0 dim batch "
                            f"size for input, but got:{list(input._shape)}")
+    if pw > kw // 2 or ph > kh // 2:  # the kernel's own half, whatever the dilation
+        raise RuntimeError("pad should be smaller than or equal to half of kernel size, but got "
+                           f"padW = {pw}, padH = {ph}, kW = {kw}, kH = {kh}")
     h, w = input._shape[h_dim:]
     if out[0] < 1 or out[1] < 1:
         raise RuntimeError(f"Given input size: ({planes}x{h}x{w}). Calculated output size: "

@@ -15,7 +15,7 @@ import warnings
 from .. import dtypes
 from ..creation import rand, zeros
 from ..layout import broadcast_shapes
-from ..ops import activations, attention, loss_ops, nn_ops, normalization
+from ..ops import activations, attention, loss_ops, nn_ops, normalization, pooling
 from ..ops import batch_norm as batch_norm_ops
 from ..ops import cross_entropy as cross_entropy_ops
 from ..ops import embedding as embedding_ops
@@ -107,16 +107,23 @@ def _empty_batch_norm(input: Tensor, weight: Tensor | None, bias: Tensor | None)
     return out
 
 
-def max_pool2d(input: Tensor, kernel_size, stride=None, padding=0,
-               return_indices: bool = False):
-    k, st, pad = checks.pool2d("max_pool2d", input, kernel_size, stride, padding)
-    out, indices = nn_ops.max_pool2d_with_indices(input, k, st, pad)
+def max_pool2d(input: Tensor, kernel_size, stride=None, padding=0, dilation=1,
+               ceil_mode: bool = False, return_indices: bool = False):
+    """Max over each window (MaxPool2DWithIndicesBackward0, which saves the indices)."""
+    k, st, pad, dil = checks.pool2d("max_pool2d", input, kernel_size, stride, padding,
+                                    dilation, ceil_mode)
+    out, indices = pooling.max_pool2d_with_indices(input, k, st, pad, dil, ceil_mode)
     return (out, indices) if return_indices else out
 
 
-def avg_pool2d(input: Tensor, kernel_size, stride=None, padding=0) -> Tensor:
-    k, st, pad = checks.pool2d("avg_pool2d", input, kernel_size, stride, padding)
-    return nn_ops.avg_pool2d(input, k, st, pad)
+def avg_pool2d(input: Tensor, kernel_size, stride=None, padding=0, ceil_mode: bool = False,
+               count_include_pad: bool = True, divisor_override: int | None = None) -> Tensor:
+    """Mean over each window (AvgPool2DBackward0)."""
+    k, st, pad, _ = checks.pool2d("avg_pool2d", input, kernel_size, stride, padding,
+                                  ceil_mode=ceil_mode, count_include_pad=count_include_pad,
+                                  divisor_override=divisor_override)
+    return pooling.avg_pool2d(input, k, st, pad, ceil_mode, count_include_pad,
+                              divisor_override)
 
 
 def dropout(input: Tensor, p: float = 0.5, training: bool = True,

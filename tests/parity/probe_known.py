@@ -11,12 +11,6 @@ KNOWN_DIFFERENT: dict[str, set[str]] = {
         'nn.Conv2d(2, 4, 3, groups=2)(img).shape',
     },
     'nn functional': {  # nnops
-        'F.max_pool2d(img, 2, ceil_mode=True).shape',
-        'F.max_pool2d(img, 2, dilation=2).shape',
-        'F.avg_pool2d(img, 2, count_include_pad=False).shape',
-        'F.avg_pool2d(img, 3, 1, 1, count_include_pad=False)',
-        'F.avg_pool2d(img, 2, divisor_override=1)',
-        'F.avg_pool2d(img, 2, ceil_mode=True).shape',
         'F.embedding(t.tensor([0]), m, max_norm=1.0)',
     },
     'keyword forms (shape methods)': {  # keywords

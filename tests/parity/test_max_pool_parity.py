@@ -3,7 +3,7 @@ a zero, bit for bit, and the indices that backward scatters through.
 
 PyTorch's CPU kernel walks each window in row-major order and takes a cell when
 ``val > maxval || isnan(val)``: the first of equal maxima, the last NaN. The core's kernel
-(ops/nn_ops.py ``_max_windows``) runs that rule one window offset at a time; these programs
+(ops/pooling.py ``_max_windows``) runs that rule one window offset at a time; these programs
 cover ties, NaNs, signed zeros, padding, overlapping windows, strided inputs, 16-bit and
 64-bit floats, many planes (several workspace chunks) and one plane too big for the workspace.
 """
