@@ -99,9 +99,6 @@ def _fwd_bwd(run, inputs):
 # table, so the table only shrinks.
 KNOWN_UNCOUNTED: dict[str, int] = {
     "einsum backward": 106_496,  # np.einsum's own operand copies (NumPy einsumfunc)
-    # ops/sorting.py: np.argsort has no out=, so each 1024-element chunk of lines gets its
-    # own index arrays (a copy of the moved-axis lines, the order, the tie check: 8 KiB each)
-    "topk forward": 20_480,
 }
 # NumPy 2.2 (the Python 3.10 lock) runs np.einsum over four or more labels through its
 # iterator's loop buffers, 8192 elements per operand whatever np.setbufsize says (measured

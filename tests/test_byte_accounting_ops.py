@@ -35,11 +35,6 @@ def traced():
 # measured, and where they come from (a fixed one fails until taken off: the table only
 # shrinks).
 KNOWN_UNCOUNTED: dict[str, int] = {
-    # ops/sorting.py: np.argsort has no out=, so each 1024-element chunk of lines gets its
-    # own index arrays (the moved-axis lines, the order, its reversal, the tie check)
-    "argsort descending dim 0": 28_672,
-    "topk indices": 28_672,
-    "topk smallest unsorted": 12_288,
 }
 # NumPy 2.2 (the Python 3.10 lock) sums a bool array into int64 through its reduction's cast
 # buffers (16,476 B measured beyond the count); NumPy 2.3 and later take none. Not required to

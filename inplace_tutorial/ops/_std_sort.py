@@ -18,18 +18,6 @@ import numpy as np
 _THRESHOLD = 16  # libstdc++'s _S_threshold: ranges this short are left to insertion sort
 
 
-def ranks(line: np.ndarray, descending: bool) -> np.ndarray:
-    """int64 keys of a 1-D line under PyTorch's comparator: NaN is the largest value and all
-    NaNs are equal, -0.0 equals 0.0; descending keys are negated ranks."""
-    _, inverse = np.unique(line, return_inverse=True)  # NaNs collapse into one, last
-    keys = inverse.astype(np.int64, copy=False).reshape(-1)
-    return np.negative(keys, out=keys) if descending else keys
-
-
-def has_ties(keys: np.ndarray) -> bool:
-    return np.unique(keys).size < keys.size
-
-
 def _lg(n: int) -> int:
     return n.bit_length() - 1
 
@@ -174,10 +162,9 @@ def partial_sort(keys: np.ndarray, pos: np.ndarray, middle: int) -> None:
     _sort_heap(keys, pos, 0, middle)
 
 
-def topk_order(keys: np.ndarray, k: int, sorted_: bool) -> np.ndarray:
+def topk_order(keys: np.ndarray, pos: np.ndarray, k: int, sorted_: bool) -> np.ndarray:
     """The positions PyTorch's topk_impl_loop leaves in its first k slots (keys already say
-    largest or smallest first)."""
-    pos = np.arange(keys.size, dtype=np.int64)
+    largest or smallest first; ``pos``: 0, 1, ... n - 1, carried along, then cut to k)."""
     if k == 0:
         return pos[:0]
     if k * 64 <= keys.size:

@@ -5,9 +5,12 @@ indices, so backward scatters the gradient back to where each value came from (a
 the indices in place before backward is caught by their version). NaN sorts as the largest
 value. Equal values come out as PyTorch's CPU kernel leaves them: in their order with
 ``stable=True``, else in the order C++'s std::sort (topk: std::partial_sort/nth_element)
-leaves them, which _std_sort.py replays. Line by line, a few thousand elements at a time.
+leaves them, which _std_sort.py replays. A few lines at a time, 512 elements.
 """
 from __future__ import annotations
+
+import contextlib
+from collections.abc import Iterator
 
 import numpy as np
 
@@ -16,13 +19,20 @@ from ..autograd.derivatives import derivative
 from ..autograd.record import record
 from ..creation import zeros
 from ..layout import wrap_dim
+from ..storage import UntypedStorage
 from ..tensor import Tensor, tensor_method
 from . import _std_sort
+from ._chunked import ramp
 from .arg_checks import as_called, check_int, invalid_combination, saved, signed, type_name
 from .reorder import _like
-from .tensor_iterator import chunks
+from .tensor_iterator import WORKSPACE_BYTES, Scratch, chunks
 
-_LINE_CHUNK = 1024  # elements sorted per NumPy call: its index temporaries stay ~8 KiB each
+# Elements sorted per NumPy call. np.argsort has no out=: each call returns an index array
+# of its own, behind the allocator's back, so a call is kept to 512 elements (4 KiB of int64,
+# the size of a few Python objects) and its result is copied at once into counted memory
+# (the indices' own cells, or the workspace for topk); everything else a chunk needs lives
+# there too. A line longer than this is still one call (its index array line-sized).
+_LINE_CHUNK = 512
 
 
 def _return_type(name: str) -> type:
@@ -39,48 +49,80 @@ SortResult = _return_type("sort")
 TopkResult = _return_type("topk")
 
 
-def _order(line: np.ndarray, descending: bool) -> np.ndarray:
-    """Stable argsort along the last axis. Descending: sort the reversed line ascending and
-    reverse back, so equal values still keep their order and NaN comes first."""
+def _order(line: np.ndarray, descending: bool, out: np.ndarray) -> None:
+    """Stable argsort along the last axis, into ``out``. Descending: sort the reversed line
+    ascending and reverse back, so equal values still keep their order and NaN comes first."""
     if not descending:
-        return np.argsort(line, axis=-1, kind="stable")
-    n = line.shape[-1]
-    rev = np.argsort(line[..., ::-1], axis=-1, kind="stable")[..., ::-1]
-    return np.subtract(n - 1, rev, out=rev.copy())
+        np.copyto(out, np.argsort(line, axis=-1, kind="stable"))
+        return
+    rev = np.argsort(line[..., ::-1], axis=-1, kind="stable")
+    np.subtract(line.shape[-1] - 1, rev[..., ::-1], out=out)
 
 
-def _tied_lines(lines: np.ndarray, order: np.ndarray) -> np.ndarray:
-    """Indices (over the leading axes) of the lines where two values compare equal under
-    PyTorch's comparator (NaN equals NaN, -0.0 equals 0.0): only there does the algorithm
-    decide the order."""
-    s = np.take_along_axis(lines, order, axis=-1)
+_ROWS = np.arange(_LINE_CHUNK)[:, None]  # a chunk's line numbers, for _gather
+
+
+def _gather(line: np.ndarray, order: np.ndarray, out: np.ndarray) -> None:
+    """``out = line`` in ``order`` along the last axis (NumPy's gather makes an array of its
+    own first: a chunk's values, at most 4 KiB)."""
+    if line.ndim == 2:  # np.take_along_axis, without its Python-level index building
+        np.copyto(out, line[_ROWS[:line.shape[0]], order])
+    else:
+        np.copyto(out, np.take_along_axis(line, order, axis=-1))
+
+
+def _ties(s: np.ndarray) -> np.ndarray:
+    """Where a sorted line holds two neighbours that compare equal under PyTorch's comparator
+    (NaN equals NaN, -0.0 equals 0.0); one bool per neighbouring pair."""
     tie = s[..., 1:] == s[..., :-1]
     if s.dtype.kind == "f" or s.dtype.name == "bfloat16":
         tie |= np.isnan(s[..., 1:]) & np.isnan(s[..., :-1])
-    return np.argwhere(tie.any(axis=-1))
+    return tie
 
 
-def _std_order(lines: np.ndarray, order: np.ndarray, descending: bool, k: int | None,
-               sorted_: bool) -> np.ndarray:
-    """The stable order, replaced where PyTorch's unstable algorithm decides otherwise:
-    std::sort on lines with ties; topk's partial_sort/nth_element on lines with ties and on
-    every line of an unsorted topk whose nth_element leaves its own arrangement."""
+def _ranks(s: np.ndarray, order: np.ndarray, step: np.ndarray, keys: np.ndarray) -> None:
+    """int64 keys of one line for _std_sort, into ``keys``: the rank of each value among the
+    line's distinct values, counted in the sort's direction, so a smaller key comes first.
+    ``s``: the line in the stable ``order``, where equal values sit side by side; ``step``:
+    a line-sized buffer."""
+    step[:1] = 0
+    np.logical_not(_ties(s), out=step[1:], casting="unsafe")  # +1 at each new value
+    np.cumsum(step, out=step)
+    keys[order] = step
+
+
+def _std_order(lines: np.ndarray, s: np.ndarray, order: np.ndarray, k: int | None,
+               sorted_: bool, step: np.ndarray, keys: np.ndarray) -> bool:
+    """The stable ``order`` (``s``: the lines in it), replaced where PyTorch's unstable
+    algorithm decides otherwise: std::sort on lines with ties; topk's
+    partial_sort/nth_element on lines with ties and on every line of an unsorted topk whose
+    nth_element leaves its own arrangement. ``step``, ``keys``: line-sized int64 buffers.
+    False if no line was replayed."""
     n = lines.shape[-1]
     if k is None and n <= 16:  # std::sort is an insertion sort there: stable
-        return order
+        return False
     if k is not None and not sorted_ and k * 64 > n:
         replay = np.argwhere(np.ones(lines.shape[:-1], dtype=bool))
     else:
-        replay = _tied_lines(lines, order)
+        replay = np.argwhere(_ties(s).any(axis=-1))
     for where in map(tuple, replay):
-        keys = _std_sort.ranks(lines[where], descending)
+        _ranks(s[where], order[where], step, keys)
+        pos = ramp(order[where] if k is None else step, 0)  # positions carried along keys
         if k is None:
-            pos = np.arange(n, dtype=np.int64)
             _std_sort.std_sort(keys, pos, 0, n)
-            order[where] = pos
         else:
-            order[where][:k] = _std_sort.topk_order(keys, k, sorted_)
-    return order
+            order[where][:k] = _std_sort.topk_order(keys, pos, k, sorted_)
+    return len(replay) > 0
+
+
+@contextlib.contextmanager
+def _scratch(nbytes: int) -> Iterator[np.ndarray]:
+    """``nbytes`` of counted scratch: the workspace, or a storage of its own (a long line)."""
+    if nbytes <= WORKSPACE_BYTES:
+        with Scratch(np.uint8, "sort", nbytes) as scratch:
+            yield scratch.view((nbytes,))
+    else:
+        yield UntypedStorage(nbytes, np.uint8, "sort (scratch)")._array
 
 
 def _sort_lines(a: np.ndarray, dim: int, descending: bool, k: int | None,
@@ -88,22 +130,52 @@ def _sort_lines(a: np.ndarray, dim: int, descending: bool, k: int | None,
                 sorted_: bool = True) -> None:
     """Sort ``a`` along dim into ``values``/``indices`` (the first k of each line for topk),
     equal values in the order PyTorch's CPU kernel leaves them (``stable=False``: the order
-    std::sort leaves; topk: std::partial_sort's or std::nth_element's)."""
+    std::sort leaves; topk: std::partial_sort's or std::nth_element's). Chunk by chunk of
+    lines; the order, the lines in it and _std_sort's keys are written into counted memory."""
     a, idx_out = np.moveaxis(a, dim, -1), np.moveaxis(indices, dim, -1)
     val_out = None if values is None else np.moveaxis(values, dim, -1)
     n = a.shape[-1]
     if n == 0 or idx_out.size == 0:
         return
-    for part in chunks(a.shape[:-1], max(1, _LINE_CHUNK // n)):
-        sel = part + (slice(None),)
-        order = _order(a[sel], descending)
-        if not stable:
-            order = _std_order(a[sel], order, descending, k, sorted_)
-        if k is not None:
-            order = order[..., :k]
-        idx_out[sel] = order
-        if val_out is not None:
-            val_out[sel] = np.take_along_axis(a[sel], order, axis=-1)
+    whole = k is not None and k < n  # topk: a chunk's full order, before its first k
+    m = min(max(1, _LINE_CHUNK // n), a.size // n) * n  # elements of the largest chunk
+    # ml_dtypes' bfloat16 compares NaN as C does (never smaller, never larger), so NumPy's
+    # sort leaves a line with NaN unsorted: bfloat16 lines are sorted as float32 (exact)
+    wide = m if a.dtype.name == "bfloat16" else 0
+    parts = [(np.int64, n), (np.int64, n), (np.int64, m * whole), (np.float32, wide),
+             (a.dtype, m)]
+    with _scratch(sum(np.dtype(t).itemsize * size for t, size in parts)) as raw:
+        step, keys, full, as_float, s_all = _carve(raw, parts)
+        for part in chunks(a.shape[:-1], m // n):
+            sel = part + (slice(None),)
+            line = a[sel]
+            order = full[:line.size].reshape(line.shape) if whole else idx_out[sel]
+            if wide:
+                np.copyto(as_float[:line.size].reshape(line.shape), line, casting="unsafe")
+            _order(as_float[:line.size].reshape(line.shape) if wide else line, descending,
+                   order)
+            if stable and val_out is None:
+                continue
+            s = s_all[:line.size].reshape(line.shape)  # the lines in the stable order
+            _gather(line, order, s)
+            replayed = not stable and _std_order(line, s, order, k, sorted_, step, keys)
+            if replayed and val_out is not None:  # equal values moved: their signs, NaNs
+                _gather(line, order, s)
+            if whole:
+                idx_out[sel] = order[..., :k]
+            if val_out is not None:
+                val_out[sel] = s[..., :k]
+
+
+def _carve(raw: np.ndarray, parts: list) -> list:
+    """1-D arrays of the (dtype, size) ``parts`` cut one after the other from the bytes
+    ``raw`` (int64 first, so every part stays aligned)."""
+    out, start = [], 0
+    for dt, size in parts:
+        nbytes = np.dtype(dt).itemsize * size
+        out.append(raw[start:start + nbytes].view(dt))
+        start += nbytes
+    return out
 
 
 def _bool_arg(op: str, name: str, value) -> bool:
