@@ -18,6 +18,7 @@ from ..creation import zeros
 from ..layout import non_overlapping_and_dense, wrap_dim
 from ..tensor import Tensor, tensor_method
 from .arg_checks import argument_error, is_number, type_name
+from .index_add_rounding import index_add_1d, index_add_slices_16bit
 from .joining import saved_dim, symint
 from .tensor_iterator import axpy_, check_internal_overlap
 
@@ -298,9 +299,16 @@ def _alpha(self: Tensor, alpha):
 
 def _index_add_kernel(self: Tensor, dim: int, idx: np.ndarray, source: Tensor, alpha) -> None:
     a, s = self._array(), source._array()
+    if self.dim() <= 1 and self.dtype is not dtypes.bool_:  # PyTorch's element loop
+        reduced = self.dtype in (dtypes.float16, dtypes.bfloat16)  # alpha through float32
+        index_add_1d(a, idx, s, alpha if reduced else _alpha(self, alpha), self.dtype)
+        return
     if self.dim() == 0 or source.dim() == 0:
         a, s = a.reshape(-1), s.reshape(-1)
         dim = 0
+    if self.dtype in (dtypes.float16, dtypes.bfloat16) and (alpha != 1 or 0 < dim < a.ndim - 1):
+        index_add_slices_16bit(a, dim, idx, s, alpha, self.dtype)
+        return
     if (alpha == 1 or self.dtype is dtypes.bool_) and not np.shares_memory(a, s):
         if self.dtype in (dtypes.float16, dtypes.bfloat16):
             _add_at_in_float32(a, _at(dim, idx), s)

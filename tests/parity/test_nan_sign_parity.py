@@ -16,6 +16,14 @@ pytestmark = pytest.mark.parity
 prog = Registry()
 
 
+def bits(x):
+    """A float tensor's bit patterns as integers (float16/bfloat16 widened exactly to float32
+    first, which keeps sign and payload): the harness compares integer arrays exactly."""
+    a = x.detach()
+    a = (a.double() if str(a.dtype) == "torch.float64" else a.float()).numpy()
+    return a.view(np.int64 if a.dtype == np.float64 else np.int32).copy()
+
+
 # ======================================================================================
 # Tensor.where(condition, other): torch.where(condition, self, other) as a method
 
@@ -182,6 +190,78 @@ def view_dtype_inference_and_no_grad(t):
     return {"inside": inside_flags,
             "outside": (outside.is_inference(), outside._version, it),
             "no_grad": _geometry(ng)}
+
+
+# ======================================================================================
+# index_add with alpha != 1 in float16/bfloat16: where PyTorch rounds alpha * source
+
+
+def _index_add_case(t, dtype, shape, dim, n, seed, high=2):
+    rng = np.random.default_rng(seed)
+    x = t.tensor(rng.uniform(-3, 3, shape).astype(np.float32)).to(dtype)
+    src_shape = list(shape)
+    src_shape[dim] = n
+    src = t.tensor(rng.uniform(-3, 3, src_shape).astype(np.float32)).to(dtype)
+    return x, t.tensor(rng.integers(0, min(high, shape[dim]), n)), src
+
+
+_INDEX_ADD_SHAPES = [((7,), 0), ((40,), 0), ((5, 3), 0), ((5, 3), 1), ((6, 40), 0), ((6, 40), 1),
+                     ((3, 4, 70), 1), ((70, 3), 1), ((2, 100), 0), ((3, 2, 33), 0),
+                     ((2, 5, 3), 1)]
+
+
+@prog
+def index_add_alpha_16bit_rounding(t):
+    """Vectors of 32 in float32 (one rounding), tails and strided rows element by element
+    (the product rounded to 16 bits, then the sum); 1-D: the element loop; repeated indices."""
+    out = {}
+    for dtype in (t.float16, t.bfloat16):
+        for shape, dim in _INDEX_ADD_SHAPES:
+            for alpha in (0.1, -1.7, 3.3, 1.0009765625):
+                x, idx, src = _index_add_case(t, dtype, shape, dim, 5, len(out))
+                y = x.clone()
+                y.index_add_(dim, idx, src, alpha=alpha)
+                out[f"{dtype}{shape}{dim}{alpha}"] = (bits(x.index_add(dim, idx, src, alpha=alpha)),
+                                                      bits(y))
+    return out
+
+
+@prog
+def index_add_alpha_one_16bit_rounding(t):
+    """alpha=1: 1-D adds one element at a time (rounding each sum); along the first or last
+    dim PyTorch accumulates in float32 and rounds once; along a middle dim, slice by slice."""
+    out = {}
+    for dtype in (t.float16, t.bfloat16):
+        for shape, dim in _INDEX_ADD_SHAPES + [((3, 4, 70), 2), ((3, 4, 70), 0), ((4, 64), 0)]:
+            x, idx, src = _index_add_case(t, dtype, shape, dim, 9, len(out))
+            out[f"{dtype}{shape}{dim}"] = bits(x.index_add(dim, idx, src))
+        e = 2.0 ** -11 if dtype == t.float16 else 2.0 ** -8  # half an ulp of 1: a tie
+        small = t.tensor([1.0, e, e]).to(dtype)
+        out[f"{dtype}_ties_1d"] = bits(t.zeros(1, dtype=dtype).index_add(0, t.tensor([0, 0, 0]),
+                                                                         small))
+        out[f"{dtype}_ties_2d"] = bits(t.zeros(1, 40, dtype=dtype).index_add(
+            0, t.tensor([0, 0, 0]), small[:, None].expand(3, 40).contiguous()))
+    return out
+
+
+@prog
+def index_add_alpha_other_dtypes_and_shapes(t):
+    out = {}
+    for dtype in (t.float32, t.int32, t.int64):
+        for shape, dim in ((7,), 0), ((5, 3), 1):
+            x, idx, src = _index_add_case(t, dtype, shape, dim, 6, 3)
+            out[f"{dtype}{shape}"] = x.index_add(dim, idx, src, alpha=2 if dtype != t.float32
+                                                 else 0.5)
+    h = t.tensor(arr(6, seed=8)).half()
+    out["zero_dim"] = bits(t.tensor(1.5).half().index_add(0, t.tensor([0, 0]),
+                                                          t.tensor([0.1, 0.2]).half(), alpha=0.3))
+    out["strided_source"] = bits(h[::2].index_add(0, t.tensor([2, 0]), h[1::3], alpha=-0.7))
+    y = h.clone()
+    out["aliased_source"] = bits(y.index_add_(0, t.tensor([1, 1, 0]), y[3:], alpha=1.3))
+    z = t.tensor(arr(4, 40, seed=9)).bfloat16()
+    out["transposed_self"] = bits(z.t().index_add(1, t.tensor([3, 3, 1]), z[:3].t(),
+                                                  alpha=0.3))
+    return out
 
 
 @pytest.mark.parametrize("prog", prog.params())
