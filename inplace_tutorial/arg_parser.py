@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import dis
 import functools
+import inspect
 import numbers
 import operator
 import os
@@ -281,15 +282,11 @@ def invalid_combination(op: str, args: tuple, forms: list[str], kwargs: dict | N
     return TypeError("\n".join(lines) + "\n")
 
 
-def forms_fitting(forms: list[str], count: int) -> int:
-    """How many of ``forms`` take ``count`` arguments (PyTorch's "plausible" signatures): with
+def forms_fitting(forms: list[str], count: int) -> list[str]:
+    """The ``forms`` that take ``count`` arguments (PyTorch's "plausible" signatures): with
     exactly one, its parser names the bad argument; otherwise it lists every form."""
-    fits = 0
-    for form in forms:
-        pieces = [p for p in form.split(", ") if p != "*"]
-        required = sum(" = " not in p for p in pieces)
-        fits += required <= count <= len(pieces)
-    return fits
+    return [f for f in forms
+            if sum(not p.optional for p in form_params(f)) <= count <= len(form_params(f))]
 
 
 def as_called(names: list[str], values: tuple, optional: bool = False,
@@ -309,3 +306,129 @@ def as_called(names: list[str], values: tuple, optional: bool = False,
             and args[-1][1] == fallback[args[-1][0]])):
         args.pop()
     return tuple(v for _, v in args), {k: given[k] for k in keywords if k in given}
+
+
+# ------------------------------------------------------------------ binding a method's call
+_NUMPY_NAMES = {"axis": "dim", "keepdims": "keepdim", "x2": "other"}  # python_arg_parser.cpp
+
+
+def numpy_aliases(kwargs: dict) -> dict:
+    """``axis=``/``keepdims=``/``x2=`` under PyTorch's names (unless those are given too)."""
+    if all(k not in _NUMPY_NAMES or _NUMPY_NAMES[k] in kwargs for k in kwargs):
+        return kwargs
+    return {(_NUMPY_NAMES[k] if k in _NUMPY_NAMES and _NUMPY_NAMES[k] not in kwargs else k): v
+            for k, v in kwargs.items()}
+
+
+class _Param:
+    __slots__ = ("name", "optional", "kwonly")
+
+    def __init__(self, name: str, optional: bool, kwonly: bool):
+        self.name, self.optional, self.kwonly = name, optional, kwonly
+
+
+def form_params(form: str) -> list[_Param]:
+    """A signature as PyTorch prints it (``int dim, *, torch.dtype dtype = None``)."""
+    params, kwonly = [], False
+    for piece in filter(None, form.split(", ")):
+        if piece == "*":
+            kwonly = True
+            continue
+        decl, eq, _ = piece.partition(" = ")
+        params.append(_Param(decl.rpartition(" ")[2], bool(eq), kwonly))
+    return params
+
+
+def _def_params(fn) -> list[_Param] | None:
+    """The op's own ``def`` (self left out), when it is a plain signature."""
+    kinds = inspect.Parameter
+    params = []
+    for p in list(inspect.signature(fn).parameters.values())[1:]:
+        if p.kind in (kinds.VAR_POSITIONAL, kinds.VAR_KEYWORD):
+            return None
+        params.append(_Param(p.name, p.default is not kinds.empty, p.kind is kinds.KEYWORD_ONLY))
+    return params
+
+
+def binding_error(op: str, params: list[_Param], args: tuple, kwargs: dict) -> TypeError | None:
+    """PyTorch's words for a call one signature can't bind (FunctionSignature::parse): too many
+    positional arguments, then the first missing one, then a keyword left over."""
+    positional = sum(not p.kwonly for p in params)
+    if len(args) > positional:
+        n, least = len(args), sum(not p.optional for p in params)
+        if least != positional:
+            return TypeError(f"{op}() takes from {least} to {positional} positional arguments "
+                             f"but {n} were given")
+        return TypeError(f"{op}() takes {positional} positional argument"
+                         f"{'' if positional == 1 else 's'} but {n} "
+                         f"{'was' if n == 1 else 'were'} given")
+    for i, p in enumerate(params):
+        if not p.optional and not (i < len(args) and not p.kwonly) and p.name not in kwargs:
+            missing = [f'"{q.name}"' for q in params[i:] if not q.optional]
+            return TypeError(f"{op}() missing {len(missing)} required positional argument"
+                             f"{'s' if len(missing) == 1 else ''}: {', '.join(missing)}")
+    names = [p.name for p in params]
+    for k in kwargs:
+        if k not in names:
+            return TypeError(f"{op}() got an unexpected keyword argument '{k}'")
+        if names.index(k) < len(args):
+            return TypeError(f"{op}() got multiple values for argument '{k}'")
+    return None
+
+
+def binds(forms: list[str], args: tuple, kwargs: dict) -> bool:
+    """Whether some form takes these arguments by count and name (types aside): a keyword
+    PyTorch doesn't know, or a required argument left out, fits no form."""
+    for form in forms:
+        params = form_params(form)
+        names = [p.name for p in params]
+        if (len(args) <= sum(not p.kwonly for p in params)
+                and all(k in names[len(args):] for k in kwargs)
+                and all(p.optional or p.name in kwargs for p in params[len(args):])):
+            return True
+    return False
+
+
+def binding(forms: list[str] | None = None):
+    """Over ``@tensor_method``: the method binds its arguments as PyTorch's parser does where
+    Python's binding would answer otherwise. NumPy's names are taken (``x.sum(axis=0,
+    keepdims=True)``), and a call that can't be bound is refused in PyTorch's order and words
+    (``add_() takes 1 positional argument but 2 were given``: alpha is keyword-only, and self
+    is not counted). ``forms`` are the op's overloads as PyTorch prints them: the call is
+    checked against the ones that take that many arguments (PythonArgParser::print_error),
+    and its keywords against their names before the op runs (the def takes them all at once:
+    ``x.sum(keepdim=True)`` fits neither of sum's forms; the package's own calls, which may pass
+    every parameter of the def, are not held to that).
+
+    The happy path costs one call. A failed binding is told from the op's own TypeError by its
+    traceback: a call that couldn't be bound never entered the op."""
+    def attach(fn):
+        method, op = getattr(Tensor, fn.__name__), fn.__name__
+
+        @functools.wraps(method)
+        def bound(self, *args, **kwargs):
+            failed = None  # with forms, keywords are matched first: the def merges the forms
+            if not (kwargs and forms is not None and not binds(forms, args, kwargs)
+                    and not sys._getframe(1).f_code.co_filename.startswith(_PACKAGE)):
+                try:
+                    return method(self, *args, **kwargs)
+                except TypeError as e:
+                    if e.__traceback__.tb_next is not None:
+                        raise
+                    failed = e
+            renamed = numpy_aliases(kwargs)
+            if renamed is not kwargs:
+                return bound(self, *args, **renamed)
+            params = _def_params(fn)
+            if forms is not None:
+                fits = forms_fitting(forms, len(args) + len(kwargs))
+                if len(fits) != 1:
+                    raise invalid_combination(op, args, forms, kwargs) from None
+                params = form_params(fits[0])
+            error = None if params is None else binding_error(op, params, args, kwargs)
+            if error is None and forms is not None:
+                error = invalid_combination(op, args, forms, kwargs)
+            raise (error or failed) from None
+        setattr(Tensor, op, bound)
+        return fn
+    return attach

@@ -4,7 +4,16 @@ from __future__ import annotations
 
 import re
 
-from .arg_parser import argument_error, call_keywords, forms_fitting, invalid_combination
+from .arg_parser import (
+    argument_error,
+    binding_error,
+    binds,
+    call_keywords,
+    form_params,
+    forms_fitting,
+    invalid_combination,
+    numpy_aliases,
+)
 from .ops import joining, out_functions, out_reductions, out_variants  # noqa: F401
 from .ops.compare import where as _where
 from .ops.distributions import bernoulli, normal
@@ -19,23 +28,28 @@ from .tensor import Tensor
 # the matrix products
 _POINTWISE = out_variants.pointwise_ops()
 _OUT = set(_POINTWISE) | set(out_variants.ELEMENTWISE) | set(out_variants.MATRIX)
+OUT_FUNCTIONS = set(out_functions.OUT)
+_ABSENT = object()  # out= not given at all (PyTorch refuses even out=None where it has none)
+
 
 def _method(name: str):
-    def fn(input: Tensor, *args, out: Tensor | None = None, **kwargs):
+    def fn(input: Tensor, *args, out=_ABSENT, **kwargs):
         if not isinstance(input, Tensor):
             raise argument_error(name, "input", 1, "Tensor", input)
+        has_out = out is not _ABSENT and (out is not None or name not in _OUT | OUT_FUNCTIONS)
+        if name in _SIZES and args and (len(args) > 1 or not isinstance(args[0], (list, tuple))):
+            _refuse_sizes(name, args)  # the function takes one sequence: no varargs
+        kwargs = numpy_aliases(kwargs)
         try:
-            if out is None:
+            forms = _FORMS.get(name) if kwargs or out is not _ABSENT else None
+            if forms and not binds(forms, (input, *args), _with_out(kwargs, out)):
+                raise TypeError  # no form takes these keywords: the forms say how PyTorch refuses
+            if not has_out:
                 return getattr(input, name)(*args, **kwargs)
             if name in out_functions.OUT:  # addmv, addr, take ... (ops/out_functions.py)
                 return out_functions.OUT[name](input, *args, out=out, **kwargs)
         except TypeError as e:
-            forms = _FORMS.get(name)
-            if forms and forms_fitting(forms, 1 + len(args) + len(kwargs) + (out is not None)) != 1:
-                given = {**kwargs, "out": out}
-                raise invalid_combination(name, (input, *args), forms, {
-                    k: given[k] for k in call_keywords() if k in given}) from None
-            raise _as_function(e, name) from None
+            raise _function_error(e, name, (input, *args), _with_out(kwargs, out)) from None
         if name not in _OUT:
             raise TypeError(f"{name}() got an unexpected keyword argument 'out'")
         return out_variants.with_out(name, (input, *args), out, **kwargs)
@@ -43,25 +57,79 @@ def _method(name: str):
     fn.__doc__ = f"torch.{name}(input, ...) is input.{name}(...)."
     return fn
 
-# torch.mm, bmm, addmm and baddbmm also take an out_dtype: when both forms fit the number of
-# arguments, PyTorch's parser lists them instead of naming the bad argument.
+
+def _with_out(kwargs: dict, out) -> dict:
+    return kwargs if out is _ABSENT else {**kwargs, "out": out}
+
+
+def _function_error(e: TypeError, name: str, args: tuple, kwargs: dict) -> TypeError:
+    """The method's refusal as the function words it. With the function's overloads known
+    (_FORMS), PyTorch's parser decides: the one form that takes that many arguments names the
+    problem, otherwise all are listed; else the method's text, with input counted."""
+    forms = _FORMS.get(name)
+    if forms:
+        fits = forms_fitting(forms, len(args) + len(kwargs))
+        keywords = {k: kwargs[k] for k in call_keywords() if k in kwargs}
+        if len(fits) != 1:
+            return invalid_combination(name, args, forms, keywords)
+        error = binding_error(name, form_params(fits[0]), args, keywords)
+        if error is not None or not e.args:
+            return error or invalid_combination(name, args, forms, keywords)
+    return _as_function(e, name)
+
+
+_SIZES = {"permute": "dims", "reshape": "shape", "flip": "dims"}
+
+
+def _refuse_sizes(name: str, args: tuple) -> None:
+    """torch.permute(x, 1, 0): the function has no varargs form, as the method has."""
+    if len(args) > 1:
+        raise TypeError(f"{name}() takes 2 positional arguments but {len(args) + 1} were given")
+    raise argument_error(name, _SIZES[name], 2, "tuple of ints", args[0])
+
+
+# The functions' overloads as PyTorch prints them, where they decide the error. torch.mm, bmm,
+# addmm and baddbmm also take an out_dtype: when both forms fit the number of arguments,
+# PyTorch's parser lists them instead of naming the bad argument.
 _PRODUCT = "Tensor input, Tensor mat2, {}*, Tensor out = None"
 _FUSED = ("Tensor input, Tensor {0}, Tensor {1}, {2}*, Number beta = 1, Number alpha = 1, "
           "Tensor out = None")
 _DTYPE = "torch.dtype out_dtype, "
+_MAX = ["Tensor input, *, Tensor out = None", "Tensor input, Tensor other, *, Tensor out = None",
+        "Tensor input, int dim, bool keepdim = False, *, tuple of Tensors out = None"]
+_SUM = ["Tensor input, *, torch.dtype dtype = None{}",
+        "Tensor input, tuple of ints dim, bool keepdim = False, *, torch.dtype dtype = None, "
+        "Tensor out = None"]
 _FORMS = {
     "mm": [_PRODUCT.format(""), _PRODUCT.format(_DTYPE)],
     "bmm": [_PRODUCT.format(""), _PRODUCT.format(_DTYPE)],
     "addmm": [_FUSED.format("mat1", "mat2", ""), _FUSED.format("mat1", "mat2", _DTYPE)],
     "baddbmm": [_FUSED.format("batch1", "batch2", ""), _FUSED.format("batch1", "batch2", _DTYPE)],
+    "max": _MAX, "min": _MAX, "sum": [_SUM[0].format(""), _SUM[1]],
+    "mean": [_SUM[0].format(", Tensor out = None"), _SUM[1]],
+    "squeeze": ["Tensor input", "Tensor input, int dim", "Tensor input, tuple of ints dim"],
+    "narrow": ["Tensor input, int dim, Tensor start, int length",
+               "Tensor input, int dim, int start, int length"],
+    "masked_fill": ["Tensor input, Tensor mask, Tensor value",
+                    "Tensor input, Tensor mask, Number value"],
+    "clamp_": ["Tensor input, Tensor min = None, Tensor max = None",
+               "Tensor input, Number min = None, Number max = None"],
 }
 
 _POSITION = re.compile(r"^(\w+\(\): argument '\w+' \(position )(\d+)(\))")
+_COUNTS = re.compile(r"^(\w+)\(\) takes (?:from (\d+) to )?(\d+) positional arguments? but (\d+) "
+                     r"(?:was|were) given$")
 
 def _as_function(e: TypeError, name: str) -> TypeError:
     """A method's argument error, as the function reports it: ``input`` is position 1 there,
     so every other argument moves one place (``torch.maximum(x, 1)``: position 2)."""
     msg = str(e)
+    counted = _COUNTS.match(msg)
+    if counted and counted[1] == name:  # "add() takes 1 positional argument but 2 were given"
+        low, high, n = (int(counted[k]) + 1 if counted[k] else None for k in (2, 3, 4))
+        takes = f"from {low} to {high}" if low is not None else str(high)
+        return TypeError(f"{name}() takes {takes} positional argument{'' if high == 1 else 's'}"
+                         f" but {n} {'was' if n == 1 else 'were'} given")
     if name == "split" or not msg.startswith(f"{name}(): argument '"):
         return e  # torch.split calls the method; other texts name no position
     return TypeError(_POSITION.sub(lambda m: f"{m[1]}{int(m[2]) + 1}{m[3]}", msg, count=1))

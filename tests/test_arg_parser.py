@@ -109,3 +109,45 @@ def test_a_method_torch_writes_in_python_passes_its_arguments_by_position(x):
         "unflatten(): argument 'dim' (position 1) must be int, not NoneType")
     assert message(lambda: x.unflatten(1, (3, 1), 2)) == (
         "Tensor.unflatten() takes 3 positional arguments but 4 were given")
+
+
+def test_a_keyword_only_argument_given_by_position(x):
+    """Python's own binding would count self and name no PyTorch form; @binding words it as
+    PyTorch's parser does."""
+    assert message(lambda: x.add_(x, 2)) == "add_() takes 1 positional argument but 2 were given"
+    assert message(lambda: x.cumsum(1, ipt.float64)) == (
+        "cumsum() takes 1 positional argument but 2 were given")
+    assert message(lambda: x.sum(0, True, ipt.float64)) == (
+        "sum() takes from 1 to 2 positional arguments but 3 were given")
+    assert message(lambda: x.sort(0, True, True)) == (
+        "sort() takes from 1 to 0 positional arguments but 3 were given")  # (sic) PyTorch's
+    assert message(lambda: ipt.add(x, x, 2)) == (
+        "add() takes 2 positional arguments but 3 were given")
+
+
+def test_a_missing_argument_comes_before_an_unknown_keyword(x):
+    assert message(lambda: x.transpose(0, dim=1)) == (
+        'transpose() missing 1 required positional arguments: "dim1"')
+    assert message(lambda: x.narrow(0, length=1)) == (
+        'narrow() missing 2 required positional argument: "start", "length"')  # (sic)
+
+
+def test_numpy_names_and_the_forms_keywords_must_fit(x):
+    assert x.sum(axis=0, keepdims=True).shape == (1, 3)
+    assert x.max(axis=1).values.shape == (2,)
+    assert message(lambda: x.sum(dim=0, axis=0)) == (
+        "sum() got an unexpected keyword argument 'axis'")
+    assert message(lambda: x.sum(keepdim=True)).startswith(
+        "sum() received an invalid combination of arguments - got (keepdim=bool, ), but")
+    assert message(lambda: ipt.max(x, keepdim=True)) == (
+        "max() received an invalid combination of arguments - got (Tensor, keepdim=bool), but "
+        "expected one of:\n * (Tensor input, *, Tensor out = None)\n"
+        " * (Tensor input, Tensor other, *, Tensor out = None)\n"
+        " * (Tensor input, int dim, bool keepdim = False, *, tuple of Tensors out = None)\n")
+
+
+def test_out_given_to_a_function_without_an_out_form(x):
+    assert message(lambda: ipt.relu(x, out=None)) == (
+        "relu() got an unexpected keyword argument 'out'")
+    assert message(lambda: ipt.squeeze(x, out=x)).startswith(
+        "squeeze() received an invalid combination of arguments - got (Tensor, out=Tensor), but")

@@ -12,6 +12,7 @@ from __future__ import annotations
 import numpy as np
 
 from .. import dtypes
+from ..arg_parser import binding
 from ..autograd import grad_mode
 from ..autograd.derivatives import derivative
 from ..autograd.record import record, record_inplace
@@ -69,16 +70,18 @@ def axpy_kernel(alpha, op: str = "add"):
 add_kernel = ufunc_kernel(np.add)
 
 
+@binding()
 @tensor_method
-def add(self, other, alpha=1) -> Tensor:
+def add(self, other, *, alpha=1) -> Tensor:
     _check_args("add", other, alpha)
     _check_alpha(alpha, self, other)
     kernel = add_kernel if alpha == 1 else axpy_kernel(alpha)
     return new_elementwise("add", False, kernel, self, other, alpha=alpha)
 
 
+@binding()
 @tensor_method
-def add_(self, other, alpha=1) -> Tensor:
+def add_(self, other, *, alpha=1) -> Tensor:
     _check_args("add_", other, alpha)
     check_real_scalar(self, other)
     _check_alpha(alpha, self, other)
@@ -96,8 +99,9 @@ def _add_bw(ctx, g):
 sub_kernel = ufunc_kernel(np.subtract)
 
 
+@binding()
 @tensor_method
-def sub(self, other, alpha=1) -> Tensor:
+def sub(self, other, *, alpha=1) -> Tensor:
     _check_args("sub", other, alpha)
     dtype_rules.check_sub(self, other)
     _check_alpha(alpha, self, other)
@@ -105,8 +109,9 @@ def sub(self, other, alpha=1) -> Tensor:
     return new_elementwise("sub", False, kernel, self, other, alpha=alpha)
 
 
+@binding()
 @tensor_method
-def sub_(self, other, alpha=1) -> Tensor:
+def sub_(self, other, *, alpha=1) -> Tensor:
     _check_args("sub_", other, alpha)
     check_real_scalar(self, other)
     dtype_rules.check_sub(self, other)
@@ -115,8 +120,9 @@ def sub_(self, other, alpha=1) -> Tensor:
     return inplace_elementwise("sub", False, kernel, self, other, alpha=alpha)
 
 
+@binding()
 @tensor_method
-def subtract(self, other, alpha=1) -> Tensor:
+def subtract(self, other, *, alpha=1) -> Tensor:
     """PyTorch's alias of sub."""
     return self.sub(other, alpha=alpha)
 
@@ -126,8 +132,9 @@ def _sub_bw(ctx, g):
     return (g, g.neg() if ctx.attr("alpha") == 1 else g * -ctx.attr("alpha"))
 
 
+@binding()
 @tensor_method
-def rsub(self, other, alpha=1) -> Tensor:
+def rsub(self, other, *, alpha=1) -> Tensor:
     """other - alpha * self (what ``2 - x`` calls)."""
     dtype_rules.check_sub(self, other)
     return new_elementwise("rsub", False,
@@ -353,8 +360,9 @@ def float_power_(self, exponent) -> Tensor:
 
 
 # --------------------------------------------------------------------------- aliases
+@binding()
 @tensor_method
-def subtract_(self, other, alpha=1) -> Tensor:
+def subtract_(self, other, *, alpha=1) -> Tensor:
     """PyTorch's alias of sub_."""
     return self.sub_(other, alpha=alpha)
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 import numpy as np
 
 from .. import dtypes
+from ..arg_parser import binding
 from ..autograd.derivatives import derivative
 from ..autograd.record import record_inplace
 from ..creation import cast_into
@@ -26,28 +27,30 @@ def _zeros_for(ctx, g):
     return (g * 0,)
 
 
+@binding()
 @tensor_method
-def copy_(self, src, non_blocking: bool = False) -> Tensor:
-    check_operands("copy_", (src,))  # a NumPy array is refused before any write, as PyTorch
+def copy_(self, other, non_blocking: bool = False) -> Tensor:
+    """PyTorch binds copy_'s source as ``other`` (its derivative row calls it src)."""
+    check_operands("copy_", (other,))  # a NumPy array is refused before any write, as PyTorch
     def check():
         check_internal_overlap(self)
 
-        check_partial_overlap(self, src)
-        shape = broadcast_shapes(self._shape, shape_of(src))
+        check_partial_overlap(self, other)
+        shape = broadcast_shapes(self._shape, shape_of(other))
         if shape != self._shape:
             raise RuntimeError(
                 f"output with shape [{', '.join(map(str, self._shape))}] doesn't match the "
                 f"broadcast shape [{', '.join(map(str, shape))}]")
 
-    same_cells = (isinstance(src, Tensor) and src._storage is self._storage
-                  and (src._offset, src._shape, src._stride) == (self._offset, self._shape,
-                                                                  self._stride))
-    if same_cells and src.dtype is self.dtype:
-        # PyTorch returns early when src is exactly self's cells (the version still bumps)
-        return record_inplace("copy_", self, {"self": self, "src": src}, compute=lambda: None)
+    same_cells = (isinstance(other, Tensor) and other._storage is self._storage
+                  and (other._offset, other._shape, other._stride)
+                  == (self._offset, self._shape, self._stride))
+    if same_cells and other.dtype is self.dtype:
+        # PyTorch returns early when other is exactly self's cells (the version still bumps)
+        return record_inplace("copy_", self, {"self": self, "src": other}, compute=lambda: None)
     a = self._array()
-    return record_inplace("copy_", self, {"self": self, "src": src},
-                          compute=lambda: np.copyto(a, arr(src), casting="unsafe"), check=check)
+    return record_inplace("copy_", self, {"self": self, "src": other},
+                          compute=lambda: np.copyto(a, arr(other), casting="unsafe"), check=check)
 
 
 @derivative("copy_", "CopyBackwards", inputs=("self", "src"), qualified=True)

@@ -12,7 +12,7 @@ import warnings
 import numpy as np
 
 from .. import dtypes
-from ..arg_parser import saved, signed
+from ..arg_parser import binding, saved, signed
 from ..autograd.derivatives import derivative
 from ..autograd.record import record
 from ..creation import empty, tensor, zeros
@@ -34,6 +34,7 @@ from .index_put import put_
 from .views import _make_view, _view_op
 
 
+@binding()
 @tensor_method
 def select(self, dim: int, index: int) -> Tensor:
     dim, index = check_int("select", "dim", dim, 1), check_int("select", "index", index, 2)
@@ -78,6 +79,7 @@ def _slice(self, dim, start, stop, step, given_dim=None) -> Tensor:
 _NARROW_FORMS = ["int dim, Tensor start, int length", "int dim, int start, int length"]
 
 
+@binding()
 @tensor_method
 def narrow(self, dim: int, start: int, length: int) -> Tensor:
     """PyTorch's narrow_symint, check for check (start may be a 0-dim integer tensor)."""
@@ -292,6 +294,7 @@ def _multi(self, parts, op: str, node: str, **attrs):
     return views
 
 
+@binding()
 @tensor_method
 def unbind(self, dim: int = 0) -> tuple:
     given = check_int("unbind", "dim", dim, 1)
@@ -385,6 +388,7 @@ def split_with_sizes(self, split_sizes, dim: int = 0) -> tuple:
                   split_sizes=tuple(sizes), _sizes=tuple(sizes))
 
 
+@binding()
 @tensor_method
 def chunk(self, chunks: int, dim: int = 0) -> tuple:
     chunks, dim = check_int("chunk", "chunks", chunks, 1), check_int("chunk", "dim", dim, 2)

@@ -9,6 +9,7 @@ from __future__ import annotations
 import numpy as np
 
 from .. import dtypes
+from ..arg_parser import binding
 from ..autograd.derivatives import derivative
 from ..autograd.record import record, record_inplace
 from ..layout import broadcast_shapes, contiguous_strides
@@ -312,31 +313,37 @@ def _fused_product_(name: str, self: Tensor, a: Tensor, b: Tensor, beta, alpha) 
                           check=checks, beta=beta, alpha=alpha)
 
 
+@binding()
 @tensor_method
 def addmm(self, mat1: Tensor, mat2: Tensor, *, beta=1, alpha=1) -> Tensor:
     return _fused_product("addmm", self, mat1, mat2, beta, alpha)
 
 
+@binding()
 @tensor_method
 def addmm_(self, mat1: Tensor, mat2: Tensor, *, beta=1, alpha=1) -> Tensor:
     return _fused_product_("addmm", self, mat1, mat2, beta, alpha)
 
 
+@binding()
 @tensor_method
 def addbmm(self, batch1: Tensor, batch2: Tensor, *, beta=1, alpha=1) -> Tensor:
     return _fused_product("addbmm", self, batch1, batch2, beta, alpha)
 
 
+@binding()
 @tensor_method
 def addbmm_(self, batch1: Tensor, batch2: Tensor, *, beta=1, alpha=1) -> Tensor:
     return _fused_product_("addbmm", self, batch1, batch2, beta, alpha)
 
 
+@binding()
 @tensor_method
 def baddbmm(self, batch1: Tensor, batch2: Tensor, *, beta=1, alpha=1) -> Tensor:
     return _fused_product("baddbmm", self, batch1, batch2, beta, alpha)
 
 
+@binding()
 @tensor_method
 def baddbmm_(self, batch1: Tensor, batch2: Tensor, *, beta=1, alpha=1) -> Tensor:
     return _fused_product_("baddbmm", self, batch1, batch2, beta, alpha)

@@ -15,6 +15,7 @@ from __future__ import annotations
 import numpy as np
 
 from .. import dtypes
+from ..arg_parser import binding
 from ..autograd.derivatives import derivative
 from ..autograd.record import record, record_inplace
 from ..creation import empty_strided
@@ -148,6 +149,7 @@ def _addmv_empty(out: Tensor, self: Tensor, beta) -> None:
                 casting="unsafe")
 
 
+@binding()
 @tensor_method
 def addmv(self, mat: Tensor, vec: Tensor, *, beta=1, alpha=1) -> Tensor:
     beta, alpha = addmv_args("addmv", mat, vec, beta, alpha)
@@ -168,6 +170,7 @@ def compute_addmv(out: Tensor, self: Tensor, mat: Tensor, vec: Tensor, beta, alp
         _addmv_kernel(out, self, mat, vec, beta, alpha)
 
 
+@binding()
 @tensor_method
 def addmv_(self, mat: Tensor, vec: Tensor, *, beta=1, alpha=1) -> Tensor:
     beta, alpha = addmv_args("addmv_", mat, vec, beta, alpha)
@@ -270,6 +273,7 @@ def addr_kernel(out: Tensor, s: Tensor, vec1: Tensor, vec2: Tensor, beta, alpha,
                 np.copyto(o[i, cols], t, casting="unsafe")
 
 
+@binding()
 @tensor_method
 def addr(self, vec1: Tensor, vec2: Tensor, *, beta=1, alpha=1) -> Tensor:
     beta, alpha = addr_args("addr", vec1, vec2, beta, alpha)
@@ -302,6 +306,7 @@ def check_addr_out(out: Tensor, s: Tensor, vec1: Tensor, vec2: Tensor) -> None:
         check_partial_overlap(out, t)
 
 
+@binding()
 @tensor_method
 def addr_(self, vec1: Tensor, vec2: Tensor, *, beta=1, alpha=1) -> Tensor:
     beta, alpha = addr_args("addr_", vec1, vec2, beta, alpha)

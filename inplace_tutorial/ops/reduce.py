@@ -8,6 +8,7 @@ from __future__ import annotations
 import numpy as np
 
 from .. import dtypes
+from ..arg_parser import binding
 from ..autograd.derivatives import derivative
 from ..autograd.record import record
 from ..creation import zeros
@@ -17,6 +18,7 @@ from . import dtype_rules
 from .arg_checks import (
     argument_error,
     as_called,
+    call_keywords,
     check_int,
     int_list,
     invalid_combination,
@@ -94,8 +96,9 @@ def _regrow(g: Tensor, shape: tuple, dims: tuple, keepdim: bool) -> Tensor:
     return g.expand(shape)
 
 
+@binding(_DIM_FORMS)
 @tensor_method
-def sum(self, dim=None, keepdim: bool = False, dtype=None) -> Tensor:
+def sum(self, dim=None, keepdim: bool = False, *, dtype=None) -> Tensor:
     _check_dim("sum", dim, keepdim, dtype)
     _check_keepdim("sum", keepdim)
     dtype = dtype or (self.dtype if self.dtype.category == 2 else dtypes.int64)
@@ -113,8 +116,9 @@ def _sum_bw(ctx, g):
 derivative("sum_dim", "SumBackward1")(_sum_bw)
 
 
+@binding(_DIM_FORMS)
 @tensor_method
-def mean(self, dim=None, keepdim: bool = False, dtype=None) -> Tensor:
+def mean(self, dim=None, keepdim: bool = False, *, dtype=None) -> Tensor:
     _check_dim("mean", dim, keepdim, dtype)
     _check_keepdim("mean", keepdim)
     if dtype is not None and not dtype.is_floating_point:
@@ -155,8 +159,22 @@ def _var_kernel(c, op: str, sqrt: bool = False):
     return lambda a, axis, keepdims, out: var_into(a, axis, c, out, op, sqrt)
 
 
+_VAR_FORMS = ["tuple of ints dim, bool unbiased = True, bool keepdim = False",
+              "tuple of ints dim = None, *, Number correction = None, bool keepdim = False",
+              "bool unbiased = True"]
+
+
+def _check_unbiased(op: str, dim, unbiased, keepdim) -> None:
+    if not (unbiased is None or isinstance(unbiased, bool)):  # x.var(0, 0): an int fits no form
+        args, kwargs = as_called(["dim", "unbiased", "keepdim"], (dim, unbiased, keepdim),
+                                 defaults=(False,))
+        raise invalid_combination(op, args, _VAR_FORMS, kwargs)
+
+
+@binding(_VAR_FORMS)
 @tensor_method
 def var(self, dim=None, unbiased=None, keepdim: bool = False, *, correction=None) -> Tensor:
+    _check_unbiased("var", dim, unbiased, keepdim)
     dtype_rules.check("var", self.dtype)
     c = _correction(unbiased, correction)
     out, dims = _reduce(self, "var", _var_kernel(c, "var"), dim, keepdim,
@@ -164,8 +182,10 @@ def var(self, dim=None, unbiased=None, keepdim: bool = False, *, correction=None
     return record("var", out, {"self": self}, dims=dims, keepdim=keepdim, correction=c)
 
 
+@binding(_VAR_FORMS)
 @tensor_method
 def std(self, dim=None, unbiased=None, keepdim: bool = False, *, correction=None) -> Tensor:
+    _check_unbiased("std", dim, unbiased, keepdim)
     dtype_rules.check("std", self.dtype)
     c = _correction(unbiased, correction)
     out, dims = _reduce(self, "std", _var_kernel(c, "std", sqrt=True), dim, keepdim,
@@ -222,11 +242,13 @@ def _extreme(self, op: str, kernel, dim, keepdim) -> Tensor:
     return record(op, out, {"self": self}, dims=dims, keepdim=keepdim)
 
 
+@binding()
 @tensor_method
 def amax(self, dim=(), keepdim: bool = False) -> Tensor:
     return _extreme(self, "amax", np.max, dim, keepdim)
 
 
+@binding()
 @tensor_method
 def amin(self, dim=(), keepdim: bool = False) -> Tensor:
     return _extreme(self, "amin", np.min, dim, keepdim)
@@ -256,16 +278,35 @@ def _values_indices(name: str) -> type:
                                  "indices": property(lambda self: self[1])})
 
 
+_MAX_FORMS = ["", "Tensor other", "int dim, bool keepdim = False"]
 _PAIRS = {"max": _values_indices("max"), "min": _values_indices("min")}
+
+
+def _refuse_max_min(op: str, dim, keepdim) -> None:
+    """A dim that is no int (or keepdim= without one). Given two arguments, only
+    ``(int dim, bool keepdim)`` takes two, so PyTorch names the bad one; given one, it lists
+    the forms. (keepdim=False spelled out counts as not given.)"""
+    keywords = call_keywords()
+    given = {}
+    if dim is not None or "dim" in keywords or (keepdim is not False
+                                                 and "keepdim" not in keywords):
+        given["dim"] = dim
+    if keepdim is not False:
+        given["keepdim"] = keepdim
+    if len(given) == 2:
+        raise argument_error(op, "dim", 1, "int", dim)
+    raise invalid_combination(op, tuple(v for k, v in given.items() if k not in keywords),
+                              _MAX_FORMS, {k: given[k] for k in keywords if k in given})
 
 
 def _max_min(self, op: str, dim, keepdim: bool):
     """max()/min() (the whole tensor) and max(dim)/min(dim) (values, indices)."""
+    if (keepdim is not False and not is_index(dim)) or not (
+            dim is None or isinstance(dim, Tensor) or is_index(dim)) or (
+            dim is None and "dim" in call_keywords()):  # x.max(dim=None) fits no form
+        _refuse_max_min(op, dim, keepdim)
     if isinstance(dim, Tensor):  # torch.max(a, b) is the element-wise maximum
         return self.maximum(dim) if op == "max" else self.minimum(dim)
-    if dim is None and keepdim is not False:  # keepdim= without dim fits no overload
-        raise invalid_combination(op, (), ["", "Tensor other", "int dim, bool keepdim = False"],
-                                  {"keepdim": keepdim})
     _check_keepdim(op, keepdim)
     kernel = np.max if op == "max" else np.min
     if dim is None:
@@ -281,11 +322,13 @@ def _max_min(self, op: str, dim, keepdim: bool):
     return out
 
 
+@binding(_MAX_FORMS)
 @tensor_method
 def max(self, dim=None, keepdim: bool = False):
     return _max_min(self, "max", dim, keepdim)
 
 
+@binding(_MAX_FORMS)
 @tensor_method
 def min(self, dim=None, keepdim: bool = False):
     return _max_min(self, "min", dim, keepdim)
@@ -321,6 +364,7 @@ def _arg(self, op: str, dim, keepdim) -> Tensor:
     return out
 
 
+@binding()
 @tensor_method
 def argmax(self, dim=None, keepdim: bool = False) -> Tensor:
     _check_keepdim("argmax", keepdim)
@@ -328,6 +372,7 @@ def argmax(self, dim=None, keepdim: bool = False) -> Tensor:
     return _arg(self, "argmax", dim, keepdim)
 
 
+@binding()
 @tensor_method
 def argmin(self, dim=None, keepdim: bool = False) -> Tensor:
     _check_keepdim("argmin", keepdim)
@@ -367,17 +412,27 @@ def _softmax_into(self, dim: int, name: str, log: bool) -> Tensor:
     return out
 
 
-@tensor_method
-def softmax(self, dim: int) -> Tensor:
-    d = wrap_dim(check_int("softmax", "dim", dim, 1), self.dim())
-    return record("softmax", _softmax_into(self, d, "softmax", False), {"self": self}, dim=d)
+def _softmax(op: str, self: Tensor, dim, dtype, log: bool) -> Tensor:
+    """softmax(int dim, torch.dtype dtype = None): with a dtype, the input is cast first (a
+    ToCopyBackward0 under the node, as PyTorch's input.toType(dtype))."""
+    d = wrap_dim(check_int(op, "dim", dim, 1), self.dim())
+    if dtype is not None:
+        if not isinstance(dtype, dtypes.dtype):
+            raise argument_error(op, "dtype", 2, "torch.dtype", dtype)
+        self = self.to(dtype)
+    return record(op, _softmax_into(self, d, op, log), {"self": self}, dim=d)
 
 
+@binding()
 @tensor_method
-def log_softmax(self, dim: int) -> Tensor:
-    d = wrap_dim(check_int("log_softmax", "dim", dim, 1), self.dim())
-    return record("log_softmax", _softmax_into(self, d, "log_softmax", True), {"self": self},
-                  dim=d)
+def softmax(self, dim: int, dtype=None) -> Tensor:
+    return _softmax("softmax", self, dim, dtype, False)
+
+
+@binding()
+@tensor_method
+def log_softmax(self, dim: int, dtype=None) -> Tensor:
+    return _softmax("log_softmax", self, dim, dtype, True)
 
 
 @derivative("softmax", "SoftmaxBackward0", saves={"result": None})

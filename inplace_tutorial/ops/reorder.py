@@ -12,6 +12,7 @@ import itertools
 import numpy as np
 
 from .. import dtypes
+from ..arg_parser import binding
 from ..autograd.derivatives import derivative
 from ..autograd.record import record
 from ..creation import empty_strided, zeros
@@ -68,6 +69,7 @@ def _roll_into(out: np.ndarray, a: np.ndarray, shifts: dict) -> None:
         out[tuple(dst)] = a[tuple(src)]
 
 
+@binding()
 @tensor_method
 def roll(self, shifts, dims=()) -> Tensor:
     shifts = int_list("roll", "shifts", (shifts,))  # an int or a sequence of ints

@@ -12,6 +12,7 @@ from __future__ import annotations
 import numpy as np
 
 from .. import dtypes
+from ..arg_parser import binding
 from ..autograd.derivatives import derivative
 from ..autograd.record import record, record_inplace
 from ..layout import wrap_dim
@@ -72,12 +73,7 @@ def _kernel_name(op: str) -> str:
     return f'"{op}_out_cpu" not implemented for \'Bool\''
 
 
-_REQUIRED = object()  # cumsum(dim) has no default: PyTorch's own "missing" message
-
-
 def _dim_arg(op: str, dim) -> int:
-    if dim is _REQUIRED:
-        raise TypeError(f'{op}() missing 1 required positional arguments: "dim"')
     return check_int(op, "dim", dim, 1)
 
 
@@ -111,23 +107,27 @@ def _scan_(op: str, ufunc, self: Tensor, dim, dtype) -> Tensor:
                           dim=saved(dim))
 
 
+@binding()
 @tensor_method
-def cumsum(self, dim: int = _REQUIRED, dtype=None) -> Tensor:
+def cumsum(self, dim: int, *, dtype=None) -> Tensor:
     return _scan("cumsum", np.add, self, dim, dtype)
 
 
+@binding()
 @tensor_method
-def cumsum_(self, dim: int = _REQUIRED, dtype=None) -> Tensor:
+def cumsum_(self, dim: int, *, dtype=None) -> Tensor:
     return _scan_("cumsum", np.add, self, dim, dtype)
 
 
+@binding()
 @tensor_method
-def cumprod(self, dim: int = _REQUIRED, dtype=None) -> Tensor:
+def cumprod(self, dim: int, *, dtype=None) -> Tensor:
     return _scan("cumprod", np.multiply, self, dim, dtype)
 
 
+@binding()
 @tensor_method
-def cumprod_(self, dim: int = _REQUIRED, dtype=None) -> Tensor:
+def cumprod_(self, dim: int, *, dtype=None) -> Tensor:
     return _scan_("cumprod", np.multiply, self, dim, dtype)
 
 

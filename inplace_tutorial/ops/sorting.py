@@ -15,6 +15,7 @@ from collections.abc import Iterator
 import numpy as np
 
 from .. import dtypes
+from ..arg_parser import binding
 from ..autograd.derivatives import derivative
 from ..autograd.record import record
 from ..creation import zeros
@@ -213,6 +214,7 @@ def _stable(self: Tensor, d: int, stable, descending: bool) -> bool:
 
 
 # --------------------------------------------------------------------------- sort / argsort
+@binding(_SORT_FORMS)
 @tensor_method
 def sort(self, dim: int = -1, descending: bool = False, *, stable: bool | None = None):
     dim, descending = _sort_args("sort", dim, descending, stable)
@@ -236,6 +238,7 @@ def msort(self) -> Tensor:
     return self.sort(0).values
 
 
+@binding()
 @tensor_method
 def argsort(self, dim: int = -1, descending: bool = False, *, stable: bool = False) -> Tensor:
     dim, descending = _sort_args("argsort", dim, descending, stable)
@@ -250,6 +253,7 @@ def argsort(self, dim: int = -1, descending: bool = False, *, stable: bool = Fal
 
 
 # --------------------------------------------------------------------------- topk
+@binding()
 @tensor_method
 def topk(self, k: int, dim: int = -1, largest: bool = True, sorted: bool = True):  # noqa: A002
     """The k largest (or smallest) values along dim, largest first. ``sorted=False`` leaves

@@ -4,7 +4,7 @@ a fresh layout (clone, contiguous). The views that select parts are in indexing.
 """
 from __future__ import annotations
 
-from ..arg_parser import saved, signed
+from ..arg_parser import binding, saved, signed
 from ..autograd.derivatives import derivative
 from ..autograd.record import record, record_inplace
 from ..autograd.views_backward import scatter_strided
@@ -91,12 +91,14 @@ def t_(self) -> Tensor:
     return _meta_inplace(self, "t_", self._shape[::-1], self._stride[::-1], self._offset)
 
 
+@binding()
 @tensor_method
 def unsqueeze_(self, dim: int) -> Tensor:
     _, shape, stride = _unsqueezed(self, dim, "unsqueeze_")
     return _meta_inplace(self, "unsqueeze_", shape, stride, self._offset, dim=saved(dim))
 
 
+@binding()
 @tensor_method
 def squeeze_(self, dim: int | None = None) -> Tensor:
     shape, stride = _squeezed(self, dim, "squeeze_")

@@ -11,6 +11,7 @@ from __future__ import annotations
 import numpy as np
 
 from .. import dtypes
+from ..arg_parser import binding
 from ..autograd.derivatives import derivative
 from ..autograd.record import record, record_inplace
 from ..layout import broadcast_shapes
@@ -197,25 +198,29 @@ def _fused_(name: str, self: Tensor, t1, t2, value) -> Tensor:
         check=lambda: check_inplace_operands(self, others, rd), **_attrs(name, t2, value))
 
 
+@binding()
 @tensor_method
-def addcmul(self, tensor1, tensor2=None, value=1) -> Tensor:
+def addcmul(self, tensor1, tensor2, *, value=1) -> Tensor:
     """self + value * tensor1 * tensor2."""
     return _fused("addcmul", self, tensor1, tensor2, value)
 
 
+@binding()
 @tensor_method
-def addcmul_(self, tensor1, tensor2=None, value=1) -> Tensor:
+def addcmul_(self, tensor1, tensor2, *, value=1) -> Tensor:
     return _fused_("addcmul", self, tensor1, tensor2, value)
 
 
+@binding()
 @tensor_method
-def addcdiv(self, tensor1, tensor2=None, value=1) -> Tensor:
+def addcdiv(self, tensor1, tensor2, *, value=1) -> Tensor:
     """self + value * tensor1 / tensor2."""
     return _fused("addcdiv", self, tensor1, tensor2, value)
 
 
+@binding()
 @tensor_method
-def addcdiv_(self, tensor1, tensor2=None, value=1) -> Tensor:
+def addcdiv_(self, tensor1, tensor2, *, value=1) -> Tensor:
     return _fused_("addcdiv", self, tensor1, tensor2, value)
 
 

@@ -10,7 +10,7 @@ clone/contiguous are in strided.py.
 """
 from __future__ import annotations
 
-from ..arg_parser import saved, signed
+from ..arg_parser import binding, saved, signed
 from ..autograd.derivatives import derivative
 from ..autograd.record import record
 from ..layout import contiguous_strides, wrap_dim
@@ -140,6 +140,7 @@ def reshape(self, *shape, **kwargs) -> Tensor:
     return record("_unsafe_view", out, {"self": copy}, self_sym_sizes=copy._shape)
 
 
+@binding()
 @tensor_method
 def flatten(self, start_dim: int = 0, end_dim: int = -1) -> Tensor:
     s = wrap_dim(check_int("flatten", "start_dim", start_dim, 1), self.dim())
@@ -207,6 +208,7 @@ def _swap(self, d0, d1, op: str = "transpose"):
     return d0, d1, _permuted(self, dims)
 
 
+@binding()
 @tensor_method
 def transpose(self, dim0: int, dim1: int) -> Tensor:
     _, _, (shape, stride) = _swap(self, dim0, dim1)
@@ -323,6 +325,7 @@ def _unsqueezed(self, dim, op: str = "unsqueeze"):
     return dim, shape, stride
 
 
+@binding()
 @tensor_method
 def unsqueeze(self, dim: int) -> Tensor:
     _, shape, stride = _unsqueezed(self, dim)
@@ -357,6 +360,7 @@ def _squeeze_node(self, dim) -> tuple:
     return "squeeze_dim", {"dim": saved(int(dim)), "self_sym_sizes": self._shape}
 
 
+@binding()
 @tensor_method
 def squeeze(self, dim: int | None = None) -> Tensor:
     shape, stride = _squeezed(self, dim)

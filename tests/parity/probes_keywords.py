@@ -5,7 +5,7 @@ NumPy's aliases (``axis=``, ``keepdims=``), with keyword-only arguments given by
 was run on torch 2.13 first: the expected behaviour is whatever torch does, error or value."""
 from __future__ import annotations
 
-VARARGS = [  # one "tuple of ints" parameter: varargs, a sequence, or the keyword
+VARARGS = [  # one
     "x.permute(dims=(1, 0)).shape", "x.permute(dims=[1, 0]).shape", "x.permute(dims=0)",
     "x.permute(dims=[1.0, 0])", "x.permute(1, 0, dims=(1, 0))", "x.permute(dim=(1, 0))",
     "x.permute((1, 0), foo=1)", "x.permute(dims='ab')", "x.permute(dims=(1, 0.0))",
@@ -118,10 +118,10 @@ OUT_WHERE_NONE = [  # out= given to a function with no out= form
     "t.detach(x, out=x)", "t.as_strided(x, (2,), (1,), out=x)", "t.unsqueeze(x, 0, out=x)",
     "t.flatten(x, out=x)", "t.diagonal(x, out=x)", "t.swapdims(x, 0, 1, out=x)",
     "t.unflatten(x, 1, (3, 1), out=x)", "t.relu(x, out=x)", "t.clone(x, out=x)",
-    "t.softmax(x, 0, out=x)", "t.log_softmax(x, 0, out=x)", "t.masked_fill(x, b, 0.0, out=x)",
-    "t.clamp_(x, 0, out=x)", "t.relu_(x, out=x)",
+    "t.softmax(x, 0, out=t.empty(0))", "t.log_softmax(x, 0, out=t.empty(0))",
+    "t.masked_fill(x, b, 0.0, out=x)", "t.clamp_(x, 0, out=x)", "t.relu_(x, out=x)",
     "t.index_put(x, (t.tensor([0]),), t.tensor(1.0), out=x)", "t.dot(v, v, out=s)",
-    "t.max(x, out=x)", "t.einsum('ij->ji', x, out=x)", "t.flip(x, dims=(0,), out=x)",
+    "t.max(x, out=t.empty(0))", "t.einsum('ij->ji', x, out=x)", "t.flip(x, dims=(0,), out=x)",
     "t.permute(x, dims=(1, 0), out=None)", "t.relu(x, out=None).shape",
     "t.permute(x, (1, 0), out=1)",
 ]
