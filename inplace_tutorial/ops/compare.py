@@ -16,6 +16,7 @@ from ..tensor import Tensor, tensor_method
 from . import dtype_rules
 from ._pointwise import new_output
 from .arg_checks import check_overloads, check_tensor
+from .nan_sign import clamp_bound
 from .tensor_iterator import arr, check_inplace_operands, shape_of
 from .tensor_iterator import inplace_elementwise as _inplace
 from .tensor_iterator import new_elementwise as _new
@@ -23,11 +24,18 @@ from .tensor_iterator import new_elementwise as _new
 
 def _clip(lo, hi):
     def kernel(x, out, dtype):
+        scalars = not isinstance(lo, np.ndarray) and not isinstance(hi, np.ndarray)
         if lo is not None:
-            np.maximum(x, lo, out=out, dtype=dtype, casting="unsafe")
+            if scalars:  # x < lo ? lo : x, with its zeros and NaNs (nan_sign.py)
+                clamp_bound(np.maximum, x, lo, out, dtype)
+            else:
+                np.maximum(x, lo, out=out, dtype=dtype, casting="unsafe")
             x = out
         if hi is not None:
-            np.minimum(x, hi, out=out, dtype=dtype, casting="unsafe")
+            if scalars:
+                clamp_bound(np.minimum, x, hi, out, dtype)
+            else:
+                np.minimum(x, hi, out=out, dtype=dtype, casting="unsafe")
         elif lo is None:
             np.copyto(out, x, casting="unsafe")
     return kernel

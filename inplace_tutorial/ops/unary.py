@@ -12,6 +12,8 @@ import numpy as np
 from .. import dtypes
 from ..autograd.derivatives import derivative
 from ..tensor import Tensor, tensor_method
+from ._chunked import with_temporaries
+from .nan_sign import clamp_bound, keeps_second
 from .tensor_iterator import (
     Scratch,
     inplace_elementwise,
@@ -145,14 +147,17 @@ def relu_kernel(x, out, dtype):
     # np.maximum against a scalar is slow (no SIMD path for a stride-0 operand); against a
     # zero block it is vectorised. Out of place, the fresh output is that zero block; in
     # place, a chunk of the shared workspace is (so relu_ still allocates nothing).
+    # The zero goes first where NumPy returns its second operand on a tie: relu(-0.0) keeps
+    # x's -0.0, as PyTorch's ``x < 0 ? 0 : x`` does (nan_sign.py).
     if x.size < 4096 or x.dtype.kind != "f" or not (x.flags.c_contiguous
                                                     and out.flags.c_contiguous):
-        np.maximum(x, 0, out=out, dtype=dtype, casting="unsafe")
+        clamp_bound(np.maximum, x, 0, out, dtype)
         return
     xs, os_ = x.reshape(-1), out.reshape(-1)
+    first = keeps_second(x.dtype)
     if out is not x and not np.shares_memory(x, out):
         os_.fill(0)
-        np.maximum(xs, os_, out=os_)
+        np.maximum(os_, xs, out=os_) if first else np.maximum(xs, os_, out=os_)
         return
     with Scratch(x.dtype, "relu", x.size, zeros=True) as scratch:
         n = min(scratch.capacity, x.size)
@@ -160,9 +165,11 @@ def relu_kernel(x, out, dtype):
         # rows of n elements against one zero row: a single NumPy call (its inner loop stays
         # vectorised), then the few elements left over
         rows = xs.size // n * n
-        np.maximum(xs[:rows].reshape(-1, n), zero, out=os_[:rows].reshape(-1, n))
+        pair = (zero, xs[:rows].reshape(-1, n)) if first else (xs[:rows].reshape(-1, n), zero)
+        np.maximum(*pair, out=os_[:rows].reshape(-1, n))
         if rows < xs.size:
-            np.maximum(xs[rows:], zero[:xs.size - rows], out=os_[rows:])
+            tail = (zero[:xs.size - rows], xs[rows:])
+            np.maximum(*(tail if first else tail[::-1]), out=os_[rows:])
 
 
 @tensor_method
@@ -260,7 +267,18 @@ def sign_kernel(x, out, dtype):
     if np.dtype(dtype).kind == "b":  # the sign of True is True
         np.copyto(out, x)
         return
+    if np.dtype(dtype).kind == "f":
+        _float_sign(x, out=out, dtype=dtype)
+        return
     np.sign(x, out=out, dtype=dtype, casting="unsafe")
+
+
+@with_temporaries("sign", np.bool_)
+def _float_sign(x, out, dtype, tmp):
+    """PyTorch's ``(0 < x) - (x < 0)``: the sign of a NaN is 0 (NumPy's is NaN)."""
+    np.sign(x, out=out, dtype=dtype, casting="unsafe")
+    np.isnan(out, out=tmp[0])
+    np.copyto(out, 0, where=tmp[0])
 
 
 @tensor_method

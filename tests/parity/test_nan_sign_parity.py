@@ -25,6 +25,73 @@ def bits(x):
 
 
 # ======================================================================================
+# NaN sign bits and signed zeros
+
+
+def _special(t, dtype, nans=True):
+    """±NaN (quiet, with a payload, signalling), ±0.0, ±1, ±inf as exact bit patterns."""
+    if dtype in ("float32", "float64"):
+        wide = dtype == "float64"
+        u = np.array([0x7FC00000, 0xFFC00000, 0x7FC12345, 0xFFC12345, 0x7FA00000]
+                     if nans else [], dtype=np.uint32)
+        if wide:
+            a = np.array([0x7FF8000000000000, 0xFFF8000000000000, 0x7FF8000012345000,
+                          0xFFF8000012345000, 0x7FF4000000000000] if nans else [],
+                         dtype=np.uint64).view(np.float64)
+        else:
+            a = u.view(np.float32)
+        rest = np.array([0.0, -0.0, 1.0, -1.0, np.inf, -np.inf, 2.5, -0.5],
+                        dtype=np.float64 if wide else np.float32)
+        return t.tensor(np.concatenate([a, rest]))
+    rest = [0.0, -0.0, 1.0, -1.0, float("inf"), -float("inf"), 2.5, -0.5]
+    return t.tensor(rest).to(getattr(t, dtype))
+
+
+def _lengths(t, x):
+    """x alone (PyTorch's element loop), repeated to 37 and 200 elements (vectors, then a
+    tail), and a strided view of the long one."""
+    long = x.repeat(200 // x.numel() + 1)[:200]
+    return {"short": x, "37": x.repeat(4)[:37], "200": long, "strided": long[::3]}
+
+
+@prog
+def sign_of_nan_is_zero(t):
+    out = {}
+    for dtype in ("float32", "float64"):
+        for k, x in _lengths(t, _special(t, dtype)).items():
+            y = x.clone()
+            out[f"{dtype}_{k}"] = (bits(x.sign()), bits(x.sgn()), bits(y.sign_()),
+                                   bits(x.clone().sgn_()))
+    for dtype in ("float16", "bfloat16"):
+        x = _special(t, dtype)
+        x = t.cat([x, t.tensor([float("nan"), -float("nan")]).to(getattr(t, dtype))])
+        out[dtype] = (bits(x.sign()), bits(x.sgn()), bits(x.clone().sign_()))
+    return out
+
+
+@prog
+def relu_and_scalar_clamps_keep_self_on_ties(t):
+    """``x < lo ? lo : x``: relu(-0.0) is -0.0, clamp_min(0.0, -0.0) is 0.0, a NaN passes
+    through with its sign and payload; a NaN bound makes every element the canonical NaN."""
+    out = {}
+    for dtype in ("float32", "float64"):
+        for k, x in _lengths(t, _special(t, dtype)).items():
+            out[f"{dtype}_{k}"] = {
+                "relu": bits(x.relu()), "relu_": bits(x.clone().relu_()),
+                "clamp_min_0": bits(x.clamp_min(0.0)), "clamp_min_-0": bits(x.clamp_min(-0.0)),
+                "clamp_max_0": bits(x.clamp_max(0)), "clamp_max_-0": bits(x.clamp_max(-0.0)),
+                "clamp": bits(x.clamp(-0.0, 0.0)), "clamp_": bits(x.clone().clamp_(0.0, -0.0)),
+                "clamp_min_": bits(x.clone().clamp_min_(-0.0)),
+                "clamp_nan": bits(x.clamp(min=float("nan"))),
+            }
+    for dtype in ("float16", "bfloat16"):
+        for k, x in _lengths(t, _special(t, dtype, nans=False)).items():
+            out[f"{dtype}_{k}"] = (bits(x.relu()), bits(x.clone().relu_()),
+                                   bits(x.clamp_min(-0.0)), bits(x.clamp(0.0, -0.0)))
+    return out
+
+
+# ======================================================================================
 # Tensor.where(condition, other): torch.where(condition, self, other) as a method
 
 
