@@ -146,13 +146,8 @@ def _cat_bw(ctx, g):
     return tuple(grads)
 
 
-def stack(tensors, dim: int = 0) -> Tensor:
-    """torch.stack: the tensors (all of one size) joined along a new dimension ``dim``."""
-    tensors = _check_tensor_list("stack", tensors)
-    dim = _check_dim("stack", dim)
-    if not tensors:
-        raise RuntimeError("stack expects a non-empty TensorList")
-    given, dim = dim, wrap_dim(dim, tensors[0].dim() + 1)
+def check_stack_inputs(tensors: list) -> None:
+    """PyTorch's check_stack_inputs: every tensor has the first one's size."""
     first = tensors[0]._shape
     for i, t in enumerate(tensors):
         if t._shape != first:
@@ -160,6 +155,17 @@ def stack(tensors, dim: int = 0) -> Tensor:
                 "stack expects each tensor to be equal size, but got "
                 f"[{', '.join(map(str, first))}] at entry 0 and "
                 f"[{', '.join(map(str, t._shape))}] at entry {i}")
+
+
+def stack(tensors, dim: int = 0) -> Tensor:
+    """torch.stack: the tensors (all of one size) joined along a new dimension ``dim``."""
+    tensors = _check_tensor_list("stack", tensors)
+    dim = _check_dim("stack", dim)
+    if not tensors:
+        raise RuntimeError("stack expects a non-empty TensorList")
+    given, dim = dim, wrap_dim(dim, tensors[0].dim() + 1)
+    check_stack_inputs(tensors)
+    first = tensors[0]._shape
     shape = first[:dim] + (len(tensors),) + first[dim:]
     out = Tensor._empty(shape, dtypes.result_type(*tensors), "stack")
     a = out._array()

@@ -19,12 +19,14 @@ from ..autograd import grad_mode
 from ..creation import cast_into
 from ..layout import contiguous_strides, wrap_dim
 from ..tensor import Tensor
-from . import dtype_rules, out_variants, put_take
+from . import dtype_rules, joining, out_variants, put_take
 from . import matrix_vector as mv
 from .arg_checks import check_tensor
 from .compare import where
 from .index_ops import check_no_overlap
+from .joining import check_stack_inputs
 from .tensor_iterator import check_internal_overlap, check_partial_overlap
+from .views import _compute_stride
 
 OUT: dict[str, Callable[..., Tensor]] = {}  # torch function name -> (input, *args, out, **kw)
 
@@ -65,10 +67,19 @@ def addmv_out(self: Tensor, mat, vec, *, beta=1, alpha=1, out=None) -> Tensor:
     shape = (mat._shape[0],)
     if mat.numel() == 0 and beta != 0:
         shape = self._shape  # PyTorch's self * beta resizes the result to self's shape
+    aliased = out._shape != shape and any(t is out for t in (self, mat, vec))
+    if aliased:  # out is an input that the resize below changes: computed from it as given
+        with grad_mode.no_grad():
+            result = Tensor._empty(shape, vec.dtype, "addmv")
+            mv.compute_addmv(result, self, mat, vec, beta, alpha)
     structured_out(out, shape, vec.dtype)
     dtype_rules.check("mv", vec.dtype)
     if mat.numel():
         check_internal_overlap(out)  # (its copy of self into out refuses this)
+    if aliased:
+        wrap_dim(1, mat.dim())  # PyTorch's kernel reads mat's size(1): a resized mat fails
+        return write(out, "addmv", lambda: cast_into(out._array(), result._array(), out.dtype,
+                                                      "addmv"))
     return write(out, "addmv", lambda: mv.compute_addmv(out, self, mat, vec, beta, alpha))
 
 
@@ -119,32 +130,66 @@ def castable(out: Tensor, rd: dtypes.dtype) -> None:
 
 def computed(name: str, out, tensors: tuple, compute: Callable[[], Tensor], rule,
               *, inputs_overlap: bool = False, internal: bool = True, warn: bool = True,
-              differentiable: bool = True) -> Tensor:
+              differentiable: bool = True, rule_after_resize: bool = False,
+              internal_first: bool = False) -> Tensor:
     """The shared path: out's type, autograd, the op (under no_grad), out's dtype rule,
-    overlaps, resize, then one cast copy into out (its version goes up by one)."""
+    overlaps, resize, then one cast copy into out (its version goes up by one).
+    ``rule_after_resize``: kernels that resize out before they look at its dtype (dot, the
+    mean/var/std reductions); ``internal_first``: kernels that refuse an out writing a cell
+    twice as it was given, before any resize (TensorIterator's where, index_select)."""
     if differentiable:
         start(name, out, tensors)
     elif not isinstance(out, Tensor):
         raise TypeError(f"{name}(): argument 'out' must be Tensor, not {type(out).__name__}")
+    if internal_first:
+        check_internal_overlap(out)
     with grad_mode.no_grad():
         result = compute()
-    rule(out, result)
-    if internal:
-        check_internal_overlap(out)
+    if not rule_after_resize:
+        rule(out, result)
+    # structured kernels check out's cells once out has its new shape (an expanded out that
+    # is resized is contiguous then); the resize is the one PyTorch made before refusing
+    resized = out if out._shape == result._shape else Tensor._make(
+        out._storage, result._shape, contiguous_strides(result._shape), out._offset,
+        out.dtype, out._vc)
+    if internal and not internal_first:
+        try:
+            check_internal_overlap(resized)
+        except RuntimeError:
+            out_variants.resize_output(out, result._shape, warn=warn)
+            raise
     if inputs_overlap:
         # PyTorch resizes out first, then checks it against the inputs: a view of an input
         # that grows over it is refused, and an out that is an input keeps its new shape
-        resized = out if out._shape == result._shape else Tensor._make(
-            out._storage, result._shape, contiguous_strides(result._shape), out._offset,
-            out.dtype, out._vc)
         for t in tensors:
             try:
                 check_no_overlap(resized, t)
             except RuntimeError:
                 out_variants.resize_output(out, result._shape, warn=warn)
                 raise
+    before = out._shape
     out_variants.resize_output(out, result._shape, warn=warn)
+    if rule_after_resize:
+        rule(out, result)
+    if out._shape != before and any(t is out for t in tensors):
+        result = reread(out, compute, result, warn, again=name in ("mean", "max", "min"))
     return write(out, name, lambda: cast_into(out._array(), result._array(), out.dtype, name))
+
+
+def reread(out: Tensor, compute: Callable[[], Tensor], result: Tensor, warn: bool = True,
+           again: bool = False) -> Tensor:
+    """PyTorch resizes out BEFORE its kernel reads the inputs: an out that is itself one of
+    the inputs is read at its new shape, and the kernel may then refuse it (sum(x, 1, out=x):
+    dim 1 is out of range of the resized x). ``again``: ops that compute only after the resize
+    (max(x, out=x) is max_unary_out; mean is sum_out, then div_): their result is the resized
+    input's, and may resize out once more. (What a kernel writes while it reads its own
+    output is not reproduced: otherwise the values stay the clean result.)"""
+    with grad_mode.no_grad():
+        second = compute()
+    if not again:
+        return result
+    out_variants.resize_output(out, second._shape, warn=warn)
+    return second
 
 
 @out_form("addmm")
@@ -183,13 +228,19 @@ def dot_out(self: Tensor, tensor, *, out=None) -> Tensor:
         if o.dtype is not r.dtype:
             raise RuntimeError(f"result dtype {o.dtype.short} does not match input dtype "
                                f"{self.dtype.short}")
-    return computed("dot", out, (self, tensor), lambda: self.dot(tensor), rule, internal=False)
+    return computed("dot", out, (self, tensor), lambda: self.dot(tensor), rule, internal=False,
+                    rule_after_resize=True)
 
 
 @out_form("mv")
 def mv_out(self: Tensor, vec, *, out=None) -> Tensor:
-    def rule(o: Tensor, r: Tensor) -> None:  # mv is addmv with out as its self
-        if o.dtype is not r.dtype:
+    def rule(o: Tensor, r: Tensor) -> None:
+        # mv is addmv: with out itself as addmv's self when out has the rows' count (or one
+        # element); else with a fresh self, and then addmv's out check speaks
+        rows = self._shape[0] if self.dim() == 2 else None
+        if o.dim() > 1 or (o.numel() != rows and o.numel() != 1):
+            exact(o, r.dtype)
+        elif o.dtype is not r.dtype:
             raise RuntimeError(f"addmv input tensors must have the same dtype, but got "
                                f"{o.dtype.short}, {self.dtype.short}, and {vec.dtype.short}")
     return computed("mv", out, (self, vec), lambda: self.mv(vec), rule, internal=False)
@@ -202,6 +253,11 @@ def join_out(name: str, join: Callable[..., Tensor], tensors, args: tuple, kwarg
     grad = "stack" if name == "stack" else "cat"
     listed = tuple(t for t in tensors if isinstance(t, Tensor)) \
         if isinstance(tensors, (list, tuple)) else ()
+    if name == "stack" and listed and len(listed) == len(tensors) and len(args) <= 1 \
+            and set(kwargs) <= {"dim"} and len(args) + len(kwargs) <= 1:
+        dim = (args + tuple(kwargs.values()) + (0,))[0]
+        if isinstance(dim, int) and not isinstance(dim, bool):
+            return stack_out(listed, dim, out)
     if listed and len(listed) == len(tensors) and name in ("cat", "concat", "concatenate",
                                                           "stack"):
         dim = (args + tuple(kwargs.values()) + (0,))[0]
@@ -214,6 +270,32 @@ def join_out(name: str, join: Callable[..., Tensor], tensors, args: tuple, kwarg
         _catcastable(o, r.dtype)
     return computed(grad, out, listed, lambda: join(tensors, *args, **kwargs), rule,
                      inputs_overlap=True)
+
+
+def stack_out(tensors: tuple, dim: int, out) -> Tensor:
+    """torch.stack(tensors, dim, out=o) in the order of PyTorch's stack_out: the sizes are
+    checked, out is resized to the stacked shape FIRST, then cat writes into a view of out
+    with the joined dim (or, when out can't be viewed so, cat of the inputs unsqueezed writes
+    into out). So a dtype out can't hold is refused after out was resized; and an out that is
+    one of the inputs has changed shape before cat reads the inputs (PyTorch then resizes it
+    once more and refuses the overlap)."""
+    wrapped = wrap_dim(dim, tensors[0].dim() + 1)
+    start("stack", out, tensors)
+    if wrapped < tensors[0].dim():
+        check_stack_inputs(list(tensors))
+        first = tensors[0]._shape
+        out_variants.resize_output(out, first[:wrapped] + (len(tensors),) + first[wrapped:])
+        joined = list(tensors[0]._shape)  # (read again: out may be tensors[0], now resized)
+        joined[wrapped] *= len(tensors)
+        strides = _compute_stride(out._shape, out._stride, joined)
+        if strides is not None:
+            view = Tensor._make(out._storage, tuple(joined), strides, out._offset, out.dtype,
+                                out._vc)
+            join_out("cat", joining.cat, tensors, (wrapped,), {}, view)
+            return out
+    with grad_mode.no_grad():
+        unsqueezed = [t.unsqueeze(dim) for t in tensors]
+    return join_out("cat", joining.cat, unsqueezed, (dim,), {}, out)
 
 
 def _catcastable(out, rd: dtypes.dtype) -> None:
@@ -238,7 +320,7 @@ def index_select_out(self: Tensor, dim, index, *, out=None) -> Tensor:
         start("index_select", out, (self, index))
         rule(out, self)  # before anything else
     return computed("index_select", out, (self, index), lambda: self.index_select(dim, index),
-                     rule, inputs_overlap=True)
+                     rule, inputs_overlap=True, internal_first=True)
 
 
 def _scan_out(name: str, self: Tensor, dim, dtype, out) -> Tensor:
@@ -276,15 +358,22 @@ def where_out(condition, input, other, *, out=None) -> Tensor:  # noqa: A002
         for t in (condition, input, other):
             check_partial_overlap(o, t)
     return computed("where", out, (condition, input, other),
-                     lambda: where(condition, input, other), rule)
+                     lambda: where(condition, input, other), rule, internal_first=True)
 
 
 def _simple(name: str, method: str, internal: bool = True):
     """An op whose out must have exactly the result's dtype (tril, renorm, scatter ...)."""
     def fn(self: Tensor, *args, out=None, **kwargs) -> Tensor:
         tensors = (self, *(a for a in (*args, *kwargs.values()) if isinstance(a, Tensor)))
+
+        def rule(o: Tensor, r: Tensor) -> None:
+            if name in ("scatter", "scatter_add"):  # scatter_meta_impl: before the dtype
+                check_internal_overlap(o)
+                for t in tensors[1:]:  # index and src (self is copied first: it may be out)
+                    check_no_overlap(o, t)
+            exact(o, r.dtype)
         return computed(name, out, tensors, lambda: getattr(self, method)(*args, **kwargs),
-                         lambda o, r: exact(o, r.dtype), internal=internal)
+                         rule, internal=internal)
     fn.__name__ = name + "_out"
     OUT[name] = fn
     return fn
@@ -300,5 +389,5 @@ for _name, _internal in (("tril", False), ("triu", False), ("renorm", True),
 
 __all__ = ["OUT", "addbmm_out", "addmm_out", "addmv_out", "addr_out", "baddbmm_out",
            "castable", "computed", "cumprod_out", "cumsum_out", "dot_out", "exact",
-           "gather_out", "index_select_out", "join_out", "mv_out", "out_form", "start",
-           "structured_out", "take_out", "where_out", "write"]
+           "gather_out", "index_select_out", "join_out", "mv_out", "out_form", "reread",
+           "stack_out", "start", "structured_out", "take_out", "where_out", "write"]

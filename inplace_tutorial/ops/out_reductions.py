@@ -15,9 +15,11 @@ import numpy as np
 from .. import dtypes
 from ..arg_parser import type_name
 from ..autograd import grad_mode
+from ..layout import wrap_dim
 from ..tensor import Tensor
 from . import out_variants
 from .out_functions import castable, computed, exact, out_form, start, write
+from .tensor_iterator import check_internal_overlap, check_partial_overlap
 
 
 def _named_pair(name: str) -> type:
@@ -33,9 +35,12 @@ def _named_pair(name: str) -> type:
 _PAIR = {name: _named_pair(name) for name in ("sort", "topk", "max", "min")}
 
 
-def _pair_out(name: str, out, compute: Callable[[], tuple], operands: tuple) -> tuple:
+def _pair_out(name: str, out, compute: Callable[[], tuple], operands: tuple,
+              squeezed: int | None = None) -> tuple:
     """sort/topk/max(dim)/min(dim): out is a (values, indices) pair; values must have the input's
-    dtype and indices int64, each checked and resized as a structured kernel does."""
+    dtype and indices int64, each checked and resized as a structured kernel does.
+    ``squeezed``: max/min(dim) without keepdim: PyTorch's kernel unsqueeze_s both outs at the
+    reduced dim for its checks and squeeze_s them after (a refused out keeps that size 1)."""
     if not isinstance(out, (tuple, list)):
         raise TypeError(f"{name}(): argument 'out' must be tuple of Tensors, not "
                         f"{type(out).__name__}")
@@ -48,9 +53,29 @@ def _pair_out(name: str, out, compute: Callable[[], tuple], operands: tuple) -> 
                         f"{type(indices).__name__}")
     with grad_mode.no_grad():
         rv, ri = compute()
-    for o, r in ((values, rv), (indices, ri)):
+    before = (values._shape, indices._shape)
+    for o, r in ((values, rv), (indices, ri)):  # (each one's dtype, then its resize)
         exact(o, r.dtype)
         out_variants.resize_output(o, r._shape)
+    if (values._shape, indices._shape) != before and any(
+            t is values or t is indices for t in operands):
+        with grad_mode.no_grad():  # (read at its new shape: out_functions.reread)
+            rv, ri = compute()
+        for o, r in ((values, rv), (indices, ri)):
+            out_variants.resize_output(o, r._shape)
+    if squeezed is not None:  # unsqueeze_ both before the kernel's checks, squeeze_ after
+        for o in (values, indices):
+            inner = o._shape[squeezed] * o._stride[squeezed] if squeezed < o.dim() else 1
+            o._set_geometry(o._shape[:squeezed] + (1,) + o._shape[squeezed:],
+                            o._stride[:squeezed] + (inner,) + o._stride[squeezed:], o._offset)
+    for o in (values, indices):  # the kernel's TensorIterator, on the resized outs
+        check_internal_overlap(o)
+        for t in operands:
+            check_partial_overlap(o, t)
+    if squeezed is not None:
+        for o in (values, indices):
+            o._set_geometry(o._shape[:squeezed] + o._shape[squeezed + 1:],
+                            o._stride[:squeezed] + o._stride[squeezed + 1:], o._offset)
     for o, r in ((values, rv), (indices, ri)):
         write(o, name, lambda o=o, r=r: np.copyto(o._array(), r._array()))
     return _PAIR[name]((values, indices))
@@ -77,10 +102,22 @@ def topk_out(self: Tensor, k, dim=-1, largest=True, sorted=True, *, out=None) ->
 
 
 def _max_min_out(op: str, self: Tensor, dim, keepdim, out):
-    if dim is None:  # torch.max(x, out=o): the overall maximum
-        return computed(op, out, (self,), lambda: getattr(self, op)(),
-                         lambda o, r: exact(o, r.dtype), internal=False)
-    return _pair_out(op, out, lambda: getattr(self, op)(dim, keepdim), (self,))
+    if dim is None:  # torch.max(x, out=o): the overall maximum (max_unary_out)
+        return computed(op, out, (self,), lambda: getattr(self, op)(), _unary_cast_rule,
+                         internal=False)
+    squeezed = None if keepdim or not isinstance(dim, int) or isinstance(dim, bool) else \
+        wrap_dim(dim, max(self.dim(), 1))
+    return _pair_out(op, out, lambda: getattr(self, op)(dim, keepdim), (self,),
+                     squeezed if self.dim() else None)
+
+
+def _unary_cast_rule(out: Tensor, r: Tensor) -> None:
+    """max_unary_out/min_unary_out: a bare TORCH_CHECK(canCast(...)), in PyTorch's words."""
+    if not dtypes.can_cast(r.dtype, out.dtype):
+        raise RuntimeError(
+            "Expected canCast( typeMetaToScalarType(self.dtype()), typeMetaToScalarType("
+            "out.dtype())) to be true, but got false.  (Could this error message be improved?  "
+            "If so, please report an enhancement request to PyTorch.)")
 
 
 @out_form("max")
@@ -146,7 +183,8 @@ def mean_out(self: Tensor, dim=None, keepdim=False, *, dtype=None, out=None) -> 
                          lambda o, r: exact(o, r.dtype))
     return computed("mean", out, (self,), lambda: _wider(self, out).mean(dim, keepdim),
                      lambda o, r: castable(o, self.dtype if self.dtype.category ==
-                                            dtypes.FLOATING else r.dtype))
+                                            dtypes.FLOATING else r.dtype),
+                     rule_after_resize=True)
 
 
 @out_form("var")
@@ -154,7 +192,8 @@ def var_out(self: Tensor, dim=None, unbiased=None, keepdim=False, *, correction=
             out=None) -> Tensor:
     return computed("var", out, (self,),
                      lambda: _wider(self, out).var(dim, unbiased, keepdim, correction=correction),
-                     lambda o, r: castable(o, r.dtype), internal=False)
+                     lambda o, r: castable(o, r.dtype), internal=False,
+                     rule_after_resize=True)
 
 
 @out_form("std")
@@ -162,7 +201,8 @@ def std_out(self: Tensor, dim=None, unbiased=None, keepdim=False, *, correction=
             out=None) -> Tensor:
     return computed("std", out, (self,),
                      lambda: _wider(self, out).std(dim, unbiased, keepdim, correction=correction),
-                     lambda o, r: castable(o, r.dtype), internal=False)
+                     lambda o, r: castable(o, r.dtype), internal=False,
+                     rule_after_resize=True)
 
 
 def _extreme_out(op: str, self: Tensor, dim, keepdim, out) -> Tensor:

@@ -57,6 +57,16 @@ MATRIX = ("matmul", "mm", "bmm")
 POINTWISE_MODULES = ("unary", "unary_math", "rounding", "trig", "binary_math", "elementwise",
                      "compare", "compare_inplace", "logical", "bitwise", "ternary", "special")
 _NO_OUT = {"relu"}  # torch.relu has no out= (F.relu neither)
+# TensorIterator ops built with check_all_same_dtype (build_borrowing_unary_op, lerp, and the
+# clamps with Number bounds): out's dtype must be the inputs' ("Found dtype Long but expected
+# Float"), not merely one the result casts to
+SAME_DTYPE = {"abs", "absolute", "bitwise_not", "ceil", "conj_physical", "fix", "floor", "frac",
+              "lerp", "neg", "negative", "round", "sgn", "sign", "trunc"}
+_SCALAR_BOUNDS = {"clamp", "clip", "clamp_min", "clamp_max"}
+# kernels that exist for integers only: TensorIterator's cast check comes before the kernel
+# says "not implemented for 'Float'"
+_INT_KERNELS = {"bitwise_and", "bitwise_or", "bitwise_xor", "bitwise_left_shift",
+                "bitwise_right_shift", "gcd", "lcm"}
 
 
 def pointwise_ops() -> tuple[str, ...]:
@@ -117,6 +127,8 @@ def with_out(name: str, operands: tuple, out: Tensor, **kwargs) -> Tensor:
     check_internal_overlap(out)
     for o in (*operands, *kwargs.values()):
         check_partial_overlap(out, o)
+    _check_read_write(out, (*operands, *kwargs.values()))
+    _check_out_dtype(name, operands, kwargs, out)
     alpha = kwargs.pop("alpha", 1)
     bools = any(getattr(o, "dtype", None) is dtypes.bool_ for o in operands)
     if name not in ELEMENTWISE or kwargs or bools:  # (bool: the method's own dtype errors)
@@ -132,11 +144,53 @@ def with_out(name: str, operands: tuple, out: Tensor, **kwargs) -> Tensor:
     _check_out(out, shape, rd)
     xs = [arr(o, dtypes.compute_np(rd)) for o in operands]  # (narrow ints wrap scalars)
     if name in ("add", "sub") and (alpha != 1 or name == "sub"):
+        if out.dtype is not rd:  # (axpy works in out's own dtype: compute, then cast)
+            return _computed_out(name, operands, {"alpha": alpha} if alpha != 1 else {}, out)
         out._vc.write(lambda: _axpy_into(out, operands[0], operands[1],
                                          alpha if name == "add" else -alpha, rd), name)
         return out
     out._vc.write(lambda: call_kernel(kernel, xs, out._array(), dtypes.compute_np(rd)), name)
     return out
+
+
+def _check_read_write(out: Tensor, operands: tuple) -> None:
+    """TensorIterator's mark_resize_outputs: an out that IS one of the inputs is read and
+    written, so it can't be resized: it must have the broadcast shape."""
+    if not any(o is out for o in operands):
+        return
+    shape = ()
+    for o in operands:
+        if isinstance(o, Tensor):
+            shape = broadcast_shapes(shape, o._shape)
+    if out._shape != shape:
+        raise RuntimeError(f"output with shape [{', '.join(map(str, out._shape))}] doesn't "
+                           f"match the broadcast shape [{', '.join(map(str, shape))}]")
+
+
+def _check_out_dtype(name: str, operands: tuple, kwargs: dict, out: Tensor) -> None:
+    """The dtype rules PyTorch checks before its kernel runs (compute_types), where they
+    differ from "the result casts to out": see SAME_DTYPE and _INT_KERNELS."""
+    tensors = [o for o in (*operands, *kwargs.values()) if isinstance(o, Tensor)]
+    # (lerp with a Number or 0-dim weight is lerp_Scalar: castable)
+    same = (name in SAME_DTYPE and not (name == "lerp" and (
+        len(tensors) < 3 or tensors[2].dim() == 0))) or (
+        name in _SCALAR_BOUNDS and len(tensors) == 1)
+    if same:
+        common = dtypes.result_type(*tensors)
+        if out.dtype is not common:
+            raise RuntimeError(f"Found dtype {out.dtype.short} but expected {common.short}")
+    elif name == "nan_to_num" and out.dtype is not operands[0].dtype:
+        raise RuntimeError(f"nan_to_num: dtype of out: {out.dtype.short} should be same as "
+                           f"input: {operands[0].dtype.short}")
+    elif name == "heaviside" and len(tensors) == 2 and not (
+            tensors[0].dtype is tensors[1].dtype is out.dtype):
+        raise RuntimeError("heaviside is not yet implemented for tensors with different "
+                           "dtypes.")
+    elif name in _INT_KERNELS:
+        rd = dtypes.result_type(*operands)
+        if not dtypes.can_cast(rd, out.dtype):
+            raise RuntimeError(f"result type {rd.short} can't be cast to the desired output "
+                               f"type {out.dtype.short}")
 
 
 def _computed_out(name: str, operands: tuple, kwargs: dict, out: Tensor) -> Tensor:
@@ -147,8 +201,8 @@ def _computed_out(name: str, operands: tuple, kwargs: dict, out: Tensor) -> Tens
     if name == "float_power" and out.dtype is not dtypes.float64:
         raise RuntimeError(f"the output given to float_power has dtype {out.dtype.short} but "
                            "the operation's result requires dtype Double")
-    if name in ("clamp", "clip", "clamp_min", "clamp_max") and out.dtype is not result.dtype:
-        raise RuntimeError(f"Found dtype {out.dtype.short} but expected {result.dtype.short}")
+    if name == "ldexp" and not dtypes.can_cast(result.dtype, out.dtype):
+        raise RuntimeError(f"ldexp can't be cast to the desired output type {out.dtype.short}")
     _check_out(out, result._shape, result.dtype)
     out._vc.write(lambda: cast_into(out._array(), result._array(), out.dtype, name), name)
     return out
@@ -202,7 +256,14 @@ def _matrix_out(name: str, operands: tuple, out: Tensor) -> Tensor:
     elif a._shape[-1] != b._shape[0 if b.dim() == 1 else -2]:
         a.matmul(b)  # raises PyTorch's shape error
     check_same_dtype("bmm" if min(a.dim(), b.dim()) >= 3 else "mm", a, b)
-    _check_out(out, _matmul_shape(a, b), dtypes.result_type(a, b))
+    # structured kernels (mm, bmm; matmul calls them): out's dtype exactly, then the resize,
+    # then no cell of out written twice
+    rd = dtypes.result_type(a, b)
+    if out.dtype is not rd:
+        raise RuntimeError(f"Expected out tensor to have dtype {rd.c_name}, but got "
+                           f"{out.dtype.c_name} instead")
+    resize_output(out, _matmul_shape(a, b))
+    check_internal_overlap(out)
     # straight into out: no temporary
     out._vc.write(lambda: np.matmul(a._array(), b._array(), out=out._array()), name)
     return out

@@ -19,7 +19,7 @@ from collections import Counter
 
 import numpy as np
 
-from . import probes_args, probes_indexing, probes_keywords, probes_nn
+from . import probes_args, probes_indexing, probes_keywords, probes_nn, probes_outgrow
 from .harness import Raised, _raised, compare, observe
 
 FIXTURES = {
@@ -275,6 +275,8 @@ PROBES: dict[str, list[str]] = {
                      *probes_args.DIMS, *probes_args.MORE_ISSUE_10, *probes_args.BATCH_3],
     "half-written by PyTorch": probes_args.HALF_WRITTEN_BY_TORCH,
     "out= of issue 10's ops": probes_args.OUT_FORMS,
+    "out= checks (every family)": probes_outgrow.OUT_CHECKS,
+    "out= pairs (values, indices)": probes_outgrow.OUT_PAIRS,
     "random fills (issue 10)": probes_args.RANDOM_FILLS,
     "modes and misc": [
         *probes_args.SEEDS, "t.set_grad_enabled('a')", "callable(t.no_grad(1))",
@@ -301,7 +303,8 @@ OWNER = {  # which helper's files hold the fix for a class (HELPERS.md)
                                "keyword forms (conversions)", "keyword forms (functions)",
                                "out= where torch has none", "keyword forms (creation)")},
     "random fills (issue 10)": "probes",
-    "out= of issue 10's ops": "blas",
+    "out= of issue 10's ops": "outgrow", "out= checks (every family)": "outgrow",
+    "out= pairs (values, indices)": "outgrow",
     "half-written by PyTorch": "none: the core validates before its first write, as promised",
 }
 
