@@ -114,6 +114,9 @@ _FORMS = {
                     "Tensor input, Tensor mask, Number value"],
     "clamp_": ["Tensor input, Tensor min = None, Tensor max = None",
                "Tensor input, Number min = None, Number max = None"],
+    **{n: ["Tensor input, int source, int destination",
+           "Tensor input, tuple of ints source, tuple of ints destination"]
+       for n in ("movedim", "moveaxis")},
 }
 
 _POSITION = re.compile(r"^(\w+\(\): argument '\w+' \(position )(\d+)(\))")

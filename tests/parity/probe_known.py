@@ -56,9 +56,4 @@ KNOWN_DIFFERENT: dict[str, set[str]] = {
         'x.__setitem__(([1, 0, 5],), 1.0)',
         'x.__setitem__((slice(None), [2, 0, 3]), 1.0)',
     },
-    "out= of issue 10's ops": {  # blas
-        't.stack([x, x], out=x)',
-        't.stack([x, x], out=i)',
-        't.movedim(x, 0, 1, out=x)',
-    },
 }

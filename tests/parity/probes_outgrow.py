@@ -61,10 +61,17 @@ _LEFT_OUT = {"t.addmm(x, x, m, out=m)", "t.addmv(v[:2], x, v, out=x)",
                                                    "x.expand(2, 2, 3)"))}
 
 
+# already probed in probes_args.py / probes_keywords.py
+_ELSEWHERE = {"t.dot(v, v, out=s)", "t.cat([x, x], out=m)", "t.cat([x, x], out=i)",
+              "t.cumsum(x, 1, out=x)", "t.cumsum(x, 1, out=i)"}
+
+
 def _mark(code: str) -> str:
     return "~ " + code if code in _UNINITIALISED else code
 
 
 OUT_CHECKS = [_mark(c.format(o)) for c in _CALLS for o in _OUTS
-              if c.format(o) not in _LEFT_OUT]
+              if c.format(o) not in _LEFT_OUT | _ELSEWHERE]
 OUT_PAIRS = [p.format(a, b) for p in _PAIRS for a, b in _PAIR_OUTS]
+OUT_CHECKS += ["t.moveaxis(x, 0, 1, out=x)", "t.movedim(x, 0, destination=1, out=None)",
+               "t.movedim(x, 0, [1], out=x)"]  # (no out= form: the parser lists the forms)
