@@ -14,7 +14,7 @@ from .arg_parser import (
     invalid_combination,
     numpy_aliases,
 )
-from .ops import joining, out_functions, out_reductions, out_variants  # noqa: F401
+from .ops import joining, out_functions, out_reductions, out_variants, tensor_shape  # noqa: F401
 from .ops.compare import where as _where
 from .ops.distributions import bernoulli, normal
 from .ops.einsum import einsum
@@ -232,3 +232,17 @@ __all__ += _REDUCTIONS
 # torch.nonzero(x, as_tuple=...) is x.nonzero(...) (ops/nonzero.py; no out= here yet)
 nonzero = _method("nonzero")
 __all__ += ["nonzero"]
+
+# shape functions made of other ops (ops/tensor_shape.py) and masked_select (ops/masking.py)
+broadcast_to = tensor_shape.broadcast_to_function
+tile = tensor_shape.tile_function
+outer = tensor_shape.outer_function
+ger = tensor_shape.ger_function
+tensor_split = tensor_shape.tensor_split_function
+hsplit = tensor_shape.hsplit_function
+vsplit = tensor_shape.vsplit_function
+dsplit = tensor_shape.dsplit_function
+repeat_interleave = tensor_shape.repeat_interleave_function
+masked_select = _method("masked_select")
+__all__ += ["broadcast_to", "dsplit", "ger", "hsplit", "masked_select", "outer",
+            "repeat_interleave", "tensor_split", "tile", "vsplit"]

@@ -173,6 +173,16 @@ NO_ROW = {
     "normal float mean, bfloat16 std": lambda a: ipt.normal(1.0, a.bfloat16()),
     "normal float, float, size": lambda a: ipt.normal(0.0, 1.0, tuple(a.shape)),
     "bernoulli out=": lambda a: ipt.bernoulli(a, out=ipt.empty(a.shape, dtype=ipt.int64)),
+    # shape functions made of other ops (ops/tensor_shape.py)
+    "repeat_interleave int": lambda a: a.repeat_interleave(3, dim=1),
+    "repeat_interleave tensor": lambda a: a.repeat_interleave(ipt.arange(a.shape[0]) % 3,
+                                                              dim=0),
+    "torch.repeat_interleave(repeats)": lambda a: ipt.repeat_interleave(
+        ipt.arange(a.shape[0]) % 4),
+    "tile": lambda a: a.t().tile(2, 1, 1),
+    "outer": lambda a: ipt.outer(a[:, 0], a[0]),
+    "tensor_split": lambda a: [p * 2 for p in a.tensor_split(3, dim=1)],
+    "new_full": lambda a: a.new_full(tuple(a.shape), 2.5),
 }
 # reductions of issue 10 with no derivative row (ops/any_all.py ...)
 NO_ROW.update({

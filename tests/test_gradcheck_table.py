@@ -100,6 +100,7 @@ CASES = {
     "clone": (lambda a: a.clone(), [A], False),
     "view": (lambda a: a.view(6), [A], False),
     "_unsafe_view": (lambda a: a.t().reshape(6), [A], False),
+    "_reshape_alias": (lambda a: a.t().reshape(a.shape[1], a.shape[0], 1) * 1, [A], False),
     "permute": (lambda a: a.permute(2, 0, 1), [BATCH], False),
     "transpose": (lambda a: a.transpose(0, 2), [BATCH], False),
     "t": (lambda a: a.t(), [A], False),
@@ -322,6 +323,12 @@ CASES.update({
                              [A, (3,)], False),
     "normal_tensor_float": (_seeded(lambda m: ipt.normal(m.t(), 2.0) * 0 + m.t()), [A], False),
     "normal_float_tensor": (_seeded(lambda s: ipt.normal(1.0, s.abs()) * 0 + s), [A], False),
+})
+# masked_select (ops/masking.py): every other column, and a mask broadcast over a row of self
+CASES.update({
+    "masked_select": (lambda a: a.masked_select(ipt.arange(a.shape[-1]) % 2 == 0) * 2
+                      + a[0].masked_select(ipt.arange(a.numel()).reshape(a.shape) % 3 == 0
+                                           ).sum(), [A], False),
 })
 
 # Rows whose backward PyTorch leaves unimplemented (derivatives.yaml's not_implemented, or

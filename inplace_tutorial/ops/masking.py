@@ -1,5 +1,6 @@
 """Writing through a boolean mask: masked_fill(_), masked_scatter(_), and the Tensor.where
-method (``x.where(condition, y)`` is ``torch.where(condition, x, y)``, ops/compare.py).
+method (``x.where(condition, y)`` is ``torch.where(condition, x, y)``, ops/compare.py); and
+reading through one: masked_select, whose backward is masked_scatter_ into zeros.
 
 The mask broadcasts to self's shape (never the other way round for the in-place form). Both
 nodes save the mask, so changing the mask in place before backward raises the version error;
@@ -14,6 +15,7 @@ import numpy as np
 from .. import dtypes
 from ..autograd.derivatives import derivative
 from ..autograd.record import record, record_inplace
+from ..creation import zeros
 from ..layout import broadcast_shapes
 from ..tensor import Tensor, tensor_method
 from .arg_checks import argument_error, as_called, invalid_combination, is_number, type_name
@@ -231,6 +233,39 @@ def masked_scatter(self, mask: Tensor, source: Tensor) -> Tensor:
                   source_sym_sizes=source._shape)
 
 
+# --------------------------------------------------------------------------- masked_select
+@tensor_method
+def masked_select(self, mask: Tensor = None) -> Tensor:
+    """The cells of self (broadcast with mask) where mask is True, in order, as a new 1-D
+    tensor. Its node saves self and mask."""
+    if mask is None:
+        raise TypeError('masked_select() missing 1 required positional arguments: "mask"')
+    if not isinstance(mask, Tensor):
+        raise argument_error("masked_select", "mask", 1, "Tensor", mask)
+    if mask.dtype is not dtypes.bool_:
+        raise RuntimeError("masked_select: expected BoolTensor for mask")
+    shape = broadcast_shapes(mask._shape, self._shape)  # PyTorch's order, in its error
+    a, m = np.broadcast_to(self._array(), shape), np.broadcast_to(mask._array(), shape)
+    pieces = list(chunks(shape, LOOP_BUFFER_ELEMENTS))  # picked: as small as NumPy's buffer
+    counts = [int(np.count_nonzero(m[piece])) for piece in pieces]
+    out = Tensor._empty((sum(counts),), self.dtype, "masked_select")
+    flat, at = out._array(), 0
+    for piece, k in zip(pieces, counts):
+        if k:
+            flat[at:at + k] = a[piece][m[piece]]
+            at += k
+    return record("masked_select", out, {"self": self, "mask": mask})
+
+
+@derivative("masked_select", "MaskedSelectBackward0", saves={"mask": "self", "self": "self"})
+def _masked_select_bw(ctx, g):
+    """masked_select_backward: zeros shaped as self broadcast with mask, g scattered into the
+    picked cells (the engine sums a broadcast self's gradient back to its shape)."""
+    self, mask = ctx.saved("self"), ctx.saved("mask")
+    out = zeros(broadcast_shapes(self._shape, mask._shape), dtype=g.dtype)
+    return (out.masked_scatter_(mask, g),)
+
+
 _WHERE_FORMS = ["Tensor condition, Tensor other", "Tensor condition, Number other"]
 _MISSING = object()  # not passed at all: PyTorch's binding lists only what was given
 
@@ -268,4 +303,5 @@ def _masked_scatter_bw(ctx, g):
     return (g_self, g_source)
 
 
-__all__ = ["masked_fill", "masked_fill_", "masked_scatter", "masked_scatter_", "where"]
+__all__ = ["masked_fill", "masked_fill_", "masked_scatter", "masked_scatter_", "masked_select",
+           "where"]

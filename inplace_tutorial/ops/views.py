@@ -130,11 +130,14 @@ def view(self, *size, **kwargs) -> Tensor:
 
 @tensor_method
 def reshape(self, *shape, **kwargs) -> Tensor:
-    """A view when the strides allow it, otherwise a contiguous copy."""
+    """A view when the strides allow it, otherwise a contiguous copy. PyTorch's reshape views
+    a contiguous self with view (ViewBackward0) and any other self it can with _reshape_alias
+    (ReshapeAliasBackward0): same cells, a different node name."""
     shape = _infer_size(size_arg("reshape", "shape", shape, kwargs), self.numel())
     stride = _compute_stride(self._shape, self._stride, shape)
     if stride is not None:
-        return _view_op(self, shape, stride, self._offset, "view", self_sym_sizes=self._shape)
+        op = "view" if self.is_contiguous() else "_reshape_alias"
+        return _view_op(self, shape, stride, self._offset, op, self_sym_sizes=self._shape)
     copy = self.clone(memory_format="contiguous_format")
     out = Tensor._make(copy._storage, shape, contiguous_strides(shape), 0, self.dtype)
     return record("_unsafe_view", out, {"self": copy}, self_sym_sizes=copy._shape)
@@ -171,6 +174,11 @@ def reshape_as(self, other: Tensor) -> Tensor:
 
 @derivative("view", "ViewBackward0")
 def _view_bw(ctx, g):
+    return (g.reshape(ctx.attr("self_sym_sizes")),)
+
+
+@derivative("_reshape_alias", "ReshapeAliasBackward0")
+def _reshape_alias_bw(ctx, g):
     return (g.reshape(ctx.attr("self_sym_sizes")),)
 
 

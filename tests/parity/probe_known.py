@@ -29,8 +29,6 @@ KNOWN_DIFFERENT: dict[str, set[str]] = {
         'x.clone(memory_format=t.contiguous_format).shape',
         'x.clone(t.contiguous_format)',
         'x.contiguous(memory_format=t.contiguous_format).shape',
-        'x.new_zeros(size=(2,)).shape',
-        'x.new_zeros(2, 3).shape',
     },
     'keyword forms (functions)': {  # keywords
         't.unflatten(x, dim=None, sizes=(3,))',

@@ -398,6 +398,8 @@ def _pointwise_saved_programs(t, x, nl):
         "normal_tensor_tensor": lambda: t.normal(x(3), x(3, seed=1)),
         "normal_tensor_float": lambda: t.normal(x(2, 3), 2.0),
         "normal_float_tensor": lambda: t.normal(1.0, x(3)),
+        "masked_select": lambda: x(2, 3).masked_select(t.tensor([True, False, True])),
+        "_reshape_alias": lambda: x(2, 3).t().reshape(3, 2, 1),
     })
     progs["_linalg_svd"] = lambda: t.linalg.svdvals(x(3, 4))  # S is output 1 of the node
     return progs
