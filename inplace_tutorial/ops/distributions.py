@@ -92,7 +92,7 @@ def _as_float(v) -> float:
 def _no_match(args: tuple, kwargs: dict, mean) -> TypeError:
     """With one argument only ``(Tensor mean, float std = 1)`` fits, and PyTorch's binding
     names what is wrong with it; otherwise it lists the four forms."""
-    if forms_fitting(_FORMS, len(args) + len(kwargs)) == 1 and len(args) + len(kwargs) == 1:
+    if len(forms_fitting(_FORMS, len(args) + len(kwargs))) == 1 and len(args) + len(kwargs) == 1:
         if mean is _MISSING:
             return TypeError('normal() missing 1 required positional arguments: "mean"')
         return argument_error("normal", "mean", 1, "Tensor", mean)
