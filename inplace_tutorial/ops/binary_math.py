@@ -14,6 +14,7 @@ import math
 import numpy as np
 
 from .. import dtypes
+from ..arg_parser import binding
 from ..autograd.derivatives import derivative
 from ..tensor import Tensor, tensor_method
 from ._chunked import with_temporaries
@@ -221,22 +222,26 @@ def _nextafter_bw(ctx, g):
 
 
 # --------------------------------------------------------------------------- the methods
+@binding()
 @tensor_method
 def atan2(self, other) -> Tensor:
     return binary("atan2", self, other)
 
 
+@binding()
 @tensor_method
 def atan2_(self, other) -> Tensor:
     return binary_("atan2", self, other)
 
 
+@binding()
 @tensor_method
 def arctan2(self, other) -> Tensor:
     """PyTorch's alias of atan2."""
     return binary("atan2", self, other, "arctan2")
 
 
+@binding()
 @tensor_method
 def arctan2_(self, other) -> Tensor:
     """PyTorch's alias of atan2_."""
@@ -283,11 +288,13 @@ def floor_divide_(self, other) -> Tensor:
     return binary_("floor_divide", self, other)
 
 
+@binding()
 @tensor_method
 def hypot(self, other) -> Tensor:
     return binary("hypot", self, other)
 
 
+@binding()
 @tensor_method
 def hypot_(self, other) -> Tensor:
     return binary_("hypot", self, other)
@@ -303,51 +310,61 @@ def xlogy_(self, other) -> Tensor:
     return binary_("xlogy", self, other)
 
 
+@binding()
 @tensor_method
 def ldexp(self, other) -> Tensor:
     return binary("ldexp", self, other)
 
 
+@binding()
 @tensor_method
 def ldexp_(self, other) -> Tensor:
     return binary_("ldexp", self, other)
 
 
+@binding()
 @tensor_method
 def nextafter(self, other) -> Tensor:
     return binary("nextafter", self, other)
 
 
+@binding()
 @tensor_method
 def nextafter_(self, other) -> Tensor:
     return binary_("nextafter", self, other)
 
 
+@binding()
 @tensor_method
 def heaviside(self, values) -> Tensor:
     return binary("heaviside", self, values)
 
 
+@binding()
 @tensor_method
 def heaviside_(self, values) -> Tensor:
     return binary_("heaviside", self, values)
 
 
+@binding()
 @tensor_method
 def gcd(self, other) -> Tensor:
     return binary("gcd", self, other)
 
 
+@binding()
 @tensor_method
 def gcd_(self, other) -> Tensor:
     return binary_("gcd", self, other)
 
 
+@binding()
 @tensor_method
 def lcm(self, other) -> Tensor:
     return binary("lcm", self, other)
 
 
+@binding()
 @tensor_method
 def lcm_(self, other) -> Tensor:
     return binary_("lcm", self, other)

@@ -16,6 +16,7 @@ import builtins
 import re
 
 from .. import dtypes
+from ..arg_parser import binding
 from ..autograd.derivatives import derivative
 from ..autograd.record import record
 from ..creation import cast_into, empty_like
@@ -133,6 +134,7 @@ def bool(self) -> Tensor:  # noqa: A001
     return self.to(dtypes.bool_)
 
 
+@binding()
 @tensor_method
 def type_as(self, other: Tensor) -> Tensor:
     return self.to(other.dtype)

@@ -8,6 +8,7 @@ from __future__ import annotations
 import numpy as np
 
 from .. import dtypes
+from ..arg_parser import binding
 from ..autograd import grad_mode
 from ..autograd.derivatives import derivative
 from ..autograd.record import record, record_inplace
@@ -206,6 +207,7 @@ def _clamp_max_tensor_bw(ctx, g):
     return (g * (x <= hi) if ctx.needs(0) else None, g * (x > hi) if ctx.needs(1) else None)
 
 
+@binding()
 @tensor_method
 def maximum(self, other: Tensor) -> Tensor:
     check_tensor("maximum", "other", other)
@@ -213,6 +215,7 @@ def maximum(self, other: Tensor) -> Tensor:
                 self, other)
 
 
+@binding()
 @tensor_method
 def minimum(self, other: Tensor) -> Tensor:
     check_tensor("minimum", "other", other)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..arg_parser import binding
 from ..autograd.derivatives import derivative
 from ..autograd.record import record
 from ..creation import zeros
@@ -19,6 +20,7 @@ from .views import _make_view
 
 
 # --------------------------------------------------------------------------- unfold
+@binding()
 @tensor_method
 def unfold(self, dimension: int, size: int, step: int) -> Tensor:
     """Every window of ``size`` cells along ``dimension``, ``step`` apart, as a new last dim."""
@@ -166,22 +168,26 @@ def _swap_args(op: str, dim0, dim1) -> tuple:
     return check_int(op, "dim0", dim0, 1), check_int(op, "dim1", dim1, 2)
 
 
+@binding()
 @tensor_method
 def swapdims(self, dim0: int, dim1: int) -> Tensor:
     return self.transpose(*_swap_args("swapdims", dim0, dim1))
 
 
+@binding()
 @tensor_method
 def swapaxes(self, axis0: int, axis1: int) -> Tensor:
     return self.transpose(check_int("swapaxes", "axis0", axis0, 1),
                           check_int("swapaxes", "axis1", axis1, 2))
 
 
+@binding()
 @tensor_method
 def swapdims_(self, dim0: int, dim1: int) -> Tensor:
     return self.transpose_(*_swap_args("swapdims_", dim0, dim1))
 
 
+@binding()
 @tensor_method
 def swapaxes_(self, axis0: int, axis1: int) -> Tensor:
     return self.transpose_(check_int("swapaxes_", "axis0", axis0, 1),

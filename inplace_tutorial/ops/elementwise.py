@@ -152,12 +152,14 @@ mul_kernel = ufunc_kernel(np.multiply)
 mul_kernel.opmath_scalar = True  # float16 * 1.0004 reads the scalar in float32 (reduced.py)
 
 
+@binding()
 @tensor_method
 def mul(self, other) -> Tensor:
     check_tensor_or_number("mul", "other", other)
     return new_elementwise("mul", False, mul_kernel, self, other)
 
 
+@binding()
 @tensor_method
 def mul_(self, other) -> Tensor:
     check_tensor_or_number("mul_", "other", other)

@@ -12,6 +12,7 @@ import numbers
 import numpy as np
 
 from .. import dtypes
+from ..arg_parser import binding
 from ..autograd.derivatives import derivative
 from ..autograd.record import record, record_inplace
 from ..creation import zeros
@@ -137,6 +138,7 @@ def _index_copy_kernel(self: Tensor, dim: int, idx: np.ndarray, source: Tensor) 
     a[_at(dim, idx)] = s  # NumPy writes repeated indices in order: the last one wins, as on CPU
 
 
+@binding()
 @tensor_method
 def index_copy_(self, dim: int, index: Tensor, source: Tensor) -> Tensor:
     check_args("index_copy_", dim, index, source)
@@ -152,6 +154,7 @@ def index_copy_(self, dim: int, index: Tensor, source: Tensor) -> Tensor:
         dim=symint(dim), source_dim=source.dim())
 
 
+@binding()
 @tensor_method
 def index_copy(self, dim: int, index: Tensor, source: Tensor) -> Tensor:
     check_args("index_copy", dim, index, source)
@@ -198,6 +201,7 @@ def select_plain(g: Tensor, dim: int, index: Tensor) -> Tensor:
 
 
 # --------------------------------------------------------------------------- index_select
+@binding()
 @tensor_method
 def index_select(self, dim: int, index: Tensor) -> Tensor:
     check_args("index_select", dim, index)
@@ -338,6 +342,7 @@ def _check_alpha(op: str, alpha) -> None:
         raise TypeError(f"{op}(): argument 'alpha' must be Number, not {type_name(alpha)}")
 
 
+@binding()
 @tensor_method
 def index_add_(self, dim: int, index: Tensor, source: Tensor, *, alpha=1) -> Tensor:
     check_args("index_add_", dim, index, source)
@@ -354,6 +359,7 @@ def index_add_(self, dim: int, index: Tensor, source: Tensor, *, alpha=1) -> Ten
         alpha=alpha, dim=symint(dim), source_dim=source.dim())
 
 
+@binding()
 @tensor_method
 def index_add(self, dim: int, index: Tensor, source: Tensor, *, alpha=1) -> Tensor:
     check_args("index_add", dim, index, source)

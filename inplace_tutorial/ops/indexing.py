@@ -368,6 +368,7 @@ def split(self, split_size, dim: int = 0) -> tuple:
                   _sizes=tuple(sizes))
 
 
+@binding()
 @tensor_method
 def split_with_sizes(self, split_sizes, dim: int = 0) -> tuple:
     sizes = int_list("split_with_sizes", "split_sizes", (split_sizes,), varargs=False)

@@ -95,6 +95,7 @@ def _product(a: Tensor, b: Tensor, name: str) -> Tensor:
     return out
 
 
+@binding()
 @tensor_method
 def mm(self, mat2: Tensor) -> Tensor:
     check_tensor("mm", "mat2", mat2)
@@ -109,6 +110,7 @@ def _mm_bw(ctx, g):
             ctx.saved("self").t().mm(g) if ctx.needs(1) else None)
 
 
+@binding()
 @tensor_method
 def bmm(self, mat2: Tensor) -> Tensor:
     check_tensor("bmm", "mat2", mat2)
@@ -123,20 +125,23 @@ def _bmm_bw(ctx, g):
             ctx.saved("self").transpose(1, 2).bmm(g) if ctx.needs(1) else None)
 
 
+@binding()
 @tensor_method
-def dot(self, other: Tensor) -> Tensor:
-    check_tensor("dot", "tensor", other)
-    if self.dim() != 1 or other.dim() != 1:
-        raise RuntimeError(f"1D tensors expected, but got {self.dim()}D and {other.dim()}D tensors")
-    check_same_dtype("dot", self, other)
-    if self._shape != other._shape:
-        n, m = self._shape[0], other._shape[0]
+def dot(self, tensor: Tensor) -> Tensor:
+    """PyTorch names dot's argument ``tensor``."""
+    check_tensor("dot", "tensor", tensor)
+    if self.dim() != 1 or tensor.dim() != 1:
+        raise RuntimeError(
+            f"1D tensors expected, but got {self.dim()}D and {tensor.dim()}D tensors")
+    check_same_dtype("dot", self, tensor)
+    if self._shape != tensor._shape:
+        n, m = self._shape[0], tensor._shape[0]
         raise RuntimeError(f"inconsistent tensor size, expected tensor [{n}] and src [{m}] to "
                            f"have the same number of elements, but got {n} and {m} elements "
                            "respectively")
-    out = Tensor._empty((), dtypes.result_type(self, other), "dot")
-    out._array()[...] = np.dot(self._array(), other._array())
-    return record("dot", out, {"self": self, "other": other})
+    out = Tensor._empty((), dtypes.result_type(self, tensor), "dot")
+    out._array()[...] = np.dot(self._array(), tensor._array())
+    return record("dot", out, {"self": self, "other": tensor})
 
 
 @derivative("dot", "DotBackward0", inputs=("self", "other"),
@@ -146,6 +151,7 @@ def _dot_bw(ctx, g):
             g * ctx.saved("self") if ctx.needs(1) else None)
 
 
+@binding()
 @tensor_method
 def mv(self, vec: Tensor) -> Tensor:
     check_tensor("mv", "vec", vec)
@@ -176,6 +182,7 @@ def _unsafe_view(t: Tensor, shape: tuple) -> Tensor:
     return record("_unsafe_view", out, {"self": t}, self_sym_sizes=t._shape)
 
 
+@binding()
 @tensor_method
 def matmul(self, other: Tensor) -> Tensor:
     """PyTorch's matmul dispatch: dot, mv, mm, folded mm, or broadcast bmm."""

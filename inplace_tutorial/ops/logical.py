@@ -9,6 +9,7 @@ from __future__ import annotations
 import numpy as np
 
 from .. import dtypes
+from ..arg_parser import binding
 from ..layout import broadcast_shapes
 from ..tensor import Tensor, tensor_method
 from ._pointwise import new_output, nondiff_inplace
@@ -29,36 +30,42 @@ def _kernel(ufunc):
     return lambda *xs, out, dtype: ufunc(*xs, out=out, casting="unsafe")
 
 
+@binding()
 @tensor_method
 def logical_and(self, other) -> Tensor:
     check_tensor("logical_and", "other", other)
     return _logical("logical_and", np.logical_and, self, other)
 
 
+@binding()
 @tensor_method
 def logical_and_(self, other) -> Tensor:
     check_tensor("logical_and_", "other", other)
     return nondiff_inplace("logical_and_", self, (other,), _kernel(np.logical_and), self.dtype)
 
 
+@binding()
 @tensor_method
 def logical_or(self, other) -> Tensor:
     check_tensor("logical_or", "other", other)
     return _logical("logical_or", np.logical_or, self, other)
 
 
+@binding()
 @tensor_method
 def logical_or_(self, other) -> Tensor:
     check_tensor("logical_or_", "other", other)
     return nondiff_inplace("logical_or_", self, (other,), _kernel(np.logical_or), self.dtype)
 
 
+@binding()
 @tensor_method
 def logical_xor(self, other) -> Tensor:
     check_tensor("logical_xor", "other", other)
     return _logical("logical_xor", np.logical_xor, self, other)
 
 
+@binding()
 @tensor_method
 def logical_xor_(self, other) -> Tensor:
     check_tensor("logical_xor_", "other", other)

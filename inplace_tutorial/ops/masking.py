@@ -13,6 +13,7 @@ import warnings
 import numpy as np
 
 from .. import dtypes
+from ..arg_parser import binding
 from ..autograd.derivatives import derivative
 from ..autograd.record import record, record_inplace
 from ..creation import zeros
@@ -211,6 +212,7 @@ def _masked_scatter_kernel(self: Tensor, mask: Tensor, source: Tensor) -> None:
             at += k
 
 
+@binding()
 @tensor_method
 def masked_scatter_(self, mask: Tensor, source: Tensor) -> Tensor:
     _check_scatter_args("masked_scatter_", mask, source)
@@ -220,6 +222,7 @@ def masked_scatter_(self, mask: Tensor, source: Tensor) -> Tensor:
                           source_sym_sizes=source._shape)
 
 
+@binding()
 @tensor_method
 def masked_scatter(self, mask: Tensor, source: Tensor) -> Tensor:
     """A contiguous copy of self broadcast with the mask, then masked_scatter_ on it."""

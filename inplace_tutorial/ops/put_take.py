@@ -16,6 +16,7 @@ from __future__ import annotations
 import numpy as np
 
 from .. import dtypes
+from ..arg_parser import binding
 from ..autograd import grad_mode
 from ..autograd.derivatives import derivative
 from ..autograd.record import record, record_inplace
@@ -197,6 +198,7 @@ def _take_kernel(self: Tensor, index: Tensor, out: Tensor | None = None) -> Tens
     return out
 
 
+@binding()
 @tensor_method
 def take(self, index: Tensor) -> Tensor:
     check_tensor("take", "index", index, position=1)

@@ -13,6 +13,7 @@ import numbers
 import numpy as np
 
 from .. import dtypes
+from ..arg_parser import binding
 from ..autograd.derivatives import derivative
 from ..autograd.record import record, record_inplace
 from ..creation import zeros
@@ -80,6 +81,7 @@ def _check_dim_index(op: str, dim, index, pos_index: int = 2) -> None:
         raise argument_error(op, "index", pos_index, "Tensor", index)
 
 
+@binding()
 @tensor_method
 def gather(self, dim: int, index: Tensor, *, sparse_grad: bool = False) -> Tensor:
     _check_dim_index("gather", dim, index)
@@ -332,6 +334,7 @@ def _check_scatter_add_args(op: str, dim, index, src) -> None:
         raise argument_error(op, "src", 3, "Tensor", src)
 
 
+@binding()
 @tensor_method
 def scatter_add_(self, dim: int, index: Tensor, src: Tensor) -> Tensor:
     _check_scatter_add_args("scatter_add_", dim, index, src)
@@ -349,6 +352,7 @@ def scatter_add_(self, dim: int, index: Tensor, src: Tensor) -> Tensor:
                           dim=symint(dim))
 
 
+@binding()
 @tensor_method
 def scatter_add(self, dim: int, index: Tensor, src: Tensor) -> Tensor:
     _check_scatter_add_args("scatter_add", dim, index, src)

@@ -16,6 +16,7 @@ from .views import _squeeze_node, _squeezed, _swap, _unsqueezed, _view_op
 
 
 # --------------------------------------------------------------------------- as_strided
+@binding()
 @tensor_method
 def as_strided(self, size, stride, storage_offset: int | None = None) -> Tensor:
     size, stride, offset = _check_bounds(self, "as_strided", size, stride, storage_offset)
@@ -77,6 +78,7 @@ def _meta_inplace(self, op, shape, stride, offset, /, **attrs) -> Tensor:
     return record_inplace(op, self, {"self": self}, compute, metadata=True, **attrs)
 
 
+@binding()
 @tensor_method
 def transpose_(self, dim0: int, dim1: int) -> Tensor:
     _, _, (shape, stride) = _swap(self, dim0, dim1, "transpose_")
@@ -106,6 +108,7 @@ def squeeze_(self, dim: int | None = None) -> Tensor:
     return _meta_inplace(self, op + "_", shape, stride, self._offset, **attrs)
 
 
+@binding()
 @tensor_method
 def as_strided_(self, size, stride, storage_offset: int | None = None) -> Tensor:
     size, stride, offset = _check_bounds(self, "as_strided_", size, stride, storage_offset)

@@ -9,6 +9,7 @@ into it writes into self (CopySlices). ``fill_diagonal_`` is PyTorch's composite
 """
 from __future__ import annotations
 
+from ..arg_parser import binding
 from ..autograd.derivatives import derivative
 from ..autograd.record import record, record_inplace
 from ..creation import zeros
@@ -19,6 +20,7 @@ from .views import _make_view
 
 
 # --------------------------------------------------------------------------- diagonal
+@binding()
 @tensor_method
 def diagonal(self, offset: int = 0, dim1: int = 0, dim2: int = 1) -> Tensor:
     offset = check_int("diagonal", "offset", offset, 1)
@@ -80,21 +82,25 @@ def _triangle_(op: str, self: Tensor, diagonal, lower: bool) -> Tensor:
                           check=lambda: _check_matrix(op, self), diagonal=saved(diagonal))
 
 
+@binding()
 @tensor_method
 def tril(self, diagonal: int = 0) -> Tensor:
     return _triangle("tril", self, diagonal, lower=True)
 
 
+@binding()
 @tensor_method
 def triu(self, diagonal: int = 0) -> Tensor:
     return _triangle("triu", self, diagonal, lower=False)
 
 
+@binding()
 @tensor_method
 def tril_(self, diagonal: int = 0) -> Tensor:
     return _triangle_("tril", self, diagonal, lower=True)
 
 
+@binding()
 @tensor_method
 def triu_(self, diagonal: int = 0) -> Tensor:
     return _triangle_("triu", self, diagonal, lower=False)
@@ -111,6 +117,7 @@ def _triu_bw(ctx, g):
 
 
 # --------------------------------------------------------------------------- fill_diagonal_
+@binding()
 @tensor_method
 def fill_diagonal_(self, fill_value, wrap: bool = False) -> Tensor:
     if isinstance(fill_value, Tensor) and fill_value.dim() == 0:

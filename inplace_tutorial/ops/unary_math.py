@@ -11,6 +11,7 @@ import math
 
 import numpy as np
 
+from ..arg_parser import binding
 from ..creation import empty_like
 from ..dtypes import bool_, finfo
 from ..tensor import Tensor, tensor_method
@@ -245,12 +246,14 @@ def _eps(name: str, eps) -> None:
         check_type(name, "eps", eps, float, position=1)
 
 
+@binding()
 @tensor_method
 def logit(self, eps: float | None = None) -> Tensor:
     _eps("logit", eps)
     return unary("logit", self, kernel=_logit_kernel(eps), eps=eps)
 
 
+@binding()
 @tensor_method
 def logit_(self, eps: float | None = None) -> Tensor:
     _eps("logit_", eps)
@@ -273,6 +276,7 @@ def _nan_kernel(self: Tensor, nan, posinf, neginf):
     return _nan_to_num_kernel(nan, posinf, neginf)
 
 
+@binding()
 @tensor_method
 def nan_to_num(self, nan: float = 0.0, posinf: float | None = None,
                neginf: float | None = None) -> Tensor:
@@ -280,6 +284,7 @@ def nan_to_num(self, nan: float = 0.0, posinf: float | None = None,
     return unary("nan_to_num", self, kernel=_nan_kernel(self, nan, posinf, neginf))
 
 
+@binding()
 @tensor_method
 def nan_to_num_(self, nan: float = 0.0, posinf: float | None = None,
                 neginf: float | None = None) -> Tensor:

@@ -160,12 +160,14 @@ def flatten(self, start_dim: int = 0, end_dim: int = -1) -> Tensor:
     return self.reshape(*self._shape[:s], mid, *self._shape[e + 1:])
 
 
+@binding()
 @tensor_method
 def view_as(self, other: Tensor) -> Tensor:
     check_tensor("view_as", "other", other)
     return self.view(other._shape)
 
 
+@binding()
 @tensor_method
 def reshape_as(self, other: Tensor) -> Tensor:
     check_tensor("reshape_as", "other", other)
@@ -313,6 +315,7 @@ def expand(self, *size, implicit: bool = False, **kwargs) -> Tensor:
     return _view_op(self, shape, stride, self._offset, "expand", self_sym_sizes=self._shape)
 
 
+@binding()
 @tensor_method
 def expand_as(self, other: Tensor) -> Tensor:
     check_tensor("expand_as", "other", other)

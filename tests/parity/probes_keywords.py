@@ -134,3 +134,56 @@ CREATION = [
     "t.tensor(data=[1.0])", "t.tensor([1.0], t.float64)", "t.zeros_like(input=x).shape",
     "t.ones_like(x, dtype=t.int64).dtype", "t.randn(size=(2,)).shape", "t.rand(2, 3).shape",
 ]
+
+
+# Every public method both libraries have, called with a keyword neither knows and with too
+# many positional arguments: how each binding refuses a call (a missing argument comes before
+# an unknown keyword; self is not counted; several overloads are listed). (x.nonzero(foo=1) is
+# in probes_indexing.py.)
+BOUND_METHODS = [
+    "abs", "abs_", "absolute", "absolute_", "acos", "acos_", "acosh", "acosh_", "add", "add_",
+    "addbmm", "addbmm_", "addcdiv", "addcdiv_", "addcmul", "addcmul_", "addmm", "addmm_", "addmv",
+    "addmv_", "addr", "addr_", "all", "amax", "amin", "any", "arccos", "arccos_", "arccosh",
+    "arccosh_", "arcsin", "arcsin_", "arcsinh", "arcsinh_", "arctan", "arctan2", "arctan2_",
+    "arctan_", "arctanh", "arctanh_", "argmax", "argmin", "argsort", "as_strided", "as_strided_",
+    "asin", "asin_", "asinh", "asinh_", "atan", "atan2", "atan2_", "atan_", "atanh", "atanh_",
+    "baddbmm", "baddbmm_", "bernoulli", "bernoulli_", "bfloat16", "bitwise_and", "bitwise_and_",
+    "bitwise_left_shift", "bitwise_left_shift_", "bitwise_not", "bitwise_not_", "bitwise_or",
+    "bitwise_or_", "bitwise_right_shift", "bitwise_right_shift_", "bitwise_xor", "bitwise_xor_",
+    "bmm", "bool", "byte", "cauchy_", "ceil", "ceil_", "char", "chunk", "clamp", "clamp_",
+    "clamp_max", "clamp_max_", "clamp_min", "clamp_min_", "clip", "clip_", "clone", "conj_physical",
+    "conj_physical_", "contiguous", "copy_", "copysign", "copysign_", "cos", "cos_", "cosh",
+    "cosh_", "cumprod", "cumprod_", "cumsum", "cumsum_", "data_ptr", "deg2rad", "deg2rad_",
+    "detach", "detach_", "diagonal", "dim", "div", "div_", "divide", "divide_", "dot", "double",
+    "element_size", "eq", "eq_", "exp", "exp2", "exp2_", "exp_", "expand", "expand_as", "expm1",
+    "expm1_", "exponential_", "fill_", "fill_diagonal_", "fix", "fix_", "flatten", "flip", "float",
+    "float_power", "float_power_", "floor", "floor_", "floor_divide", "floor_divide_", "fmod",
+    "fmod_", "frac", "frac_", "gather", "gcd", "gcd_", "ge", "ge_", "geometric_", "greater",
+    "greater_", "greater_equal", "greater_equal_", "gt", "gt_", "half", "heaviside", "heaviside_",
+    "hypot", "hypot_", "i0", "i0_", "index_add", "index_add_", "index_copy", "index_copy_",
+    "index_fill", "index_fill_", "index_put", "index_put_", "index_reduce", "index_reduce_",
+    "index_select", "int", "is_contiguous", "is_floating_point", "is_inference", "isfinite",
+    "isinf", "isnan", "lcm", "lcm_", "ldexp", "ldexp_", "le", "le_", "lerp", "lerp_", "less",
+    "less_", "less_equal", "less_equal_", "log", "log10", "log10_", "log1p", "log1p_", "log2",
+    "log2_", "log_", "log_normal_", "log_softmax", "logical_and", "logical_and_", "logical_not",
+    "logical_not_", "logical_or", "logical_or_", "logical_xor", "logical_xor_", "logit", "logit_",
+    "long", "lt", "lt_", "masked_fill", "masked_fill_", "masked_scatter", "masked_scatter_",
+    "matmul", "max", "maximum", "mean", "min", "minimum", "mm", "moveaxis", "movedim", "msort",
+    "mul", "mul_", "multiply", "multiply_", "mv", "nan_to_num", "nan_to_num_", "narrow", "ne",
+    "ne_", "neg", "neg_", "negative", "negative_", "nextafter", "nextafter_", "nonzero", "norm",
+    "normal_", "not_equal", "not_equal_", "numel", "permute", "pow", "pow_", "put", "put_",
+    "rad2deg", "rad2deg_", "random_", "reciprocal", "reciprocal_", "relu", "relu_", "remainder",
+    "remainder_", "renorm", "renorm_", "repeat", "requires_grad_", "reshape", "reshape_as",
+    "retain_grad", "roll", "round", "round_", "rsqrt", "rsqrt_", "scatter", "scatter_",
+    "scatter_add", "scatter_add_", "scatter_reduce", "scatter_reduce_", "select", "sgn", "sgn_",
+    "short", "sigmoid", "sigmoid_", "sign", "sign_", "sin", "sin_", "sinc", "sinc_", "sinh",
+    "sinh_", "size", "softmax", "sort", "split", "split_with_sizes", "sqrt", "sqrt_", "square",
+    "square_", "squeeze", "squeeze_", "std", "storage_offset", "stride", "sub", "sub_", "subtract",
+    "subtract_", "sum", "swapaxes", "swapaxes_", "swapdims", "swapdims_", "t", "t_", "take", "tan",
+    "tan_", "tanh", "tanh_", "to", "topk", "transpose", "transpose_", "tril", "tril_", "triu",
+    "triu_", "true_divide", "true_divide_", "trunc", "trunc_", "type", "type_as", "unbind",
+    "unflatten", "unfold", "uniform_", "unsqueeze", "unsqueeze_", "untyped_storage", "var", "view",
+    "view_as", "where", "xlogy", "xlogy_", "zero_",
+]
+BINDING = [f"x.{n}(foo=1)" for n in BOUND_METHODS if n != "nonzero"] + [
+    f"x.{n}(1, 2, 3, 4, 5, 6, 7)" for n in BOUND_METHODS]
