@@ -222,6 +222,7 @@ LAYERS = {
         3, 2, 1, ceil_mode=True, count_include_pad=False), (2, 4, 6, 6), (16, 4, 32, 32)),
     "AvgPool2d divisor_override": (lambda: nn.AvgPool2d(2, divisor_override=3), (2, 4, 6, 6),
                                    (16, 4, 32, 32)),
+    "Embedding max_norm": (lambda: _renormed_lookup, (4, 3), (1024, 64)),
     "ReLU": (lambda: nn.ReLU(), (2, 3), (256, 256)),
     "Sigmoid": (lambda: nn.Sigmoid(), (2, 3), (256, 256)),
     "Tanh": (lambda: nn.Tanh(), (2, 3), (256, 256)),
@@ -232,6 +233,22 @@ LAYERS = {
     "Sequential MLP": (lambda: nn.Sequential(nn.Linear(256, 512), nn.ReLU(),
                                              nn.Linear(512, 10)), (2, 256), (256, 256)),
 }
+_LOOKUP: dict = {}
+
+
+def _renormed_lookup(x):
+    """nn.Embedding(max_norm=1.0) looking up every row of a table of x's shape, plus x (so
+    that x gets a gradient). The rows are scaled up before each call, so the renorm rescales
+    every one of them in place (its per-row norms and writes are measured)."""
+    if _LOOKUP.get("shape") != x.shape:
+        ipt.manual_seed(0)
+        _LOOKUP.update(shape=x.shape, e=nn.Embedding(x.shape[0], x.shape[1], max_norm=1.0),
+                       i=ipt.arange(x.shape[0]))
+    with ipt.no_grad():
+        _LOOKUP["e"].weight.mul_(10.0)
+    return _LOOKUP["e"](_LOOKUP["i"]) + x
+
+
 LOSSES = {
     "MSELoss": (lambda: nn.MSELoss(), lambda x: ipt.zeros_like(x)),
     "CrossEntropyLoss": (lambda: nn.CrossEntropyLoss(), lambda x: _target(x)),

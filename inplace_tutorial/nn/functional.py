@@ -13,6 +13,7 @@ import math
 import warnings
 
 from .. import dtypes
+from ..autograd import grad_mode
 from ..creation import rand, zeros
 from ..layout import broadcast_shapes
 from ..ops import activations, attention, loss_ops, nn_ops, normalization, pooling
@@ -170,8 +171,23 @@ def layer_norm(input: Tensor, normalized_shape, weight: Tensor | None = None,
     return normalization.layer_norm(input, normalized_shape, weight, bias, eps)
 
 
-def embedding(input: Tensor, weight: Tensor, padding_idx: int | None = None) -> Tensor:
-    """Rows of ``weight`` picked by the integer ``input`` (EmbeddingBackward0)."""
+def embedding(input: Tensor, weight: Tensor, padding_idx: int | None = None,
+              max_norm: float | None = None, norm_type: float = 2.0) -> Tensor:
+    """Rows of ``weight`` picked by the integer ``input`` (EmbeddingBackward0). With
+    ``max_norm``, the rows picked are first renormalised in the weight itself (see
+    ops/embedding.py:embedding_renorm_), as PyTorch's F.embedding does."""
+    if padding_idx is not None:  # F.embedding's Python asserts, before anything else
+        if padding_idx > 0:
+            if padding_idx >= weight.size(0):
+                raise AssertionError("Padding_idx must be within num_embeddings")
+        elif padding_idx < 0:
+            if padding_idx < -weight.size(0):
+                raise AssertionError("Padding_idx must be within num_embeddings")
+            padding_idx = weight.size(0) + padding_idx
+    if max_norm is not None:
+        input = input.contiguous()  # (PyTorch's own first step: a list has no .contiguous)
+        with grad_mode.no_grad():
+            embedding_ops.embedding_renorm_(weight, input, max_norm, norm_type)
     check_tensor("embedding", "weight", weight, 1)  # torch.embedding(weight, indices)
     check_tensor("embedding", "indices", input, 2)
     return embedding_ops.embedding(input, weight, padding_idx)

@@ -2,7 +2,8 @@
 
 Initialised as in PyTorch: ``init.normal_`` on the weight, then the ``padding_idx`` row is
 zeroed in place under no_grad. Each is an in-place op, so a fresh Embedding's weight is at
-version 1, or 2 with a padding row.
+version 1, or 2 with a padding row. With ``max_norm``, every forward renormalises the rows
+it looks up in the weight itself (one more version step a call).
 """
 from __future__ import annotations
 
@@ -17,7 +18,8 @@ from .parameter import Parameter
 
 class Embedding(Module):
     def __init__(self, num_embeddings: int, embedding_dim: int,
-                 padding_idx: int | None = None) -> None:
+                 padding_idx: int | None = None, max_norm: float | None = None,
+                 norm_type: float = 2.0) -> None:
         super().__init__()
         self.num_embeddings, self.embedding_dim = num_embeddings, embedding_dim
         if padding_idx is not None:
@@ -29,6 +31,7 @@ class Embedding(Module):
                     raise AssertionError("Padding_idx must be within num_embeddings")
                 padding_idx = num_embeddings + padding_idx
         self.padding_idx = padding_idx
+        self.max_norm, self.norm_type = max_norm, norm_type
         self.weight = Parameter(empty(num_embeddings, embedding_dim))
         self.reset_parameters()
 
@@ -39,8 +42,14 @@ class Embedding(Module):
                 self.weight[self.padding_idx].fill_(0)
 
     def forward(self, input: Tensor) -> Tensor:
-        return F.embedding(input, self.weight, self.padding_idx)
+        return F.embedding(input, self.weight, self.padding_idx, self.max_norm, self.norm_type)
 
     def extra_repr(self) -> str:
         s = f"{self.num_embeddings}, {self.embedding_dim}"
-        return s + (f", padding_idx={self.padding_idx}" if self.padding_idx is not None else "")
+        if self.padding_idx is not None:
+            s += f", padding_idx={self.padding_idx}"
+        if self.max_norm is not None:
+            s += f", max_norm={self.max_norm}"
+        if self.norm_type != 2:
+            s += f", norm_type={self.norm_type}"
+        return s

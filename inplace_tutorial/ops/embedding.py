@@ -4,14 +4,20 @@ The forward is a gather (``weight[indices]``); the backward scatters the upstrea
 with accumulation, since an index can repeat. ``padding_idx`` names a row that gets no
 gradient. PyTorch's EmbeddingBackward0 saves the indices, so changing them in place before
 backward raises; it does not save the weight (only its number of rows).
+
+``max_norm`` is a write: before the lookup, F.embedding rescales every row the indices
+name whose norm exceeds max_norm, in the weight itself, under no_grad (embedding_renorm_):
+the weight's ``_version`` goes up by one, and the old values are gone.
 """
 from __future__ import annotations
 
 import numpy as np
 
+from .. import dtypes
 from ..autograd.derivatives import derivative
-from ..autograd.record import record
+from ..autograd.record import record, record_inplace
 from ..tensor import Tensor
+from .arg_checks import check_tensor, check_type
 
 _NO_PADDING = 2**64 - 1  # PyTorch stores padding_idx=-1 (none) as an unsigned SymInt
 
@@ -38,7 +44,9 @@ def embedding(input: Tensor, weight: Tensor, padding_idx: int | None = None) -> 
     if idx.size and (idx.min() < 0 or idx.max() >= num):
         raise IndexError("index out of range in self")
     out = Tensor._empty(input._shape + (weight._shape[1],), weight.dtype, "embedding")
-    np.take(weight._array(), idx, axis=0, out=out._array())
+    # (mode="raise", the default, would fill a hidden copy of the output first: the indices
+    # are checked above, so "clip" never clips and writes straight into out)
+    np.take(weight._array(), idx, axis=0, out=out._array(), mode="clip")
     return record("embedding", out, {"weight": weight}, indices=input,
                   padding_idx=_NO_PADDING if padding_idx is None else padding_idx,
                   scale_grad_by_freq=False, sparse=False, weight_sym_argsize_0=num)
@@ -66,3 +74,73 @@ def _type_name(dt) -> str:
         return f"CPU{dt.short}Type"
     return f"torch.{dt.tensor_type}"
 
+
+
+# --------------------------------------------------------------------------- embedding_renorm_
+def embedding_renorm_(weight: Tensor, indices: Tensor, max_norm: float,
+                      norm_type: float) -> Tensor:
+    """Each row of ``weight`` named in ``indices`` whose ``norm_type``-norm is above
+    ``max_norm`` is scaled in place by ``max_norm / (norm + 1e-7)``; one version step for the
+    whole op. PyTorch's CPU kernel walks the sorted distinct indices and raises at the first
+    bad one, after rescaling the rows before it; here every index is checked first, so a
+    failed call writes nothing (PyTorch's error, the core's promise)."""
+    check_tensor("embedding_renorm_", "self", weight, 1)
+    check_tensor("embedding_renorm_", "indices", indices, 2)
+    check_type("embedding_renorm_", "max_norm", max_norm, float, 3)
+    check_type("embedding_renorm_", "norm_type", norm_type, float, 4)
+    if weight.dim() != 2:
+        raise RuntimeError(f"Expected 2-dimensional tensor, but got {weight.dim()}-dimensional "
+                           "tensor for argument #1 'self' (while checking arguments for "
+                           "embedding_renorm_)")
+    if indices.dtype.short not in ("Long", "Int"):
+        raise RuntimeError(
+            "Expected tensor for argument #2 'indices' to have one of the following scalar "
+            f"types: Long, Int; but got {_type_name(indices.dtype)} instead (while checking "
+            "arguments for embedding_renorm_)")
+    rows = _distinct_rows(indices, weight)
+    if indices.numel() and not weight.dtype.is_floating_point:
+        raise RuntimeError("norm(): input dtype should be either floating point or complex. "
+                           f"Got {weight.dtype.short} instead.")
+
+    def compute() -> None:
+        if not rows.numel():
+            return
+        # the rows' norms in the weight's dtype, as PyTorch's row.norm(norm_type), in one
+        # counted gather and reduction (a tensor per row would cost a Python object per row)
+        norms = weight.index_select(0, rows).norm(norm_type, 1)
+        a = weight._array()
+        for i, norm in zip(rows._array(), norms._array()):
+            if norm > max_norm:
+                scale = max_norm / (float(norm) + 1e-7)  # a double, in the row's opmath
+                row = a[i]
+                np.multiply(row, np.float64(scale) if row.dtype == np.float64
+                            else np.float32(scale), out=row, casting="unsafe")
+
+    return record_inplace("embedding_renorm_", weight, {"self": weight}, compute)
+
+
+def _distinct_rows(indices: Tensor, weight: Tensor) -> Tensor:
+    """The distinct rows ``indices`` name, sorted, as a counted int64 tensor; a negative index
+    counts from the end (PyTorch's ``self[i]``). Raises PyTorch's select() error for the
+    first bad index in sorted order, the one PyTorch's loop stops at."""
+    n, num = indices.numel(), weight._shape[0]
+    flat_t = Tensor._empty((n,), dtypes.int64, "embedding_renorm_ (indices)")
+    flat = flat_t._array()
+    np.copyto(flat.reshape(indices._shape), indices._array())
+    flat.sort()
+    bad = flat[0] if n and flat[0] < -num else None
+    if bad is None and n and flat[-1] >= num:
+        bad = flat[np.searchsorted(flat, num)]
+    if bad is not None:
+        raise IndexError(f"select(): index {bad} out of range for tensor of size "
+                         f"{list(weight._shape)} at dimension 0")
+    if n and flat[0] < 0:
+        np.remainder(flat, num, out=flat)
+        flat.sort()
+    starts_t = Tensor._empty((n,), dtypes.bool_, "embedding_renorm_ (indices)")
+    starts = starts_t._array()
+    starts[:1] = True
+    np.not_equal(flat[1:], flat[:-1], out=starts[1:])
+    rows = Tensor._empty((int(np.count_nonzero(starts)),), dtypes.int64, "embedding_renorm_")
+    np.compress(starts, flat, out=rows._array())
+    return rows

@@ -10,9 +10,6 @@ KNOWN_DIFFERENT: dict[str, set[str]] = {
         'nn.Conv2d(2, 3, 3, dilation=2)(img).shape',
         'nn.Conv2d(2, 4, 3, groups=2)(img).shape',
     },
-    'nn functional': {  # nnops
-        'F.embedding(t.tensor([0]), m, max_norm=1.0)',
-    },
     'keyword forms (reductions)': {  # keywords
         'x.max(other=x)',
         'x.logsumexp(dim=1)',
@@ -295,5 +292,7 @@ KNOWN_DIFFERENT: dict[str, set[str]] = {
         'x.index_put_((t.tensor([1, -3]),), v, True)',
         'x.__setitem__(([1, 0, 5],), 1.0)',
         'x.__setitem__((slice(None), [2, 0, 3]), 1.0)',
+        'F.embedding(t.tensor([0, 5]), m, max_norm=1.0)',
+        'F.embedding(i.abs(), m, max_norm=3.0)',
     },
 }

@@ -19,7 +19,14 @@ from collections import Counter
 
 import numpy as np
 
-from . import probes_args, probes_indexing, probes_keywords, probes_nn, probes_outgrow
+from . import (
+    probes_args,
+    probes_indexing,
+    probes_keywords,
+    probes_nn,
+    probes_nnops,
+    probes_outgrow,
+)
 from .harness import Raised, _raised, compare, observe
 
 FIXTURES = {
@@ -274,7 +281,8 @@ PROBES: dict[str, list[str]] = {
                      *probes_args.MASKED, *probes_args.REORDER, *probes_args.TRIANGULAR,
                      *probes_args.SCAN, *probes_args.SORTING, *probes_args.NORMS,
                      *probes_args.DIMS, *probes_args.MORE_ISSUE_10, *probes_args.BATCH_3],
-    "half-written by PyTorch": probes_args.HALF_WRITTEN_BY_TORCH,
+    "half-written by PyTorch": [*probes_args.HALF_WRITTEN_BY_TORCH, *probes_nnops.HALF_WRITTEN],
+    "nn options (nnops)": probes_nnops.OPTIONS,
     "out= of issue 10's ops": probes_args.OUT_FORMS,
     "out= checks (every family)": probes_outgrow.OUT_CHECKS,
     "out= pairs (values, indices)": probes_outgrow.OUT_PAIRS,
@@ -308,6 +316,7 @@ OWNER = {  # which helper's files hold the fix for a class (HELPERS.md)
     "out= of issue 10's ops": "outgrow", "out= checks (every family)": "outgrow",
     "out= pairs (values, indices)": "outgrow",
     "half-written by PyTorch": "none: the core validates before its first write, as promised",
+    "nn options (nnops)": "nnops",
 }
 
 
