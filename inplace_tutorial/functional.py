@@ -224,7 +224,7 @@ def index_put_(input, *args, **kwargs) -> Tensor:  # noqa: A002
 __all__ += ["index_put", "index_put_"]
 
 # reductions of issue 10 (ops/any_all.py ...): torch.any(x, dim, out=o) is x.any(dim) into o
-_REDUCTIONS = "any all".split()
+_REDUCTIONS = "any all prod logsumexp nansum trace isclose allclose equal".split()
 for _name in _REDUCTIONS:
     globals()[_name] = _method(_name)
 __all__ += _REDUCTIONS

@@ -191,6 +191,16 @@ NO_ROW.update({
     "all transposed keepdim": lambda a: a.t().all(1, keepdim=True),
     "all uint8 tuple": lambda a: (a * 3).to(ipt.uint8).all((0, 1)),
     "any out=": lambda a: ipt.any(a, 0, out=ipt.empty(0, dtype=ipt.bool)),
+    "prod int": lambda a: (a * 3).to(ipt.int32).prod(1),
+    "prod float16": lambda a: a.half().prod(0),
+    "logsumexp int": lambda a: (a * 3).to(ipt.int64).logsumexp(1),
+    "logsumexp bfloat16": lambda a: a.bfloat16().logsumexp((0, 1)),
+    "nansum float16 transposed": lambda a: a.half().t().nansum(1),
+    "trace int8": lambda a: a.to(ipt.int8).trace(),
+    "isclose": lambda a: a.isclose(a.t(), rtol=1e-3, equal_nan=True),
+    "isclose int broadcast": lambda a: a.to(ipt.int64).isclose(a[0].to(ipt.int64)),
+    "allclose": lambda a: a.allclose(a * 1.0001),
+    "equal mixed dtypes": lambda a: a.equal(a.double()),
 })
 CASTS = ["float64", "float32", "float16", "bfloat16", "int64", "int32", "int16", "int8",
          "uint8", "bool"]

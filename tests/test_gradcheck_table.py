@@ -41,6 +41,13 @@ def _classes(a, ignore: bool = False):
     return ipt.tensor(idx.reshape(shape))
 
 
+def _zero_first(a):
+    """a with its first column zeroed, through a multiplication (the gradient flows on)."""
+    mask = ipt.ones(*a.shape, dtype=a.dtype)
+    mask[:, 0] = 0
+    return a * mask
+
+
 def _class_weights(a):
     return ipt.tensor(np.linspace(0.5, 2.0, a.shape[1]), dtype=ipt.float64)
 
@@ -300,6 +307,15 @@ CASES.update({
     "_linalg_svd": (lambda a: ipt.linalg.svdvals(a) * 2 + a.norm("nuc", (1, 2)).unsqueeze(-1)
                     + ipt.linalg.matrix_norm(a.transpose(1, 2), -2, keepdim=True)[:, 0],
                     [BATCH], False),
+    # reductions of issue 10 (ops/reduce_ops.py); _zero_first puts a zero in each row, so
+    # prod's backward takes its division-free path too
+    "prod": (lambda a: a.prod() + _zero_first(a).prod() + _zero_first(_zero_first(a).t()).prod(),
+             [A], False),
+    "prod_dim_int": (lambda a: a.prod(1) + _zero_first(a).prod(-1, True).squeeze(1)
+                     + a.prod(0, dtype=ipt.float64).sum(), [A], False),
+    "logsumexp": (lambda a: a.logsumexp(1) + a.logsumexp((0, 1), True)[0], [A], False),
+    "nansum": (lambda a: a.nansum(1) + a.nansum() + a.nansum((0,), True).sum(), [A], False),
+    "trace": (lambda a: a.trace() + a.t().trace() + a[:, 1:].trace(), [A], False),
     "unfold": (lambda a: a.unfold(1, 2, 1), [B], False),
     "i0": (lambda a: a.i0() + (a * 1).i0_(), [A], False),
     # BLAS level 2 (ops/matrix_vector.py): self broadcast (s[:1], s[0]) and written in place

@@ -21,6 +21,6 @@ from . import reorder, triangular, scan, sorting, dims, special, svd, norms  # n
 from . import matrix_vector, put_take  # noqa: F401
 from . import scalar_overloads  # noqa: F401
 from . import nonzero, float_classes  # noqa: F401
-from . import any_all  # noqa: F401
+from . import any_all, reduce_ops, tensor_compare  # noqa: F401
 from . import distributions, tensor_shape, tensor_factories  # noqa: F401
 # isort: on

@@ -402,6 +402,11 @@ def _pointwise_saved_programs(t, x, nl):
         "_reshape_alias": lambda: x(2, 3).t().reshape(3, 2, 1),
     })
     progs["_linalg_svd"] = lambda: t.linalg.svdvals(x(3, 4))  # S is output 1 of the node
+    progs.update({  # reductions of issue 10 (ops/reduce_ops.py)
+        "prod": lambda: x(3).prod(), "prod_dim_int": lambda: x(2, 3).prod(1),
+        "logsumexp": lambda: x(2, 3).logsumexp(1), "nansum": lambda: x(2, 3).nansum(0),
+        "trace": lambda: x(3, 3).trace(),
+    })
     return progs
 
 

@@ -269,6 +269,196 @@ def any_all_out(t):
     return out
 
 
+# ======================================================================================
+# prod / logsumexp / nansum / trace
+
+
+def saved_of(fn):
+    """Every ``_saved_*`` field of a node (tensors compared by value)."""
+    return None if fn is None else {n: getattr(fn, n) for n in sorted(dir(fn))
+                                     if n.startswith("_saved_") and n != "_saved_tensors"}
+
+
+def grad_saved(t, make, a):
+    x = leaf(t, a)
+    y = make(x)
+    out = {"value": y, "fn": type(y.grad_fn).__name__, "saved": saved_of(y.grad_fn)}
+    y.backward(upstream(t, y))
+    out["grad"] = x.grad
+    return out
+
+
+@prog
+def prod_values_and_errors(t):
+    x = t.tensor([[1.0, 2.0, 3.0], [0.0, 4.0, -5.0]])
+    i = t.tensor([[1, 2, 3], [0, 4, -5]])
+    return {
+        "all": (x.prod(), x.prod(1), x.prod(-1), x.prod(dim=0, keepdim=True), t.prod(x, 1)),
+        "dtype": (x.prod(dtype=t.float64), x.prod(1, dtype=t.float64),
+                  x.prod(1, keepdim=True, dtype=t.float64), x.double().prod(1, dtype=t.float32),
+                  x.prod(dtype=t.float16), i.prod(dtype=t.float32), x.prod(dtype=t.int64)),
+        "ints": (i.prod(), i.prod(1), t.tensor([True, False]).prod(),
+                 t.tensor([2, 3], dtype=t.uint8).prod(), t.tensor([2, 3], dtype=t.int8).prod(0),
+                 t.tensor([2 ** 40, 2 ** 40]).prod()),
+        "half": (x.half().prod(1), x.bfloat16().prod(),
+                 t.tensor(arr(4, 5, seed=50)).half().prod(0)),
+        "layouts": (x.t().prod(1), x[:, ::2].prod(0),
+                    t.tensor(arr(2, 3, 4, seed=51)).permute(2, 0, 1).prod(1)),
+        "empty": (t.zeros(0).prod(), t.zeros(0, 3).prod(0), t.zeros(0, 3).prod(1)),
+        "zero_dim": (t.tensor(3.0).prod(0), t.tensor(3.0).prod(-1, True)),
+        "errors": {
+            "tuple": catch(lambda: x.prod((0, 1))), "range": catch(lambda: x.prod(2)),
+            "float": catch(lambda: x.prod(1.0)), "str": catch(lambda: x.prod("a")),
+            "keep_str": catch(lambda: x.prod(0, "a")), "none": catch(lambda: x.prod(None)),
+            "dim_none": catch(lambda: x.prod(dim=None)),
+            "keep_only": catch(lambda: x.prod(keepdim=True)),
+            "dtype_positional": catch(lambda: x.prod(1, True, t.float64)),
+            "autograd_long": catch(lambda: leaf(t, arr(2, 3)).prod(dtype=t.int64)),
+        },
+    }
+
+
+@prog
+def prod_autograd(t):
+    out = {
+        "all": grad_saved(t, lambda a: a.prod(), arr(2, 3, seed=52)),
+        "dim": grad_saved(t, lambda a: a.prod(1), arr(2, 3, seed=53)),
+        "neg_dim": grad_saved(t, lambda a: a.prod(-1, True), arr(2, 3, seed=54)),
+        "dtype": grad_saved(t, lambda a: a.prod(0, dtype=t.float64), arr(3, 2, seed=55)),
+        "one_zero": grad_saved(t, lambda a: a.prod(), [1.0, 0.0, 3.0]),
+        "two_zeros": grad_saved(t, lambda a: a.prod(), [0.0, 0.0, 3.0]),
+        "nan_and_zero": grad_saved(t, lambda a: a.prod(), [1.0, float("nan"), 0.0]),
+        "dim_zeros": grad_saved(t, lambda a: a.prod(1),
+                                [[1.0, 0.0, 3.0], [0.0, 0.0, 2.0], [1.0, 2.0, 3.0]]),
+        "dim_zeros_keep": grad_saved(t, lambda a: a.prod(0, True), [[1.0, 0.0], [0.0, 0.0],
+                                                                     [2.0, 3.0]]),
+        "zero_dim": grad_saved(t, lambda a: a.prod(0), 3.0),
+        "half": grad_saved(t, lambda a: a.half().prod(1), arr(2, 3, seed=56)),
+    }
+    h = leaf(t, arr(2, 3, seed=57)) * 1
+    y = h.prod(1)
+    h.add_(1)
+    out["modified_self"] = catch(lambda: y.backward(t.ones(2)))
+    h2 = leaf(t, arr(2, 3, seed=58)) * 1
+    y2 = h2.prod()
+    y2.mul_(2)
+    out["modified_result"] = catch(lambda: y2.backward())
+    return out
+
+
+@prog
+def logsumexp_nansum_trace(t):
+    x = t.tensor(arr(2, 3, seed=60))
+    n = t.tensor([[1.0, float("nan"), 3.0], [0.0, 4.0, float("nan")]])
+    i = t.tensor([[1, 2, 3], [0, 4, -5]])
+    inf = float("inf")
+    return {
+        "logsumexp": (x.logsumexp(1), x.logsumexp((0, 1)), x.logsumexp(-1, True),
+                      x.logsumexp([0]), t.logsumexp(x, 1), i.logsumexp(1),
+                      t.tensor([True]).logsumexp(0), x.half().logsumexp(1),
+                      x.bfloat16().logsumexp(0), x.t().logsumexp(1),
+                      t.tensor([inf, 1.0]).logsumexp(0), t.tensor([-inf, -inf]).logsumexp(0),
+                      t.tensor([inf, -inf]).logsumexp(0),
+                      t.tensor([float("nan"), 1.0]).logsumexp(0),
+                      t.zeros(0, 3).logsumexp(0), t.zeros(0, 3).logsumexp(1),
+                      t.tensor(2.0).logsumexp(0), x.logsumexp((), True),
+                      t.tensor([1000.0, 1000.0]).logsumexp(0)),
+        "logsumexp_errors": {
+            "none": catch(lambda: x.logsumexp()), "range": catch(lambda: x.logsumexp(2)),
+            "float": catch(lambda: x.logsumexp(1.0)), "keep": catch(lambda: x.logsumexp(0, "a")),
+            "empty_tuple": catch(lambda: x.logsumexp(dim=())),
+            "many": catch(lambda: x.logsumexp(1, True, 3)),
+        },
+        "nansum": (n.nansum(), n.nansum(1), n.nansum((0, 1), True), n.nansum(dim=-1),
+                   n.nansum(1, dtype=t.float64), i.nansum(), i.nansum(1),
+                   t.tensor([True, True]).nansum(), n.half().nansum(0), n.bfloat16().nansum(),
+                   t.nansum(n, 1), n.nansum(dim=()), n.t().nansum(1), x.nansum(0),
+                   t.tensor([inf, float("nan")]).nansum(), t.zeros(0, 3).nansum(0),
+                   i.nansum(dtype=t.float32)),
+        "nansum_errors": {
+            "float": catch(lambda: n.nansum(1.0)), "range": catch(lambda: n.nansum(3)),
+            "dup": catch(lambda: n.nansum((1, 1))), "many": catch(lambda: n.nansum(1, True, 3)),
+            "autograd_long": catch(lambda: leaf(t, arr(2, 3)).nansum(dtype=t.int64)),
+        },
+        "trace": (x.trace(), i.trace(), t.trace(x), x.half().trace(), t.zeros(0, 3).trace(),
+                  t.ones(3, 2).trace(), t.ones(2, 2, dtype=t.uint8).trace(),
+                  t.ones(2, 2, dtype=t.int8).trace(), x.t().trace(),
+                  t.tensor(arr(4, 4, seed=61))[::2, 1:].trace()),
+        "trace_errors": {
+            "bool": catch(lambda: t.tensor([[True, True], [False, True]]).trace()),
+            "vector": catch(lambda: t.tensor([1, 2]).trace()),
+            "3d": catch(lambda: t.ones(2, 3, 4).trace()),
+        },
+    }
+
+
+@prog
+def logsumexp_nansum_trace_autograd(t):
+    nan = float("nan")
+    out = {
+        "lse": grad_saved(t, lambda a: a.logsumexp(1), arr(2, 3, seed=62)),
+        "lse_keep": grad_saved(t, lambda a: a.logsumexp((0, 2), True), arr(2, 3, 4, seed=63)),
+        "lse_neg": grad_saved(t, lambda a: a.logsumexp(-1), arr(3, 4, seed=64)),
+        "lse_inf": grad_saved(t, lambda a: a.logsumexp(0), [float("-inf"), 1.0, 2.0]),
+        "nansum": grad_saved(t, lambda a: a.nansum(), [[1.0, nan, 3.0], [0.0, 4.0, nan]]),
+        "nansum_dim": grad_saved(t, lambda a: a.nansum(1, True), [[1.0, nan], [nan, 4.0]]),
+        "nansum_neg": grad_saved(t, lambda a: a.nansum((-1, 0)), arr(2, 3, seed=65)),
+        "nansum_dtype": grad_saved(t, lambda a: a.nansum(0, dtype=t.float64), [[1.0, nan]]),
+        "trace": grad_saved(t, lambda a: a.trace(), arr(3, 4, seed=66)),
+        "trace_t": grad_saved(t, lambda a: a.t().trace(), arr(2, 3, seed=67)),
+    }
+    h = leaf(t, arr(2, 3, seed=68)) * 1
+    y = h.logsumexp(1)
+    h.mul_(2)
+    out["lse_modified"] = catch(lambda: y.backward(t.ones(2)))
+    h = leaf(t, arr(2, 3, seed=69)) * 1
+    y = h.trace()
+    h.mul_(2)
+    y.backward()
+    out["trace_modified_is_fine"] = h.grad_fn is not None
+    return out
+
+
+@prog
+def isclose_allclose_equal(t):
+    x = t.tensor([[1.0, 2.0, 3.0], [0.0, 4.0, -5.0]])
+    n = t.tensor([[1.0, float("nan"), 3.0], [0.0, 4.0, float("nan")]])
+    i = t.tensor([[1, 2, 3], [0, 4, -5]])
+    inf = float("inf")
+    return {
+        "isclose": (x.isclose(x + 1e-6), x.isclose(x + 1e-3, rtol=0, atol=1e-2),
+                    x.isclose(x + 1e-3, 0, 0), n.isclose(n), n.isclose(n, equal_nan=True),
+                    i.isclose(i), i.isclose(i + 1, atol=1.0), x.isclose(t.tensor(1.0)),
+                    x.isclose(x[0]), t.isclose(x, x), t.isclose(x, x * 1.001, 1e-3, 1e-3, True),
+                    t.tensor([True]).isclose(t.tensor([True])),
+                    t.tensor([True, False]).isclose(t.tensor([False, False]), atol=1.0),
+                    t.tensor([inf, -inf, inf]).isclose(t.tensor([inf, inf, 1.0])),
+                    x.half().isclose(x.half() + 1e-3, rtol=1e-3),
+                    x.bfloat16().isclose(x.bfloat16() * 1.01, rtol=1e-2),
+                    x.double().isclose(x.double() + 1e-9), x.t().isclose(x.t()[0]),
+                    x[:, :1].isclose(x), t.zeros(0, 3).isclose(t.zeros(3))),
+        "allclose": (x.allclose(x), x.allclose(x + 1), t.allclose(x, x + 1e-9),
+                     n.allclose(n), n.allclose(n, equal_nan=True), x.allclose(x[0]),
+                     i.allclose(i + 1, atol=1.0), x.allclose(x * 1.1, 0.2)),
+        "equal": (x.equal(x), x.equal(x.clone()), x.equal(x[0]), x.equal(i), t.equal(x, x.double()),
+                  n.equal(n), t.tensor([1, 2]).equal(t.tensor([1.0, 2.0])), x.t().equal(x.t() + 0),
+                  t.zeros(0).equal(t.zeros(0, 1)), t.zeros(0).equal(t.zeros(0))),
+        "errors": {
+            "dtype": catch(lambda: x.isclose(i)), "dtype_half": catch(lambda: x.half().isclose(x)),
+            "scalar": catch(lambda: x.isclose(1.0)),
+            "shape": catch(lambda: x.isclose(t.ones(3, 2))),
+            "rtol": catch(lambda: x.isclose(x, rtol=-1)),
+            "atol": catch(lambda: x.isclose(x, atol=-1)),
+            "atol_frac": catch(lambda: x.isclose(x, atol=-0.5)),
+            "atol_str": catch(lambda: x.isclose(x, rtol=1e-5, atol="a")),
+            "all_dtype": catch(lambda: x.allclose(i)), "all_scalar": catch(lambda: x.allclose(1.0)),
+            "equal_int": catch(lambda: x.equal(1)),
+        },
+        "grad": (leaf(t, arr(2, 3)).isclose(x).requires_grad,
+                 type(leaf(t, arr(2, 3)).allclose(x)).__name__),
+    }
+
+
 @pytest.mark.parametrize("prog", prog.params())
 def test_norm_reductions_parity(prog, torch_mod, core):
     check_parity(prog, torch_mod, core)
