@@ -114,6 +114,8 @@ _FORMS = {
                     "Tensor input, Tensor mask, Number value"],
     "clamp_": ["Tensor input, Tensor min = None, Tensor max = None",
                "Tensor input, Number min = None, Number max = None"],
+    "argsort": ["Tensor input, *, bool stable, int dim = -1, bool descending = False, "
+                "Tensor out = None", "Tensor input, int dim = -1, bool descending = False"],
     **{n: ["Tensor input, int source, int destination",
            "Tensor input, tuple of ints source, tuple of ints destination"]
        for n in ("movedim", "moveaxis")},
@@ -193,8 +195,8 @@ __all__ = [*_NAMES, *_POINTWISE_MORE, *_JOIN_INDEX, *_JOIN, "einsum", "index_red
 
 # Shape ops of issue 10 (ops/reorder.py, triangular.py, scan.py ...): torch.flip(x, dims) is
 # x.flip(dims), and so on.
-_SHAPE_OPS = ("flip roll diagonal tril triu cumsum cumprod sort argsort topk norm renorm unflatten "
-              "movedim moveaxis swapdims swapaxes i0 i0_").split()
+_SHAPE_OPS = ("flip roll diagonal tril triu cumsum cumprod sort argsort msort topk norm renorm "
+              "unflatten movedim moveaxis swapdims swapaxes i0 i0_").split()
 for _name in _SHAPE_OPS:
     globals()[_name] = _method(_name)
 __all__ += _SHAPE_OPS

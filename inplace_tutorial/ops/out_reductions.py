@@ -18,6 +18,7 @@ from ..autograd import grad_mode
 from ..layout import wrap_dim
 from ..tensor import Tensor
 from . import out_variants
+from .index_ops import check_no_overlap
 from .out_functions import castable, computed, exact, out_form, start, write
 from .tensor_iterator import check_internal_overlap, check_partial_overlap
 
@@ -99,6 +100,46 @@ def sort_out(self: Tensor, *args, out=None, **kwargs) -> tuple:
 @out_form("topk")
 def topk_out(self: Tensor, k, dim=-1, largest=True, sorted=True, *, out=None) -> tuple:  # noqa: A002
     return _pair_out("topk", out, lambda: self.topk(k, dim, largest, sorted), (self,))
+
+
+@out_form("argsort")
+def argsort_out(self: Tensor, dim=-1, descending=False, *, stable=False, out=None) -> Tensor:
+    """argsort.stable_out: sort_out with a values tensor of its own; out takes the indices
+    (so sort's words: 'sort(): functions with out=...', 'Expected out tensor to have dtype
+    long int ...')."""
+    values = Tensor._empty((0,), self.dtype, "argsort (values)")
+    _pair_out("sort", (values, out), lambda: self.sort(dim=dim, descending=descending,
+                                                        stable=stable), (self,))
+    return out
+
+
+@out_form("msort")
+def msort_out(self: Tensor, *, out=None) -> Tensor:
+    """msort_out: sort_out along dim 0 into out, with indices of its own."""
+    indices = Tensor._empty((0,), dtypes.int64, "msort (indices)")
+    _pair_out("sort", (out, indices), lambda: self.sort(0), (self,))
+    return out
+
+
+@out_form("nonzero")
+def nonzero_out(self: Tensor, *, as_tuple=False, out=None) -> Tensor:
+    """nonzero_out_cpu: a long out (its text, with PyTorch's missing space), no overlap with
+    self, then resize_output to (count, ndim)."""
+    if as_tuple:
+        raise RuntimeError("nonzero does not support the out kwarg when as_tuple is True")
+    if not isinstance(out, Tensor):
+        raise TypeError(f"nonzero(): argument 'out' must be Tensor, not {type_name(out)}")
+    if out.dtype is not dtypes.int64:
+        raise RuntimeError("nonzero: Expected out tensor to have scalar type Long but got "
+                           f"scalar type{out.dtype.short}")
+    check_internal_overlap(out)
+    check_no_overlap(out, self)
+    result = self.nonzero()
+    if out._shape != result._shape:  # resized: column-major, as PyTorch's kernel fills it
+        out_variants.resize_output(out, result._shape)
+        n, d = result._shape
+        out._set_geometry(result._shape, (1, max(n, 1)), out._offset)
+    return write(out, "nonzero", lambda: np.copyto(out._array(), result._array()))
 
 
 def _max_min_out(op: str, self: Tensor, dim, keepdim, out):
@@ -244,6 +285,7 @@ def log_softmax_out(self: Tensor, dim, dtype=None, *, out=None) -> Tensor:
     return _softmax_out("log_softmax", self, dim, dtype, out)
 
 
-__all__ = ["amax_out", "amin_out", "argmax_out", "argmin_out", "log_softmax_out", "max_out",
+__all__ = ["amax_out", "amin_out", "argmax_out", "argmin_out", "argsort_out", "msort_out",
+           "nonzero_out", "log_softmax_out", "max_out",
            "mean_out", "min_out", "norm_out", "softmax_out", "sort_out", "std_out", "sum_out",
            "topk_out", "var_out"]

@@ -75,3 +75,11 @@ OUT_CHECKS = [_mark(c.format(o)) for c in _CALLS for o in _OUTS
 OUT_PAIRS = [p.format(a, b) for p in _PAIRS for a, b in _PAIR_OUTS]
 OUT_CHECKS += ["t.moveaxis(x, 0, 1, out=x)", "t.movedim(x, 0, destination=1, out=None)",
                "t.movedim(x, 0, [1], out=x)"]  # (no out= form: the parser lists the forms)
+OUT_CHECKS += [  # the overloads the core lacked: argsort(stable=, out=), msort, nonzero
+    "t.argsort(x, stable=True, out=i)", "t.argsort(x, stable=True, out=x)",
+    "t.argsort(i, stable=True, out=i)", "t.argsort(x, 0, True, out=i)",
+    "t.argsort(x, stable=True, dim=5, out=i)", "t.argsort(x, stable='a', out=i)",
+    "t.argsort(x, stable=True, out=i[0])", "t.msort(x, out=x)", "t.msort(x, out=m)",
+    "t.msort(x, out=i)", "t.msort(x, out=x[0])", "t.nonzero(x, out=i)", "t.nonzero(x, out=x)",
+    "t.nonzero(i, out=i)", "t.nonzero(x, out=i[0])", "t.nonzero(x, out=t.zeros(0, dtype=t.int64)"
+    ").stride()", "t.nonzero(x, out=i.expand(2, 2, 3))"]
