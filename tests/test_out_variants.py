@@ -84,8 +84,8 @@ def test_out_ops_come_from_the_op_table():
 # (infrastructure: arg_checks, tensor_iterator; isnan/isinf/isfinite take no out= in torch;
 # fill_draw's torch.bernoulli(out=) is not there yet)
 NOT_POINTWISE = {"activations", "advanced_indexing", "arg_checks", "attention", "batch_norm",
-                 "casts", "distributions", "fill_draw", "float_classes", "tensor_factories",
-                 "tensor_iterator", "tensor_shape",
+                 "casts", "cpu_lanes", "distributions", "fill_draw", "float_classes",
+                 "tensor_factories", "tensor_iterator", "tensor_shape",
                  "cross_entropy", "dims", "dtype_rules", "einsum", "embedding", "fill",
                  "index_add_rounding", "index_fill", "index_ops", "index_put", "index_reduce",
                  "indexing", "joining",

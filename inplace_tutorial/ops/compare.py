@@ -17,7 +17,7 @@ from ..tensor import Tensor, tensor_method
 from . import dtype_rules
 from ._pointwise import new_output
 from .arg_checks import check_overloads, check_tensor
-from .nan_sign import clamp_bound
+from .nan_sign import clamp_bound, minmax_bits
 from .tensor_iterator import arr, check_inplace_operands, shape_of
 from .tensor_iterator import inplace_elementwise as _inplace
 from .tensor_iterator import new_elementwise as _new
@@ -66,6 +66,8 @@ def _clamp_tensor(row: str, self: Tensor, lo, hi) -> Tensor:
     with grad_mode.no_grad():
         out = _new(row, False, lambda x, *_, out, dtype: _clip_tensors(lo, hi)(x, out, dtype),
                    self, *bounds, result_dtype=rd)
+    if len(bounds) == 1 and out.dtype in (dtypes.float32, dtypes.float64):
+        minmax_bits(out, self, bounds[0])  # clamp_min/clamp_max(tensor): maximum's bits
     return record(row, out, {"self": self, "min": lo, "max": hi})
 
 
@@ -211,16 +213,20 @@ def _clamp_max_tensor_bw(ctx, g):
 @tensor_method
 def maximum(self, other: Tensor) -> Tensor:
     check_tensor("maximum", "other", other)
-    return _new("maximum", False, lambda a, b, out, dtype: np.maximum(a, b, out=out, dtype=dtype),
-                self, other)
+    out = _new("maximum", False, lambda a, b, out, dtype: np.maximum(a, b, out=out, dtype=dtype),
+               self, other)
+    minmax_bits(out, self, other)
+    return out
 
 
 @binding()
 @tensor_method
 def minimum(self, other: Tensor) -> Tensor:
     check_tensor("minimum", "other", other)
-    return _new("minimum", False, lambda a, b, out, dtype: np.minimum(a, b, out=out, dtype=dtype),
-                self, other)
+    out = _new("minimum", False, lambda a, b, out, dtype: np.minimum(a, b, out=out, dtype=dtype),
+               self, other)
+    minmax_bits(out, self, other)
+    return out
 
 
 def _minmax_bw(ctx, g, pick_self):

@@ -12,6 +12,10 @@ from __future__ import annotations
 
 import numpy as np
 
+from .. import dtypes
+from ..tensor import Tensor
+from .cpu_lanes import element_strides, vector_mask
+
 
 def _keeps_second(np_dtype: np.dtype) -> bool:
     """Does ``np.maximum``/``np.minimum`` of two equal zeros return its second operand?"""
@@ -41,3 +45,36 @@ def clamp_bound(ufunc, x, bound, out: np.ndarray, dtype) -> None:
         ufunc(bound, x, out=out, dtype=dtype, casting="unsafe")
     else:
         ufunc(x, bound, out=out, dtype=dtype, casting="unsafe")
+
+
+_ALL_ONES = {2: np.uint16(0xFFFF), 4: np.uint32(0xFFFFFFFF), 8: np.uint64(0xFFFFFFFFFFFFFFFF)}
+
+
+def minmax_bits(out: Tensor, a: Tensor, b: Tensor) -> None:
+    """maximum/minimum (and clamp_min/clamp_max with a tensor bound) as PyTorch's two loops
+    leave them (cpu_lanes.py): a NaN is the canonical NaN in the element loop and all ones in
+    a vector register; of two equal values (0.0 and -0.0) the element loop keeps ``a``
+    (``a < b ? b : a``), the vector instruction ``b``. Operands of another dtype than the
+    result (promotion) are left as NumPy computed them."""
+    if not out.dtype.is_floating_point or out.numel() == 0 or not (
+            a.dtype is out.dtype and b.dtype is out.dtype):
+        return
+    shape = out._shape
+    vector = vector_mask(shape, [out._stride, element_strides(a, shape),
+                                 element_strides(b, shape)], out.dtype.itemsize)
+    o = out._array()
+    mask_t = Tensor._empty(shape, dtypes.bool_, "maximum (NaN and tie masks)")
+    m = mask_t._array()
+    np.isnan(o, out=m)
+    if m.any():
+        np.copyto(o, np.nan, where=m)
+        if vector is not None:
+            np.logical_and(m, vector, out=m)
+            np.copyto(o.view(f"u{out.dtype.itemsize}"), _ALL_ONES[out.dtype.itemsize], where=m)
+    first, second = np.broadcast_to(a._array(), shape), np.broadcast_to(b._array(), shape)
+    np.equal(first, second, out=m)
+    if m.any():
+        np.copyto(o, first, where=m)
+        if vector is not None:
+            np.logical_and(m, vector, out=m)
+            np.copyto(o, second, where=m)

@@ -91,6 +91,46 @@ def relu_and_scalar_clamps_keep_self_on_ties(t):
     return out
 
 
+def _pairs(t, dtype, n, seed):
+    """Two tensors of n special values each (every NaN kind, both zeros), drawn at random."""
+    pool = _special(t, dtype, nans=dtype in ("float32", "float64"))
+    if dtype in ("float16", "bfloat16"):  # their NaNs: made by a cast, both signs
+        nan = t.tensor([float("nan"), -float("nan")]).to(getattr(t, dtype))
+        pool = t.cat([pool, nan])
+    rng = np.random.default_rng(seed)
+    pick = [t.tensor(rng.integers(0, pool.numel(), n)) for _ in range(2)]
+    return pool[pick[0]], pool[pick[1]]
+
+
+@prog
+def maximum_minimum_nan_and_zero_bits(t):
+    """The element loop: canonical NaN, a tie keeps self; vectors of 64 bytes: all-ones NaN,
+    a tie keeps other. Lengths below, at and past a register, broadcasts, strided views."""
+    out = {}
+    for dtype in ("float32", "float64", "float16", "bfloat16"):
+        for n in (1, 7, 16, 17, 40, 100):
+            a, b = _pairs(t, dtype, 2 * n, n)
+            a2, b2 = a.reshape(2, n), b.reshape(2, n)
+            for name in ("maximum", "minimum"):
+                f = getattr(t, name)
+                out[f"{dtype}_{n}_{name}"] = (
+                    bits(f(a, b)), bits(f(a2, b2[:1])), bits(f(a2, b[:1])), bits(f(a2, b[0])),
+                    bits(f(a2.t(), b2.t())), bits(f(a2[:, ::2], b2[:, 1::2])),
+                    bits(getattr(a2, name)(b2)))
+    return out
+
+
+@prog
+def clamp_min_max_tensor_bound_bits(t):
+    out = {}
+    for dtype in ("float32", "float64"):
+        for n in (1, 5, 17, 33, 70):
+            a, b = _pairs(t, dtype, n, 100 + n)
+            out[f"{dtype}_{n}"] = (bits(a.clamp_min(b)), bits(a.clamp_max(b)),
+                                   bits(a.clamp_min(b[:1])), bits(a.clamp_max(b[0])))
+    return out
+
+
 # ======================================================================================
 # Tensor.where(condition, other): torch.where(condition, self, other) as a method
 
