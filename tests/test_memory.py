@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import gc
-import resource
 import sys
 import tracemalloc
 
@@ -168,6 +167,8 @@ def test_observe_sees_every_change_of_the_count_as_it_happens():
 def test_a_freed_buffer_is_reused_without_page_faults():
     # memory._keep_freed_pages: without it glibc unmaps every freed buffer of 128 KiB or more
     # and the next one is faulted in again page by page (256 faults a MiB)
+    import resource  # Unix only: imported here so that this file still imports on Windows
+
     for _ in range(3):  # warm: the heap grows once
         ipt.ones(MB // 4)
     before = resource.getrusage(resource.RUSAGE_SELF).ru_minflt
