@@ -93,34 +93,16 @@ def _fwd_bwd(run, inputs):
 
 
 # Rows over the limit, each with the bytes its worst interval held beyond the count, as
-# measured, and where they come from. The interval measurement found them (with 44 more,
-# fixed: NumPy's loop buffers, now capped at ops/tensor_iterator.py's LOOP_BUFFER_ELEMENTS,
-# and index pieces of that size). A row that gets fixed fails here until it is taken off the
-# table, so the table only shrinks.
-KNOWN_UNCOUNTED: dict[str, int] = {
-    "einsum backward": 106_496,  # np.einsum's own operand copies (NumPy einsumfunc)
-}
-# NumPy 2.2 (the Python 3.10 lock) runs np.einsum over four or more labels through its
-# iterator's loop buffers, 8192 elements per operand whatever np.setbufsize says (measured
-# 191 KB: 3 x 64 KiB in float64); NumPy 2.3 and later take none. Not required to exceed the
-# limit, as that depends on the op's peak.
-NUMPY_22_EINSUM = 3 * 8 * 8192
-_OLD_NUMPY = tuple(int(p) for p in np.__version__.split(".")[:2]) < (2, 3)
-
-
-# NumPy 2.2 also copies a transposed operand of np.matmul(..., out=) into a temporary of its
-# own where 2.3+ hand BLAS the transpose: the MLP's AddmmBackward0 products (253,760 B
-# measured beyond the count on Python 3.10).
-NUMPY_22_MATMUL = {"nn.Sequential MLP backward": 256 * 1024}
+# measured, and where it comes from. The interval measurement found 44 of them (NumPy's loop
+# buffers, now capped at ops/tensor_iterator.py's LOOP_BUFFER_ELEMENTS, and index pieces of
+# that size), then np.einsum's operand copies and loop buffers, argsort's index arrays and
+# NumPy 2.2's matmul copies: all fixed, on NumPy 2.2 as on 2.3+. A row put here fails once it
+# is fixed and still listed, so the table only shrinks; it is empty and should stay so.
+KNOWN_UNCOUNTED: dict[str, int] = {}
 
 
 def _check(what, small, big):
-    if _OLD_NUMPY and what.startswith("einsum "):  # forward and backward (193 KB measured)
-        check(what, small, big, NUMPY_22_EINSUM, must_exceed=False)
-    elif _OLD_NUMPY and what in NUMPY_22_MATMUL:
-        check(what, small, big, NUMPY_22_MATMUL[what], must_exceed=False)
-    else:
-        check(what, small, big, KNOWN_UNCOUNTED.get(what, 0))
+    check(what, small, big, KNOWN_UNCOUNTED.get(what, 0))
 
 
 def _case(op):

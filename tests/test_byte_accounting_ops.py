@@ -33,14 +33,9 @@ def traced():
 
 # Calls over the limit, each with the bytes its worst interval held beyond the count, as
 # measured, and where they come from (a fixed one fails until taken off: the table only
-# shrinks).
-KNOWN_UNCOUNTED: dict[str, int] = {
-}
-# NumPy 2.2 (the Python 3.10 lock) sums a bool array into int64 through its reduction's cast
-# buffers (16,476 B measured beyond the count); NumPy 2.3 and later take none. Not required to
-# exceed the limit, as that depends on the op's peak.
-NUMPY_22 = ({"sum bool": 16 * 1024 + 1024}
-            if tuple(int(p) for p in np.__version__.split(".")[:2]) < (2, 3) else {})
+# shrinks). Empty: random_'s draws, argsort's index arrays and NumPy 2.2's bool sum are
+# counted now; it should stay so.
+KNOWN_UNCOUNTED: dict[str, int] = {}
 
 
 def _values(shape, kind):
@@ -223,10 +218,7 @@ def test_ops_without_a_derivative_row_count_their_bytes(name):
         ipt.manual_seed(0)
         fn(a)
         runs.append(measure(lambda a=a: fn(a))[1])
-    if name in NUMPY_22:
-        check(name, *runs, NUMPY_22[name], must_exceed=False)
-    else:
-        check(name, *runs, KNOWN_UNCOUNTED.get(name, 0))
+    check(name, *runs, KNOWN_UNCOUNTED.get(name, 0))
 
 
 # name -> (make the optimizer for the parameters, its parameters' dtype)

@@ -79,12 +79,27 @@ def _out_shape(self, dims, keepdim) -> tuple:
                  if keepdim or i not in dims)
 
 
+# NumPy 2.2 (the Python 3.10 lock) runs a reduction that casts (bool or int32 summed into
+# int64) through two loop buffers where 2.3 and later take one; with half the elements each,
+# the pair stays the size of the one loop buffer tests/test_byte_accounting.py allows.
+_TWO_REDUCE_BUFFERS = np.lib.NumpyVersion(np.__version__) < "2.3.0"
+
+
 def _reduce(self, name, ufunc_reduce, dim, keepdim, dtype) -> tuple[Tensor, tuple]:
     dims = _dims(self, dim)
     out = Tensor._empty(_out_shape(self, dims, keepdim), dtype, name)
+    a, o = self._array(), out._array()
     # inf + -inf is nan and a float16 sum may overflow to inf: PyTorch says nothing, nor do we
     with np.errstate(invalid="ignore", over="ignore"):
-        ufunc_reduce(self._array(), axis=dims, keepdims=keepdim, out=out._array())
+        if _TWO_REDUCE_BUFFERS and a.dtype != o.dtype:
+            size = np.getbufsize()
+            np.setbufsize(size // 2)
+            try:
+                ufunc_reduce(a, axis=dims, keepdims=keepdim, out=o)
+            finally:
+                np.setbufsize(size)
+        else:
+            ufunc_reduce(a, axis=dims, keepdims=keepdim, out=o)
     return out, dims
 
 

@@ -184,10 +184,12 @@ print(f"\none (64, 64) result: {out0.untyped_storage().nbytes():,} B; all 64 pro
 # - **`addbmm_`**: the core computes each product into one (n, p) buffer and adds it to `out`.
 #   PyTorch's CPU kernel allocates **nothing**: it runs one `addmm_` per batch element with
 #   β = 1, so BLAS accumulates each product straight into `out`.
-# - **`einsum`**: the core's einsum never builds the per-batch products and needs one (n, p)
-#   result. PyTorch turns this contraction into a single matrix multiply over the merged
+# - **`einsum`**: PyTorch turns this contraction into a single matrix multiply over the merged
 #   (b, j) dimension; for that it **copies `batch1`** into a (n, b·j) layout (64·64·32·4 =
-#   524,288 B) and then allocates the result: the figure in the last column.
+#   524,288 B) and then allocates the result: the figure in the last column. The core's einsum
+#   contracts the same way (permute, merge, one `matmul`), so it makes the same copy, counted
+#   ("einsum (left operand)"), and lands on PyTorch's figure. It never builds the b products,
+#   but merging (b, j) needs batch1's b and j side by side in memory, and they are not.
 #
 # So on PyTorch's CPU, `addbmm_` is the lightest of the three and `einsum` is not: the article's
 # "einsum may use less memory" is false here. The results differ only by float32 rounding
@@ -365,7 +367,7 @@ check("08.3", answer)
 #   and uses undefined names.
 # - Its einsum `'ijk,jkl->ikl'` fails (claim 11); `'bij,bjk->ik'` is right.
 # - Measured: the core's `addbmm_` needs one (n, p) buffer (PyTorch's CPU kernel none), `bmm(...).sum(0)`
-#   materialises all b products, PyTorch's `einsum` copies `batch1`.
+#   materialises all b products, `einsum` copies `batch1` (in PyTorch and in the core).
 # - β scales `out` and α the products; both must be numbers (a 0-dim tensor converts).
 # - "Effective for large batch sizes" holds for memory, not for speed on a CPU.
 # - A fused pass (`ipt.fused.fused_addbmm_`) allocates nothing; a CUDA kernel adds parallel tiles
