@@ -11,7 +11,7 @@ import types
 import numpy as np
 
 from . import dtypes, storage
-from .arg_parser import argument_error, int_list, is_number
+from .arg_parser import argument_error, int_list, is_number, size_arg
 from .layout import (
     contiguous_strides,
     dense_strides,
@@ -40,10 +40,12 @@ def default_generator() -> np.random.Generator:
     return _generator
 
 
-def _shape(op: str, size: tuple, varargs: bool = True) -> tuple:
-    """A ``tuple of ints size`` as PyTorch's binding reads it (``zeros(2, 3)`` or
-    ``zeros((2, 3))``), then its negative-size check (zeros words it its own way)."""
-    shape = int_list(op, "size", size, position=1, varargs=varargs)
+def _shape(op: str, size: tuple, varargs: bool = True, kwargs: dict | None = None) -> tuple:
+    """A ``tuple of ints size`` as PyTorch's binding reads it (``zeros(2, 3)``,
+    ``zeros((2, 3))`` or ``zeros(size=(2, 3))``), then its negative-size check (zeros words it
+    its own way)."""
+    shape = (size_arg(op, "size", size, kwargs) if kwargs
+             else int_list(op, "size", size, position=1, varargs=varargs))
     negative = [s for s in shape if s < 0]
     if negative:
         if op == "zeros":
@@ -201,7 +203,7 @@ def _from_sequence(data, dtype: dtypes.dtype | None) -> tuple:
     return src.reshape(shape), dtype
 
 
-def tensor(data, dtype: dtypes.dtype | None = None, device=None,
+def tensor(data, *, dtype: dtypes.dtype | None = None, device=None,
            requires_grad: bool = False) -> Tensor:
     """A new tensor holding a copy of ``data`` (nested lists, scalars, NumPy arrays)."""
     _check_options("tensor", dtype, requires_grad)
@@ -315,10 +317,11 @@ def _empty_preserving(shape, strides, dtype, op: str) -> Tensor:
     return t
 
 
-def empty(*size, dtype: dtypes.dtype | None = None, requires_grad: bool = False) -> Tensor:
+def empty(*size, dtype: dtypes.dtype | None = None, requires_grad: bool = False,
+          **kwargs) -> Tensor:
     _check_options("empty", dtype, requires_grad)
-    return _finish(Tensor._empty(_shape("empty", size), dtype or dtypes.float32, "empty"),
-                   requires_grad)
+    shape = _shape("empty", size, kwargs=kwargs)
+    return _finish(Tensor._empty(shape, dtype or dtypes.float32, "empty"), requires_grad)
 
 
 def empty_strided(size, stride, dtype: dtypes.dtype | None = None) -> Tensor:
@@ -346,16 +349,18 @@ def full(size, fill_value, dtype: dtypes.dtype | None = None,
     return _finish(t, requires_grad)
 
 
-def zeros(*size, dtype: dtypes.dtype | None = None, requires_grad: bool = False) -> Tensor:
+def zeros(*size, dtype: dtypes.dtype | None = None, requires_grad: bool = False,
+          **kwargs) -> Tensor:
     _check_options("zeros", dtype, requires_grad)
-    t = Tensor._empty(_shape("zeros", size), dtype or dtypes.float32, "zeros")
+    t = Tensor._empty(_shape("zeros", size, kwargs=kwargs), dtype or dtypes.float32, "zeros")
     t._array().fill(0)
     return _finish(t, requires_grad)
 
 
-def ones(*size, dtype: dtypes.dtype | None = None, requires_grad: bool = False) -> Tensor:
+def ones(*size, dtype: dtypes.dtype | None = None, requires_grad: bool = False,
+         **kwargs) -> Tensor:
     _check_options("ones", dtype, requires_grad)
-    t = Tensor._empty(_shape("ones", size), dtype or dtypes.float32, "ones")
+    t = Tensor._empty(_shape("ones", size, kwargs=kwargs), dtype or dtypes.float32, "ones")
     t._array().fill(1)
     return _finish(t, requires_grad)
 
@@ -372,20 +377,21 @@ def _like(t: Tensor, dtype, requires_grad: bool, fill, op: str) -> Tensor:
     return _finish(out, requires_grad)
 
 
-def empty_like(t: Tensor, dtype=None, requires_grad: bool = False) -> Tensor:
-    return _like(t, dtype, requires_grad, None, "empty_like")
+def empty_like(input: Tensor, dtype=None, requires_grad: bool = False) -> Tensor:  # noqa: A002
+    return _like(input, dtype, requires_grad, None, "empty_like")
 
 
-def zeros_like(t: Tensor, dtype=None, requires_grad: bool = False) -> Tensor:
-    return _like(t, dtype, requires_grad, 0, "zeros_like")
+def zeros_like(input: Tensor, dtype=None, requires_grad: bool = False) -> Tensor:  # noqa: A002
+    return _like(input, dtype, requires_grad, 0, "zeros_like")
 
 
-def ones_like(t: Tensor, dtype=None, requires_grad: bool = False) -> Tensor:
-    return _like(t, dtype, requires_grad, 1, "ones_like")
+def ones_like(input: Tensor, dtype=None, requires_grad: bool = False) -> Tensor:  # noqa: A002
+    return _like(input, dtype, requires_grad, 1, "ones_like")
 
 
-def full_like(t: Tensor, fill_value, dtype=None, requires_grad: bool = False) -> Tensor:
-    return _like(t, dtype, requires_grad, fill_value, "full_like")
+def full_like(input: Tensor, fill_value, dtype=None,  # noqa: A002
+              requires_grad: bool = False) -> Tensor:
+    return _like(input, dtype, requires_grad, fill_value, "full_like")
 
 
 _ARANGE_CHUNK = 1024  # float64 positions arange computes at a time (8 KiB, never counted)
@@ -423,20 +429,20 @@ def arange(start, end=None, step=1, dtype: dtypes.dtype | None = None,
 
 
 def randn(*size, dtype: dtypes.dtype | None = None, requires_grad: bool = False,
-          generator: np.random.Generator | None = None) -> Tensor:
+          generator: np.random.Generator | None = None, **kwargs) -> Tensor:
     _check_options("randn", dtype, requires_grad)
     dtype = dtype or dtypes.float32
-    t = Tensor._empty(_shape("randn", size), dtype, "randn")
+    t = Tensor._empty(_shape("randn", size, kwargs=kwargs), dtype, "randn")
     gen = generator or _generator
     _draw(t, gen.standard_normal, "normal_kernel_cpu")
     return _finish(t, requires_grad)
 
 
 def rand(*size, dtype: dtypes.dtype | None = None, requires_grad: bool = False,
-         generator: np.random.Generator | None = None) -> Tensor:
+         generator: np.random.Generator | None = None, **kwargs) -> Tensor:
     _check_options("rand", dtype, requires_grad)
     dtype = dtype or dtypes.float32
-    t = Tensor._empty(_shape("rand", size), dtype, "rand")
+    t = Tensor._empty(_shape("rand", size, kwargs=kwargs), dtype, "rand")
     _draw(t, (generator or _generator).random, "check_uniform_bounds")
     return _finish(t, requires_grad)
 

@@ -228,7 +228,13 @@ def _pairs(name: str, a: Tensor, b: Tensor) -> list:
 
 
 def _run(name: str, out: Tensor, self: Tensor, a: Tensor, b: Tensor, beta, alpha) -> None:
-    """out = beta * self + alpha * products, using a single (n, p) buffer."""
+    """out = beta * self + alpha * products, using a single (n, p) buffer. A factor that
+    shares out's storage (``x.addmm_(x, m)``) is read from a copy: scaling out first would
+    change it, and PyTorch's result is the product of the factors as given."""
+    if a._storage is out._storage:
+        a = a.clone()
+    if b._storage is out._storage:
+        b = b.clone()
     o = out._array()
     if beta == 0:
         o.fill(0)  # as in PyTorch, self is ignored (even NaN) when beta is 0
