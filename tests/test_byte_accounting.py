@@ -52,6 +52,11 @@ OVERRIDES = {
     "nll_loss": (lambda a: F.nll_loss(a.log_softmax(1), _target(a)), [(2, 3)], None),
     "convolution": (lambda x, w, b: F.conv2d(x, w, b, stride=1, padding=1),
                     [(2, 2, 4, 4), (3, 2, 3, 3), (3,)], [(8, 4, 32, 32), (8, 4, 3, 3), (8,)]),
+    "native_layer_norm": (lambda x, w, b: F.layer_norm(x, tuple(w.shape), w, b),
+                          [(2, 3, 4), (3, 4), (3, 4)], [(16, 64, 64), (64, 64), (64, 64)]),
+    "sdpa": (lambda q, k, v: F.scaled_dot_product_attention(
+        q, k, v, attn_mask=ipt.tensor(np.arange(k.shape[1]) % 3 != 1)),
+        [(2, 2, 4), (2, 3, 4), (2, 3, 2)], [(8, 128, 64), (8, 128, 64), (8, 128, 64)]),
 }
 
 
@@ -184,8 +189,8 @@ def test_rows_without_a_backward_count_their_forward_bytes(op):
 
 # ops whose forward and backward together really allocate under 1 MiB at the large size
 _NO_DATA = {"dot", "mv", "mm", "index", "einsum"}
-# cases measured at the gradcheck's small sizes only, for now
-_GRADCHECK_SIZE = {"native_layer_norm", "sdpa"}
+# cases measured at the gradcheck's small sizes only (none: OVERRIDES scales them)
+_GRADCHECK_SIZE: set[str] = set()
 
 
 # name -> (make the layer, small input shape, large input shape: float32, 256 KiB)
@@ -212,6 +217,10 @@ LAYERS = {
     "LogSoftmax": (lambda: nn.LogSoftmax(dim=1), (2, 3), (256, 256)),
     "Flatten": (lambda: nn.Flatten(), (2, 3, 4), (16, 64, 64)),
     "Dropout": (lambda: nn.Dropout(0.5), (2, 3), (256, 256)),
+    "GELU": (lambda: nn.GELU(), (2, 3), (256, 256)),
+    "GELU tanh": (lambda: nn.GELU(approximate="tanh"), (2, 3), (256, 256)),
+    "Identity": (lambda: nn.Identity(), (2, 3), (256, 256)),
+    "LayerNorm": (lambda: nn.LayerNorm(256), (2, 256), (256, 256)),
     "Sequential MLP": (lambda: nn.Sequential(nn.Linear(256, 512), nn.ReLU(),
                                              nn.Linear(512, 10)), (2, 256), (256, 256)),
 }
