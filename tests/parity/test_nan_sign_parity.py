@@ -17,9 +17,13 @@ prog = Registry()
 
 
 def bits(x):
-    """A float tensor's bit patterns as integers (float16/bfloat16 widened exactly to float32
-    first, which keeps sign and payload): the harness compares integer arrays exactly."""
+    """A float tensor's bit patterns as integers (float16/bfloat16 read through
+    ``view(int16)``: widening them to float32 would itself change a signalling NaN's bits in
+    PyTorch): the harness compares integer arrays exactly."""
     a = x.detach()
+    if a.element_size() == 2:
+        int16 = a.new_zeros(()).short().dtype  # of a's own module, torch or the core
+        return a.view(int16).numpy().copy()
     a = (a.double() if str(a.dtype) == "torch.float64" else a.float()).numpy()
     return a.view(np.int64 if a.dtype == np.float64 else np.int32).copy()
 
@@ -128,6 +132,32 @@ def clamp_min_max_tensor_bound_bits(t):
             a, b = _pairs(t, dtype, n, 100 + n)
             out[f"{dtype}_{n}"] = (bits(a.clamp_min(b)), bits(a.clamp_max(b)),
                                    bits(a.clamp_min(b[:1])), bits(a.clamp_max(b[0])))
+    return out
+
+
+def _nan_halves(t, dtype):
+    """16-bit NaNs with a sign, a payload and the signalling bit, as exact bit patterns."""
+    pats = ([0x7E00, 0xFE00, 0x7E23, 0xFE23, 0x7D00, 0x3C00, 0x8000] if dtype == "float16"
+            else [0x7FC0, 0xFFC0, 0x7FC3, 0xFFC3, 0x7FA0, 0x3F80, 0x8000])
+    return t.tensor(pats, dtype=t.int16 if max(pats) < 0x8000 else t.int32).to(t.int16).view(
+        getattr(t, dtype))
+
+
+@prog
+def casts_keep_nan_bits_as_torch(t):
+    """float32 -> float16 quiets a signalling NaN, -> bfloat16 makes every NaN all ones;
+    float16 -> bfloat16 gives the canonical NaN, bfloat16 -> float16 keeps sign and payload
+    (quieted), float16 -> float64 quiets: at every length."""
+    out = {}
+    f32 = _special(t, "float32")
+    for n in (1, 11, 64, 143):
+        x = f32.repeat(n // f32.numel() + 1)[:n] if n > 1 else f32[4:5]
+        out[f"f32_{n}"] = (bits(x.half()), bits(x.to(t.bfloat16)), bits(x.double()))
+        for dtype in ("float16", "bfloat16"):
+            h = _nan_halves(t, dtype)
+            h = h.repeat(n // h.numel() + 1)[:n] if n > 1 else h[4:5]
+            other = t.bfloat16 if dtype == "float16" else t.float16
+            out[f"{dtype}_{n}"] = (bits(h.to(other)), bits(h.double()))
     return out
 
 
