@@ -196,6 +196,9 @@ NO_ROW.update({
     "isclose int broadcast": lambda a: a.to(ipt.int64).isclose(a[0].to(ipt.int64)),
     "allclose": lambda a: a.allclose(a * 1.0001),
     "equal mixed dtypes": lambda a: a.equal(a.double()),
+    "prod out=": lambda a: ipt.prod(a, 1, out=ipt.empty(0)),
+    "logsumexp out= float64": lambda a: ipt.logsumexp(a, 0, out=ipt.empty(0, dtype=ipt.float64)),
+    "nansum out=": lambda a: ipt.nansum(a, out=ipt.empty(())),
 })
 CASTS = ["float64", "float32", "float16", "bfloat16", "int64", "int32", "int16", "int8",
          "uint8", "bool"]

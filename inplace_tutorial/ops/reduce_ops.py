@@ -20,6 +20,7 @@ from ..modes import STATE
 from ..tensor import Tensor, tensor_method
 from . import dtype_rules
 from .joining import cat
+from .out_functions import computed, exact, out_form
 from .reduce import _dims, _out_shape, _regrow
 
 
@@ -168,6 +169,12 @@ def logsumexp(self, dim=_NO_DIM, keepdim: bool = False, *extra) -> Tensor:
         raise TypeError('logsumexp() missing 1 required positional arguments: "dim"')
     if extra:
         raise _too_many("logsumexp", 1, 2, 2 + len(extra))
+    return _logsumexp(self, dim, keepdim, None)
+
+
+def _logsumexp(self: Tensor, dim, keepdim, rd) -> Tensor:
+    """logsumexp into a result of dtype rd (an out='s; None: the input's float type). As
+    PyTorch's kernel: max and exp in the input's float type, the sum and log in rd's."""
     given = _dim_list("logsumexp", dim)
     _check_keepdim("logsumexp", keepdim)
     dims = _dims(self, given or None)  # () is every dim, as for amax and sum
@@ -175,25 +182,25 @@ def logsumexp(self, dim=_NO_DIM, keepdim: bool = False, *extra) -> Tensor:
         # PyTorch's kernel: the (1, 1, ...) maxima don't fit the reduced result
         raise RuntimeError(f"output with shape [] doesn't match the broadcast shape "
                            f"[{', '.join(['1'] * self.dim())}]")
-    rd = dtypes.float_result(self.dtype)
-    src = self if self.dtype is rd else self.to(rd)
+    src_dtype = dtypes.float_result(self.dtype)
+    src = self if self.dtype is src_dtype else self.to(src_dtype)
+    cd = dtypes.from_numpy_dtype(_acc(src_dtype))
 
     def kernel(a, acc, out):
         if a.size == 0:
             out.fill(-np.inf)
             return
-        big = Tensor._empty(_out_shape(src, dims, True), dtypes.from_numpy_dtype(acc),
-                            "logsumexp (max)")._array()
+        big = Tensor._empty(_out_shape(src, dims, True), cd, "logsumexp (max)")._array()
         np.max(a, axis=dims, keepdims=True, out=big, initial=-np.inf)
         big[np.isinf(big)] = 0
-        tmp = Tensor._empty(a.shape, dtypes.from_numpy_dtype(acc), "logsumexp (exp)")._array()
+        tmp = Tensor._empty(a.shape, cd, "logsumexp (exp)")._array()
         np.subtract(a, big, out=tmp)
         np.exp(tmp, out=tmp)
-        np.sum(tmp, axis=dims, keepdims=keepdim, out=out)
+        np.sum(tmp, axis=dims, keepdims=keepdim, out=out, dtype=out.dtype)
         np.log(out, out=out)
         np.add(out, big if keepdim else big.reshape(out.shape), out=out)
 
-    out = _reduce_into(src, "logsumexp", dims, keepdim, rd, kernel)
+    out = _reduce_into(src, "logsumexp", dims, keepdim, rd or src_dtype, kernel)
     return record("logsumexp", out, {"self": self}, dim=saved(given), keepdim=keepdim)
 
 
@@ -262,3 +269,49 @@ def _trace_bw(ctx, g):
     out = zeros(ctx.attr("self_sym_sizes"), dtype=g.dtype)
     np.fill_diagonal(out._array(), g._array())
     return (out,)
+
+
+# --------------------------------------------------------------------------- out=
+# torch.prod(x, dim, out=o), torch.logsumexp(x, dim, out=o), torch.nansum(x, out=o): computed
+# in out's dtype unless dtype= is given (then out must have it); trace has no out=.
+_PROD_OUT_FORMS = ["Tensor input, *, torch.dtype dtype = None",
+                   "Tensor input, int dim, bool keepdim = False, *, torch.dtype dtype = None, "
+                   "Tensor out = None"]
+
+
+@out_form("prod")
+def prod_out(self: Tensor, dim=_NO_DIM, keepdim: bool = False, *, dtype=None,
+             out=None) -> Tensor:
+    if dim is _NO_DIM:  # the whole-tensor product has no out= overload
+        kwargs = {"keepdim": keepdim} if keepdim is not False else {}
+        kwargs.update({"dtype": dtype} if dtype is not None else {})
+        raise invalid_combination("prod", (self,), _PROD_OUT_FORMS, {**kwargs, "out": out})
+    want = dtype if dtype is not None else getattr(out, "dtype", None)
+    return computed("prod", out, (self,), lambda: self.prod(dim, keepdim, dtype=want),
+                    lambda o, r: exact(o, r.dtype), internal=False)
+
+
+@out_form("logsumexp")
+def logsumexp_out(self: Tensor, dim=_NO_DIM, keepdim: bool = False, *, out=None) -> Tensor:
+    def rule(o: Tensor, r: Tensor) -> None:
+        if o.dtype.category != dtypes.FLOATING:
+            raise RuntimeError("logsumexp(): Expected floating point type for result tensor, "
+                               f"but got: {o.dtype.short}")
+
+    def compute() -> Tensor:
+        if dim is _NO_DIM:
+            return self.logsumexp()
+        wide = isinstance(out, Tensor) and out.dtype.category == dtypes.FLOATING
+        return _logsumexp(self, dim, keepdim, out.dtype if wide else None)
+    return computed("logsumexp", out, (self,), compute, rule, internal=False)
+
+
+@out_form("nansum")
+def nansum_out(self: Tensor, dim=None, keepdim: bool = False, *, dtype=None,
+               out=None) -> Tensor:
+    if dtype is not None and isinstance(out, Tensor) and dtype is not out.dtype:
+        raise RuntimeError(f"nansum: provided dtype must match dtype of result. Got "
+                           f"{out.dtype.short} and {dtype.short}.")
+    want = dtype if dtype is not None else getattr(out, "dtype", None)
+    return computed("nansum", out, (self,), lambda: self.nansum(dim, keepdim, dtype=want),
+                    lambda o, r: exact(o, r.dtype), internal=False)
