@@ -177,15 +177,6 @@ NEW_UNARY = {
     "gelu_tanh": (("F.gelu",), lambda t, x: t.nn.functional.gelu(x, approximate="tanh")),
     "layer_norm": (("F.layer_norm",),
                    _nd1(lambda t, x: t.nn.functional.layer_norm(x, tuple(x.shape[-1:])))),
-    # shape functions made of other ops (ops/tensor_shape.py), and masked_select: each keeps x's
-    # shape (halves, every other copy, a sum broadcast back)
-    "tile_bcast": (("tile", "broadcast_to"), _nd1(lambda t, x: x.tile(2)[..., x.shape[-1]:]
-                                                  + x.broadcast_to((2, *x.shape)).sum(0))),
-    "repeat_interleave": (("repeat_interleave", "tensor_split"), _nd1(
-        lambda t, x: x.repeat_interleave(t.tensor([2] + [1] * (x.shape[-1] - 1)), dim=-1)[..., 1:]
-        + x.repeat_interleave(2, dim=-1)[..., ::2] * x.tensor_split(2, dim=-1)[0].sum())),
-    "masked_select": (("masked_select",),
-                      lambda t, x: x * 0.5 + x.masked_select(x.detach() > 0).sum()),
 }
 NEW_BINARY = {
     "atan2": (("atan2",), lambda t, a, b: a.atan2(b.abs() + 0.5)),
@@ -197,8 +188,6 @@ NEW_BINARY = {
     "lerp": (("lerp",), lambda t, a, b: a.lerp(b, 0.3)),
     "where_gt": (("t.where",), lambda t, a, b: t.where(a.detach() > 0, a, b)),
     "take": (("take",), lambda t, a, b: a.take(_rev_flat(t, a)) * b),
-    "outer": (("t.outer",),
-              lambda t, a, b: t.outer(a.reshape(-1), b.reshape(-1)).mean(1).reshape(a.shape) + b),
 }
 NEW_INPLACE_UNARY = {
     "sin_": (("sin_",), lambda t, x: x.sin_()),
