@@ -200,6 +200,8 @@ LAYERS = {
     "Conv2d stride 2 no bias": (lambda: nn.Conv2d(4, 8, 5, stride=2, padding=2, bias=False),
                                 (2, 4, 6, 6), (4, 4, 64, 64)),
     "Linear no bias": (lambda: nn.Linear(512, 256, bias=False), (2, 512), (128, 512)),
+    "Conv2d dilated grouped": (lambda: nn.Conv2d(4, 8, 3, padding=2, dilation=2, groups=2),
+                               (2, 4, 6, 6), (4, 4, 64, 64)),
     "BatchNorm2d": (lambda: nn.BatchNorm2d(4), (2, 4, 6, 6), (16, 4, 32, 32)),
     "BatchNorm1d": (lambda: nn.BatchNorm1d(64), (4, 64), (1024, 64)),
     "MaxPool2d": (lambda: nn.MaxPool2d(2), (2, 4, 6, 6), (16, 4, 32, 32)),

@@ -159,7 +159,9 @@ CASES = {
     "baddbmm": (lambda s, a, b: ipt.baddbmm(s, a, b, alpha=0.5), [(2, 3, 3), BATCH, (2, 4, 3)],
                 False),
     "einsum": (lambda a, b: ipt.einsum("bij,bjk->ik", a, b), [BATCH, (2, 4, 3)], False),
-    "convolution": (lambda x, w, b: F.conv2d(x, w, b, stride=1, padding=1),
+    "convolution": (lambda x, w, b: F.conv2d(x, w, b, stride=1, padding=1).sum()
+                    + F.conv2d(x, w[:2, :1], b[:2], 1, 2, 2, 2).sum()
+                    + F.conv2d(x[0], w, None, (2, 1), 1, (1, 2)).sum(),
                     [IMG, (3, 2, 3, 3), (3,)], False),
     "max_pool2d": (lambda x: F.max_pool2d(x, 2).sum()
                    + F.max_pool2d(x, 3, 2, 1, dilation=2, ceil_mode=True).sum()

@@ -117,7 +117,9 @@ ONE, ZERO, NO_BIAS = Default(1), Default(0), _NoTensor()
 
 def conv2d(input, weight, bias, stride, padding, dilation=ONE,
            groups=ONE) -> tuple[tuple, tuple]:
-    """The checks of PyTorch's conv2d and _convolution; returns (stride, padding) as pairs.
+    """The checks of PyTorch's conv2d and _convolution (check_shape_forward's order). Returns
+    (stride, padding, dilation) as pairs, and as the node saves them (as the binding parsed
+    them: ``dilation=[2]`` stays ``(2,)``; padding='valid' is ``(0,)``), with output_padding.
     ``bias`` is NO_BIAS when the caller passed none."""
     if not (isinstance(input, Tensor) and isinstance(weight, Tensor)
             and (bias is None or bias is NO_BIAS or isinstance(bias, Tensor))
@@ -142,36 +144,53 @@ def conv2d(input, weight, bias, stride, padding, dilation=ONE,
         raise RuntimeError("weight should have at least three dimensions")
     kernel = weight._shape[2:]
     dims = weight.dim() - 2  # the convolution's spatial dims, as the weight says
-    stride = _expand("stride", _pair("conv2d", "stride", stride, 4), dims)
-    if isinstance(padding, str):
-        padding = _padding_string(padding, stride, kernel)
-    padding = _expand("padding", _pair("conv2d", "padding", padding, 5), dims)
-    dilation = _expand("dilation", _pair("conv2d", "dilation", dilation, 6), dims)
+    given_stride = _pair("conv2d", "stride", stride, 4)
+    stride = _expand("stride", given_stride, dims)
+    given_dilation = _pair("conv2d", "dilation", dilation, 6)
+    valid = padding == "valid"  # (PyTorch then calls convolution with padding [0])
+    if isinstance(padding, str):  # the string's path needs the dilation first
+        dilation = _expand("dilation", given_dilation, dims)
+        padding = _padding_string(padding, stride, kernel, dilation)
+    given_padding = (0,) if valid else _pair("conv2d", "padding", padding, 5)
+    padding = _expand("padding", given_padding, dims)
+    dilation = _expand("dilation", given_dilation, dims)
     if groups <= 0:
         raise RuntimeError("non-positive groups is not supported")
-    if dims != 2 or any(d != 1 for d in dilation) or groups != 1:
-        raise NotImplementedError("inplace_tutorial: conv2d with a weight that is not 4-D, or "
-                                  "dilation or groups other than 1, is not implemented")
+    if dims != 2:
+        raise NotImplementedError("inplace_tutorial: conv2d with a weight that is not 4-D is "
+                                  "not implemented")
     if any(p < 0 for p in padding):
         raise RuntimeError("negative padding is not supported")
     if any(s <= 0 for s in stride):
         raise RuntimeError("non-positive stride is not supported")
+    if any(d < 0 for d in dilation):
+        raise RuntimeError("dilation should be greater than zero")
+    shape = list(weight._shape)
+    if shape[0] < groups:
+        raise RuntimeError(f"Given groups={groups}, expected weight to be at least {groups} at "
+                           f"dimension 0, but got weight of size {shape} instead")
+    if shape[0] % groups:  # (PyTorch's message puts the sizes in brackets twice)
+        raise RuntimeError(f"Given groups={groups}, expected weight to be divisible by {groups} "
+                           f"at dimension 0, but got weight of size [{shape}] instead")
     channels = input._shape[-3]
-    if weight._shape[1] != channels:
-        shape = list(input._shape) if input.dim() == 4 else [1, *input._shape]
-        raise RuntimeError(f"Given groups=1, weight of size {list(weight._shape)}, expected "
-                           f"input{shape} to have {weight._shape[1]} channels, but got "
+    if shape[1] * groups != channels:
+        batched = list(input._shape) if input.dim() == 4 else [1, *input._shape]
+        raise RuntimeError(f"Given groups={groups}, weight of size {shape}, expected "
+                           f"input{batched} to have {shape[1] * groups} channels, but got "
                            f"{channels} channels instead")
-    if bias is not None and (bias.dim() != 1 or bias._shape[0] != weight._shape[0]):
-        raise RuntimeError(f"Given weight of size {list(weight._shape)}, expected bias to be "
-                           f"1-dimensional with {weight._shape[0]} elements, but got bias of "
+    if bias is not None and (bias.dim() != 1 or bias._shape[0] != shape[0]):
+        raise RuntimeError(f"Given weight of size {shape}, expected bias to be "
+                           f"1-dimensional with {shape[0]} elements, but got bias of "
                            f"size {list(bias._shape)} instead")
     padded = [n + 2 * p for n, p in zip(input._shape[-2:], padding)]
-    if any(n < k for n, k in zip(padded, kernel)):
+    extent = [d * (k - 1) + 1 for d, k in zip(dilation, kernel)]  # the dilated kernel
+    if any(n < k for n, k in zip(padded, extent)):
         raise RuntimeError("Calculated padded input size per channel: "
                            f"({' x '.join(map(str, padded))}). Kernel size: "
-                           f"({' x '.join(map(str, kernel))}). Kernel size can't be greater "
+                           f"({' x '.join(map(str, extent))}). Kernel size can't be greater "
                            "than actual input size")
+    if any(d == 0 for d in dilation):
+        raise RuntimeError("non-positive dilation is not supported")
     if input.dtype is not weight.dtype:
         if input.dtype is not dtypes.float32:  # only float32 could have taken the MKLDNN path
             raise RuntimeError(f"expected scalar type {input.dtype.short} but found "
@@ -179,7 +198,8 @@ def conv2d(input, weight, bias, stride, padding, dilation=ONE,
         raise RuntimeError(f"Input type (torch.{input.dtype.tensor_type}) and weight type "
                            f"(torch.{weight.dtype.tensor_type}) should be the same or input "
                            "should be a MKLDNN tensor and weight is a dense tensor")
-    return stride, padding
+    return (stride, padding, dilation), (given_stride, given_padding, given_dilation,
+                                         (0,) if valid else (0, 0))
 
 
 def _int_list_like(value) -> bool:
@@ -212,17 +232,19 @@ def _expand(name: str, values: tuple, dims: int = 2) -> tuple:
     return values
 
 
-def _padding_string(padding: str, stride: tuple, kernel: tuple):
+def _padding_string(padding: str, stride: tuple, kernel: tuple, dilation: tuple):
     if padding == "valid":
         return 0
     if padding != "same":
         raise RuntimeError(f"Invalid padding string: '{padding}'")
     if any(s != 1 for s in stride):
         raise RuntimeError("padding='same' is not supported for strided convolutions")
-    if any(k % 2 == 0 for k in kernel):  # PyTorch pads one side more; the core can't yet
-        raise NotImplementedError("inplace_tutorial: padding='same' needs an odd kernel size "
-                                  f"here (got {list(kernel)})")
-    return [k // 2 for k in kernel]
+    total = [d * (k - 1) for d, k in zip(dilation, kernel)]
+    if any(t % 2 for t in total):  # PyTorch pads one side more; the core can't yet
+        raise NotImplementedError("inplace_tutorial: padding='same' needs an even dilation * "
+                                  f"(kernel size - 1) here (got kernel {list(kernel)}, "
+                                  f"dilation {list(dilation)})")
+    return [t // 2 for t in total]
 
 
 def batch_norm_types(input, running_mean, running_var, weight, bias) -> None:

@@ -21,7 +21,6 @@ class Conv2d(Module):
         self.kernel_size, self.stride = pair(kernel_size), pair(stride)
         # a padding string stays a string, as PyTorch keeps it ('same', 'valid')
         self.padding = padding if isinstance(padding, str) else pair(padding)
-        # the kernel implements dilation 1 and groups 1 only: F.conv2d says so when called
         self.dilation, self.groups, self.padding_mode = pair(dilation), groups, padding_mode
         self.weight = Parameter(empty((out_channels, in_channels // groups, *self.kernel_size),
                                       dtype=dtype))
@@ -44,6 +43,10 @@ class Conv2d(Module):
              f"stride={self.stride}")
         if self.padding != (0, 0):
             s += f", padding={self.padding}"
+        if self.dilation != (1, 1):
+            s += f", dilation={self.dilation}"
+        if self.groups != 1:
+            s += f", groups={self.groups}"
         if self.bias is None:
             s += ", bias=False"
         return s

@@ -61,13 +61,13 @@ def linear(input: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
 def conv2d(input: Tensor, weight: Tensor, bias: Tensor | None = checks.NO_BIAS,
            stride=checks.ONE, padding=checks.ZERO, dilation=checks.ONE,
            groups: int = checks.ONE) -> Tensor:
-    """A 3-D (unbatched) input is run as a batch of one, as PyTorch does. Only dilation=1 and
-    groups=1 are implemented."""
-    stride, padding = checks.conv2d(input, weight, bias, stride, padding, dilation, groups)
+    """A 3-D (unbatched) input is run as a batch of one, as PyTorch does."""
+    geometry, given = checks.conv2d(input, weight, bias, stride, padding, dilation, groups)
     bias = None if bias is checks.NO_BIAS else bias
     if input.dim() == 3:
-        return nn_ops.conv2d(input.unsqueeze(0), weight, bias, stride, padding).squeeze(0)
-    return nn_ops.conv2d(input, weight, bias, stride, padding)
+        return nn_ops.conv2d(input.unsqueeze(0), weight, bias, *geometry, int(groups),
+                             given).squeeze(0)
+    return nn_ops.conv2d(input, weight, bias, *geometry, int(groups), given)
 
 
 def batch_norm(input: Tensor, running_mean: Tensor | None, running_var: Tensor | None,

@@ -18,26 +18,15 @@ from .linalg import _mm_check
 
 
 def pair(v) -> tuple[int, int]:
-    """A kernel size, stride or padding as (height, width): 3 -> (3, 3), (2, 3) stays."""
-    return (int(v), int(v)) if isinstance(v, (int, np.integer)) else (int(v[0]), int(v[1]))
+    """A kernel size, stride or padding as (height, width): 3 -> (3, 3), (2, 3) stays, (2,)
+    (a one-element list, as a node saves it) is (2, 2)."""
+    if isinstance(v, (int, np.integer)):
+        return int(v), int(v)
+    return (int(v[0]), int(v[0])) if len(v) == 1 else (int(v[0]), int(v[1]))
 
 
 def _out_size(size: int, k: int, s: int, p: int) -> int:
     return (size + 2 * p - k) // s + 1
-
-
-def _padded(x: Tensor, ph: int, pw: int, fill: float, op: str) -> np.ndarray:
-    """x's array, or a counted zero/-inf padded copy of it."""
-    a = x._array()
-    if ph == 0 and pw == 0:
-        return a
-    n, c, h, w = x._shape
-    with memory.op_scope(op):
-        buf = Tensor._empty((n, c, h + 2 * ph, w + 2 * pw), x.dtype, op)
-    out = buf._array()
-    out.fill(fill)
-    out[:, :, ph:ph + h, pw:pw + w] = a
-    return out
 
 
 # --------------------------------------------------------------------------- linear
@@ -83,9 +72,10 @@ def _batch_last(x: Tensor, ph: int, pw: int, op: str) -> np.ndarray:
     return a
 
 
-def _im2col(x: Tensor, kh, kw, sh, sw, ph, pw, ho, wo) -> Tensor:
+def _im2col(x: Tensor, kh, kw, sh, sw, ph, pw, ho, wo, dh=1, dw=1) -> Tensor:
     """The column matrix (C*kh*kw, Ho*Wo*N): row (c, i, j) holds, for every output cell, the
-    input cell under the kernel's tap (i, j). One GEMM then does the whole batch."""
+    input cell under the kernel's tap (i, j), ``dilation`` cells apart. One GEMM then does the
+    whole batch (one per group: a group's rows are a contiguous block)."""
     n, c = x._shape[:2]
     with memory.op_scope("conv2d im2col"):
         xp = _batch_last(x, ph, pw, "conv2d im2col")
@@ -93,30 +83,53 @@ def _im2col(x: Tensor, kh, kw, sh, sw, ph, pw, ho, wo) -> Tensor:
         a = cols._array()
         for i in range(kh):
             for j in range(kw):
-                a[:, i, j] = xp[:, i:i + sh * ho:sh, j:j + sw * wo:sw]
+                a[:, i, j] = xp[:, _tap(i, dh, sh, ho), _tap(j, dw, sw, wo)]
         del xp
     return cols.view(c * kh * kw, ho * wo * n)
 
 
+def _tap(i: int, d: int, s: int, out: int) -> slice:
+    """The rows (or columns) tap i reads for every output row: i*d, i*d + s, ..."""
+    return slice(i * d, i * d + s * (out - 1) + 1, s)
+
+
+def _grouped_matmul(a: np.ndarray, b: np.ndarray, out: np.ndarray, groups: int,
+                    split_a: int, split_b: int) -> None:
+    """out = a @ b for each group: block g of ``a``'s rows (split_a=0) or columns (1) times
+    block g of ``b``'s rows (split_b=0) or columns (1), into block g of ``out``'s rows
+    (the blocks of a grouped convolution; each out block is contiguous rows)."""
+    if groups == 1:
+        np.matmul(a, b, out=out)
+        return
+    ra, rb, ro = a.shape[split_a] // groups, b.shape[split_b] // groups, out.shape[0] // groups
+    for g in range(groups):
+        ag = a[g * ra:(g + 1) * ra] if split_a == 0 else a[:, g * ra:(g + 1) * ra]
+        bg = b[g * rb:(g + 1) * rb] if split_b == 0 else b[:, g * rb:(g + 1) * rb]
+        np.matmul(ag, bg, out=out[g * ro:(g + 1) * ro])
+
+
 def conv2d(input: Tensor, weight: Tensor, bias: Tensor | None = None, stride=1,
-           padding=0) -> Tensor:
-    """2-D convolution (cross-correlation) of (N, C, H, W) with (Cout, C, kh, kw)."""
+           padding=0, dilation=1, groups: int = 1, given: tuple | None = None) -> Tensor:
+    """2-D convolution (cross-correlation) of (N, C, H, W) with (Cout, C/groups, kh, kw):
+    output channel block g sees input channel block g only. ``given``: stride, padding,
+    dilation and output_padding as the binding parsed them, which the node saves."""
     if input.dim() != 4:
         raise RuntimeError(f"Expected 4D (batched) input to conv2d, but got input of size: "
                            f"{list(input.shape)}")
-    (sh, sw), (ph, pw) = pair(stride), pair(padding)
+    (sh, sw), (ph, pw), (dh, dw) = pair(stride), pair(padding), pair(dilation)
     n, c, h, w = input._shape
     cout, cin, kh, kw = weight._shape
-    if cin != c:
+    if cin * groups != c:
         raise RuntimeError(
-            f"Given groups=1, weight of size {list(weight.shape)}, expected input"
-            f"{list(input.shape)} to have {cin} channels, but got {c} channels instead")
-    ho, wo = _out_size(h, kh, sh, ph), _out_size(w, kw, sw, pw)
-    cols = _im2col(input, kh, kw, sh, sw, ph, pw, ho, wo)
+            f"Given groups={groups}, weight of size {list(weight.shape)}, expected input"
+            f"{list(input.shape)} to have {cin * groups} channels, but got {c} channels "
+            "instead")
+    ho, wo = _out_size(h, dh * (kh - 1) + 1, sh, ph), _out_size(w, dw * (kw - 1) + 1, sw, pw)
+    cols = _im2col(input, kh, kw, sh, sw, ph, pw, ho, wo, dh, dw)
     # GEMM into a (Cout, Ho, Wo, N) buffer, then one transposing copy into NCHW.
     gemm = Tensor._empty((cout, ho, wo, n), input.dtype, "conv2d (gemm)")
-    np.matmul(weight._array().reshape(cout, -1), cols._array(),
-              out=gemm._array().reshape(cout, ho * wo * n))
+    _grouped_matmul(weight._array().reshape(cout, -1), cols._array(),
+                    gemm._array().reshape(cout, ho * wo * n), groups, 0, 0)
     del cols
     out = Tensor._empty((n, cout, ho, wo), input.dtype, "conv2d")
     o = out._array()
@@ -124,10 +137,11 @@ def conv2d(input: Tensor, weight: Tensor, bias: Tensor | None = None, stride=1,
     del gemm
     if bias is not None:
         o += bias._array().reshape(1, cout, 1, 1)
+    st, pad, dil, out_pad = given or ((sh, sw), (ph, pw), (dh, dw), (0, 0))
     return record("convolution", out, {"input": input, "weight": weight, "bias": bias},
-                  stride=(sh, sw), padding=(ph, pw), dilation=(1, 1), transposed=False,
-                  output_padding=(0, 0), groups=1,
-                  bias_sym_sizes_opt=None if bias is None else bias._shape)
+                  stride=tuple(st), padding=tuple(pad), dilation=tuple(dil), transposed=False,
+                  output_padding=tuple(out_pad), groups=groups,
+                  bias_sym_sizes_opt=(0,) if bias is None else bias._shape)
 
 
 # derivatives.yaml: convolution_backward reads both input and weight whichever grad is
@@ -136,7 +150,9 @@ def conv2d(input: Tensor, weight: Tensor, bias: Tensor | None = None, stride=1,
             saves={"input": None, "weight": None})
 def _conv_bw(ctx, g):
     x, w = ctx.saved("input"), ctx.saved("weight")
-    (sh, sw), (ph, pw) = ctx.attr("stride"), ctx.attr("padding")
+    (sh, sw), (ph, pw) = pair(ctx.attr("stride")), pair(ctx.attr("padding"))
+    dh, dw = pair(ctx.attr("dilation"))
+    groups = ctx.attr("groups")
     n, c, h, wd = x._shape
     cout, _, kh, kw = w._shape
     ho, wo = g._shape[2:]
@@ -146,25 +162,27 @@ def _conv_bw(ctx, g):
     g2m = g2._array().reshape(cout, ho * wo * n)
     gw = gb = gx = None
     if ctx.needs(1):
-        cols = _im2col(x, kh, kw, sh, sw, ph, pw, ho, wo)
+        cols = _im2col(x, kh, kw, sh, sw, ph, pw, ho, wo, dh, dw)
         gw = Tensor._empty(w._shape, w.dtype, "conv2d backward (weight)")
-        np.matmul(g2m, cols._array().T, out=gw._array().reshape(cout, -1))
+        _grouped_matmul(g2m, cols._array().T, gw._array().reshape(cout, -1), groups, 0, 1)
         del cols
     if ctx.needs(2):
         gb = Tensor._empty((cout,), g.dtype, "conv2d backward (bias)")
         np.sum(g._array(), axis=(0, 2, 3), out=gb._array())
     if ctx.needs(0):
-        gx = _col2im(w._array().reshape(cout, -1).T, g2m, x, kh, kw, sh, sw, ph, pw, ho, wo)
+        gx = _col2im(w._array().reshape(cout, -1).T, g2m, x, kh, kw, sh, sw, ph, pw, ho, wo,
+                     dh, dw, groups)
     return (gx, gw, gb)
 
 
-def _col2im(wt, g2m, x, kh, kw, sh, sw, ph, pw, ho, wo) -> Tensor:
-    """grad_input: W^T @ grad, then each tap's column row is added back where it came from
-    (in the batch-last layout of _im2col, then copied into the input's NCHW)."""
+def _col2im(wt, g2m, x, kh, kw, sh, sw, ph, pw, ho, wo, dh=1, dw=1, groups=1) -> Tensor:
+    """grad_input: W^T @ grad (per group), then each tap's column row is added back where it
+    came from (in the batch-last layout of _im2col, then copied into the input's NCHW)."""
     n, c, h, w = x._shape
     with memory.op_scope("conv2d col2im"):
         dcols = Tensor._empty((c, kh, kw, ho, wo, n), x.dtype, "conv2d col2im")
-        np.matmul(wt, g2m, out=dcols._array().reshape(c * kh * kw, ho * wo * n))
+        _grouped_matmul(wt, g2m, dcols._array().reshape(c * kh * kw, ho * wo * n), groups,
+                        1, 0)
         # padded: sum into a batch-last padded buffer; else straight into grad_input's cells
         gxp = Tensor._empty((c, h + 2 * ph, w + 2 * pw, n) if ph or pw else x._shape, x.dtype,
                             "conv2d col2im")
@@ -173,7 +191,7 @@ def _col2im(wt, g2m, x, kh, kw, sh, sw, ph, pw, ho, wo) -> Tensor:
     gp.fill(0)
     for i in range(kh):
         for j in range(kw):
-            gp[:, i:i + sh * ho:sh, j:j + sw * wo:sw] += d[:, i, j]
+            gp[:, _tap(i, dh, sh, ho), _tap(j, dw, sw, wo)] += d[:, i, j]
     del dcols
     if ph == 0 and pw == 0:
         return gxp

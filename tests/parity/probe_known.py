@@ -6,10 +6,6 @@ KNOWN_DIFFERENT: dict[str, set[str]] = {
     'creation': {  # dtypes
         't.tensor([1j])',
     },
-    'nn layers': {  # nnops
-        'nn.Conv2d(2, 3, 3, dilation=2)(img).shape',
-        'nn.Conv2d(2, 4, 3, groups=2)(img).shape',
-    },
     'keyword forms (reductions)': {  # keywords
         'x.max(other=x)',
     },

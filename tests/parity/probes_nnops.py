@@ -37,6 +37,17 @@ OPTIONS = [
     "F.embedding(t.tensor([0]), m, max_norm=1.0, norm_type='a')",
     "F.embedding(t.tensor([0]), d, max_norm=1.0)",
     "F.embedding(t.tensor([0]), m, 1, 1.0)",
+    # conv2d: dilation and groups
+    "F.conv2d(img, img[:3, :, :3, :3], padding=2, dilation=2)",
+    "F.conv2d(img, img[:, :1, :3, :3], groups=2).shape",
+    "F.conv2d(img, img[:, :1, :3, :3], groups=3)", "F.conv2d(img, img[:3, :1, :3, :3], groups=2)",
+    "F.conv2d(img, img[:, :1, :3, :3], groups=4)", "F.conv2d(img, img[:3, :, :3, :3], dilation=0)",
+    "F.conv2d(img, img[:3, :, :3, :3], dilation=-1)",
+    "F.conv2d(img, img[:3, :, :3, :3], dilation=3)",
+    "F.conv2d(img, img[:, :1, :3, :3], None, 1, 1, [2], 2).grad_fn",
+    "F.conv2d(img[0], img[:, :1, :2, :2], padding='same', dilation=2, groups=2).shape",
+    "nn.Conv2d(2, 4, 3, dilation=2, groups=2, padding=2)(img).shape",
+    "nn.Conv2d(2, 4, 3, dilation=(1, 2), groups=2)", "nn.Conv2d(2, 4, 3, groups=2).weight.shape",
     # batch norm on empty input
     "F.batch_norm(img[:0], None, None, training=True).shape", "nn.BatchNorm1d(3)(x[:0])",
     "F.batch_norm(x[:0], t.zeros(5), None)", "nn.BatchNorm1d(3)(w[:0]).grad_fn.name()",
