@@ -192,8 +192,14 @@ def _hypot_bw(ctx, g):
 
 
 def _xlogy_self(ctx, g):
+    """derivatives.yaml: xlogy(grad, other), zero only where self == 0 and other <= 0 (the
+    derivative along x = 0 there, pytorch/pytorch#80770); at self == 0, other > 0 it is
+    log(other), as everywhere else."""
     x, y = ctx.saved("self"), _other(ctx)
-    return g * (x != 0).to(g.dtype).xlogy(y)
+    grad = g.xlogy(y)
+    if isinstance(y, Tensor):
+        return grad.masked_fill((x == 0) & (y <= 0), 0.0)
+    return grad.masked_fill(x == 0, 0.0) if y <= 0 else grad
 
 
 @derivative("xlogy", "XlogyBackward0", inputs=("self", "other"),
