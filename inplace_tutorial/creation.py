@@ -11,7 +11,7 @@ import types
 import numpy as np
 
 from . import dtypes, storage
-from .arg_parser import argument_error, int_list, is_number, size_arg
+from .arg_parser import argument_error, int_list, invalid_combination, is_number, size_arg
 from .layout import (
     contiguous_strides,
     dense_strides,
@@ -443,9 +443,21 @@ def full_like(input: Tensor, fill_value, dtype=None,  # noqa: A002
 _ARANGE_CHUNK = 1024  # float64 positions arange computes at a time (8 KiB, never counted)
 
 
-def arange(start, end=None, step=1, dtype: dtypes.dtype | None = None,
+_FACTORY = ("torch.dtype dtype = None, torch.layout layout = None, torch.device device = None, "
+            "bool pin_memory = False, bool requires_grad = False")
+_ARANGE_FORMS = [f"Number end, *, Tensor out = None, {_FACTORY}",
+                 f"Number start, Number end, *, {_FACTORY}",
+                 f"Number start, Number end, Number step = 1, *, Tensor out = None, {_FACTORY}"]
+_NOT_GIVEN = object()
+
+
+def arange(start=_NOT_GIVEN, end=None, step=1, dtype: dtypes.dtype | None = None,
            requires_grad: bool = False) -> Tensor:
-    if end is None:
+    if start is _NOT_GIVEN:  # arange(end=3): PyTorch's (Number end) form by name
+        if end is None:
+            raise invalid_combination("arange", (), _ARANGE_FORMS)
+        start = 0
+    elif end is None:
         if not is_number(start):
             raise argument_error("arange", "end", 1, "Number", start)
         start, end = 0, start

@@ -23,7 +23,7 @@ KNOWN_DIFFERENT: dict[str, set[str]] = {
         't.unflatten(x, dim=None, sizes=(3,))',
     },
     'keyword forms (creation)': {  # keywords
-        't.arange(end=3)',
+        't.arange(start=1)',
     },
     'binding every method': {  # keywords
         'x.addbmm(foo=1)',

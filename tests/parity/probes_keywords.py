@@ -130,9 +130,10 @@ CREATION = [
     "t.zeros(size=(2,)).shape", "t.zeros((2,), dtype=t.int64).dtype",
     "t.zeros(2, 3, dtype=t.float64).dtype", "t.ones(size=2)", "t.ones(2, size=(2,))",
     "t.full(size=(2,), fill_value=1.0)", "t.full((2,), fill_value=1)", "t.arange(end=3)",
-    "t.arange(start=1, end=3)", "t.arange(0, 3, step=2)", "t.empty(size=(2,)).shape",
-    "t.tensor(data=[1.0])", "t.tensor([1.0], t.float64)", "t.zeros_like(input=x).shape",
-    "t.ones_like(x, dtype=t.int64).dtype", "t.randn(size=(2,)).shape", "t.rand(2, 3).shape",
+    "t.arange()", "t.arange(start=1)", "t.arange(start=1, end=3)", "t.arange(0, 3, step=2)",
+    "t.empty(size=(2,)).shape", "t.tensor(data=[1.0])", "t.tensor([1.0], t.float64)",
+    "t.zeros_like(input=x).shape", "t.ones_like(x, dtype=t.int64).dtype",
+    "t.randn(size=(2,)).shape", "t.rand(2, 3).shape",
 ]
 
 
