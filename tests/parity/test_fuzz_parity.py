@@ -94,6 +94,15 @@ def _nd1b(fn):
     return lambda t, x, y: fn(t, x, y) if x.dim() >= 1 else x.mul_(y)
 
 
+def _shape_functions(t, x):
+    if x.dim() == 0:
+        return x * 2
+    return (x.tile(2)[..., x.shape[-1]:] + x.broadcast_to((2, *x.shape)).sum(0)
+            + x.repeat_interleave(t.tensor([2] + [1] * (x.shape[-1] - 1)), dim=-1)[..., 1:]
+            + x.repeat_interleave(2, dim=-1)[..., ::2] * x.tensor_split(2, dim=-1)[0].sum()
+            + x.masked_select(x.detach() > 0).sum())
+
+
 def _rev_last(t, x):
     """An index that reverses the last dimension (a permutation: no duplicate targets)."""
     n = x.shape[-1]
@@ -188,6 +197,12 @@ NEW_BINARY = {
     "lerp": (("lerp",), lambda t, a, b: a.lerp(b, 0.3)),
     "where_gt": (("t.where",), lambda t, a, b: t.where(a.detach() > 0, a, b)),
     "take": (("take",), lambda t, a, b: a.take(_rev_flat(t, a)) * b),
+    "outer": (("t.outer",),
+              lambda t, a, b: t.outer(a.reshape(-1), b.reshape(-1)).mean(1).reshape(a.shape) + b),
+    # shape functions made of other ops (ops/tensor_shape.py) and masked_select, on a (each
+    # keeps a's shape: halves, every other copy, sums broadcast back), plus b
+    "shape_functions": (("tile", "broadcast_to", "repeat_interleave", "tensor_split",
+                         "masked_select"), lambda t, a, b: _shape_functions(t, a) + b),
 }
 NEW_INPLACE_UNARY = {
     "sin_": (("sin_",), lambda t, x: x.sin_()),
