@@ -294,6 +294,16 @@ def _values_indices(name: str) -> type:
 
 
 _MAX_FORMS = ["", "Tensor other", "int dim, bool keepdim = False"]
+_ABSENT = object()  # max(other=...) not given
+
+
+def _other(self, op: str, other, dim):
+    """max(other=t) is max(t); other=None fits no form (only a Tensor is an ``other``)."""
+    if other is _ABSENT:
+        return dim
+    if not isinstance(other, Tensor):
+        raise invalid_combination(op, (), _MAX_FORMS, {"other": other})
+    return other
 _PAIRS = {"max": _values_indices("max"), "min": _values_indices("min")}
 
 
@@ -339,14 +349,18 @@ def _max_min(self, op: str, dim, keepdim: bool):
 
 @binding(_MAX_FORMS)
 @tensor_method
-def max(self, dim=None, keepdim: bool = False):
-    return _max_min(self, "max", dim, keepdim)
+def max(self, dim=None, keepdim: bool = False, *, other=_ABSENT):
+    """max(), max(Tensor other) and max(int dim, bool keepdim); @binding lets ``other`` in by
+    name only in its own form."""
+    return _max_min(self, "max", _other(self, "max", other, dim), keepdim)
 
 
 @binding(_MAX_FORMS)
 @tensor_method
-def min(self, dim=None, keepdim: bool = False):
-    return _max_min(self, "min", dim, keepdim)
+def min(self, dim=None, keepdim: bool = False, *, other=_ABSENT):
+    """min(), min(Tensor other) and min(int dim, bool keepdim); @binding lets ``other`` in by
+    name only in its own form."""
+    return _max_min(self, "min", _other(self, "min", other, dim), keepdim)
 
 
 def _max_dim_bw(ctx, g):

@@ -6,9 +6,6 @@ KNOWN_DIFFERENT: dict[str, set[str]] = {
     'creation': {  # dtypes
         't.tensor([1j])',
     },
-    'keyword forms (reductions)': {  # keywords
-        'x.max(other=x)',
-    },
     'keyword forms (operands)': {  # keywords
         "x.div(x, rounding_mode='floor')",
         "x.div(x, 'floor')",
