@@ -16,7 +16,6 @@ TORCH_VERSION = "2.13.0"
 # Ops of the core's derivative table whose PyTorch node saves other tensors, or the same ones
 # under other names: op -> (PyTorch's node name, its grad_fn._saved_<name> tensors, why it matters).
 SAVED_DIFFERENCES: dict[str, tuple[str, tuple[str, ...], str]] = {
-    "dot": ("DotBackward0", ("self", "tensor"), "same tensors; PyTorch calls the other `tensor`"),
     "einsum": ("(no einsum node)", (),
                "PyTorch decomposes einsum into permutes/views and a BmmBackward0 that saves "
                "both (reshaped) operands"),

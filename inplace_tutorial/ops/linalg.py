@@ -95,13 +95,30 @@ def _product(a: Tensor, b: Tensor, name: str) -> Tensor:
     return out
 
 
+def geometry(name: str, t: Tensor) -> dict:
+    """``_saved_<name>_sym_sizes``/``_sym_strides``: the sizes and strides PyTorch's mm
+    backward formulas keep to lay out a gradient like the input."""
+    return {f"{name}_sym_sizes": t._shape, f"{name}_sym_strides": t._stride}
+
+
+def fused_extras(name: str, a: Tensor, b: Tensor) -> dict:
+    """What addmm and addbmm keep besides their tensors (derivatives.yaml)."""
+    if name == "addmm":
+        return {**geometry("mat1", a), **geometry("mat2", b)}
+    if name == "addbmm":
+        return {"batch1_sym_argsize_0": a._shape[0], "batch1_sym_argsize_1": a._shape[1],
+                "batch2_sym_argsize_2": b._shape[2]}
+    return {}
+
+
 @binding()
 @tensor_method
 def mm(self, mat2: Tensor) -> Tensor:
     check_tensor("mm", "mat2", mat2)
     _mm_check(self, mat2)
     check_same_dtype("mm", self, mat2)
-    return record("mm", _product(self, mat2, "mm"), {"self": self, "mat2": mat2})
+    return record("mm", _product(self, mat2, "mm"), {"self": self, "mat2": mat2},
+                  **geometry("self", self), **geometry("mat2", mat2))
 
 
 @derivative("mm", "MmBackward0", inputs=("self", "mat2"), saves={"self": "mat2", "mat2": "self"})
@@ -141,13 +158,13 @@ def dot(self, tensor: Tensor) -> Tensor:
                            "respectively")
     out = Tensor._empty((), dtypes.result_type(self, tensor), "dot")
     out._array()[...] = np.dot(self._array(), tensor._array())
-    return record("dot", out, {"self": self, "other": tensor})
+    return record("dot", out, {"self": self, "tensor": tensor})
 
 
-@derivative("dot", "DotBackward0", inputs=("self", "other"),
-            saves={"self": "other", "other": "self"})
+@derivative("dot", "DotBackward0", inputs=("self", "tensor"),
+            saves={"self": "tensor", "tensor": "self"})
 def _dot_bw(ctx, g):
-    return (g * ctx.saved("other") if ctx.needs(0) else None,
+    return (g * ctx.saved("tensor") if ctx.needs(0) else None,
             g * ctx.saved("self") if ctx.needs(1) else None)
 
 
@@ -298,7 +315,8 @@ def _fused_product(name: str, self: Tensor, a: Tensor, b: Tensor, beta, alpha) -
     check_out_shape(self, shape, False)
     out = Tensor._empty(shape, dtypes.result_type(self, a, b), name)
     _run(name, out, self, a, b, beta, alpha)
-    return record(name, out, dict(zip(names, (self, a, b))), beta=beta, alpha=alpha)
+    return record(name, out, dict(zip(names, (self, a, b))), beta=beta, alpha=alpha,
+                  **fused_extras(name, a, b))
 
 
 def _fused_product_(name: str, self: Tensor, a: Tensor, b: Tensor, beta, alpha) -> Tensor:
@@ -323,7 +341,7 @@ def _fused_product_(name: str, self: Tensor, a: Tensor, b: Tensor, beta, alpha) 
             check_internal_overlap(self)
     return record_inplace(name, self, dict(zip(names, (self, a, b))),
                           compute=lambda: _run(name, self, self, a, b, beta, alpha),
-                          check=checks, beta=beta, alpha=alpha)
+                          check=checks, beta=beta, alpha=alpha, **fused_extras(name, a, b))
 
 
 @binding()

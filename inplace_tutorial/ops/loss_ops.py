@@ -285,7 +285,8 @@ def mse_loss(input: Tensor, target: Tensor, reduction: str = "mean") -> Tensor:
         with np.errstate(invalid="ignore"):  # the mean of nothing: 0 / 0, nan as in PyTorch
             out._array()[...] = s / np.float64(d.size) if reduction == "mean" else s
         del diff
-    return record("mse_loss", out, {"self": input, "target": target}, reduction=reduction)
+    return record("mse_loss", out, {"self": input, "target": target},
+                  reduction=_REDUCTIONS.index(reduction), _reduction=reduction)
 
 
 @derivative("mse_loss", "MseLossBackward0", inputs=("self", "target"),
@@ -295,8 +296,8 @@ def _mse_loss_bw(ctx, g):
     gx = Tensor._empty(x._shape, g.dtype, "mse_loss backward")
     a = gx._array()
     np.subtract(x._array(), t._array(), out=a)
-    scale = 2.0 / max(a.size, 1) if ctx.attr("reduction") == "mean" else 2.0
-    if ctx.attr("reduction") == "none":  # a *= g * scale, g * scale a chunk at a time
+    scale = 2.0 / max(a.size, 1) if ctx.attr("_reduction") == "mean" else 2.0
+    if ctx.attr("_reduction") == "none":  # a *= g * scale, g * scale a chunk at a time
         run_chunked(_times_scaled(scale), "mse_loss backward", (None,), (g._array(),), a,
                     a.dtype)
     else:

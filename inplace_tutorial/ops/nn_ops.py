@@ -14,7 +14,7 @@ from .. import dtypes, memory
 from ..autograd.derivatives import derivative
 from ..autograd.record import record
 from ..tensor import Tensor
-from .linalg import _mm_check
+from .linalg import _mm_check, fused_extras
 
 
 def pair(v) -> tuple[int, int]:
@@ -42,7 +42,8 @@ def linear(input: Tensor, weight: Tensor, bias: Tensor) -> Tensor:
     o = out._array()
     np.matmul(input._array(), wt._array(), out=o)
     o += bias._array()
-    return record("addmm", out, {"self": bias, "mat1": input, "mat2": wt}, beta=1, alpha=1)
+    return record("addmm", out, {"self": bias, "mat1": input, "mat2": wt}, beta=1, alpha=1,
+                  **fused_extras("addmm", input, wt))
 
 
 def check_linear_dtypes(input: Tensor, weight: Tensor) -> None:

@@ -8,7 +8,7 @@ from __future__ import annotations
 import numpy as np
 
 from .. import dtypes
-from ..arg_parser import binding
+from ..arg_parser import binding, saved
 from ..autograd.derivatives import derivative
 from ..autograd.record import record
 from ..creation import zeros
@@ -103,6 +103,14 @@ def _reduce(self, name, ufunc_reduce, dim, keepdim, dtype) -> tuple[Tensor, tupl
     return out, dims
 
 
+def _given(dim) -> tuple | None:
+    """A dim argument as ``grad_fn._saved_dim`` shows it: a tuple of the dims as passed, each
+    an unsigned SymInt (dim=-1 reads back as 2**64 - 1); None when none was passed."""
+    if dim is None:
+        return None
+    return saved(tuple(int(d) for d in ((dim,) if isinstance(dim, int) else dim)))
+
+
 def _regrow(g: Tensor, shape: tuple, dims: tuple, keepdim: bool) -> Tensor:
     """Undo a reduction's shape: put back reduced dims, then broadcast (a view, no copy)."""
     if not keepdim:
@@ -119,13 +127,16 @@ def sum(self, dim=None, keepdim: bool = False, *, dtype=None) -> Tensor:
     dtype = dtype or (self.dtype if self.dtype.category == 2 else dtypes.int64)
     out, dims = _reduce(self, "sum", lambda a, **k: np.sum(a, dtype=dtype.np, **k), dim,
                         keepdim, dtype)
-    op = "sum" if dim is None else "sum_dim"
-    return record(op, out, {"self": self}, self_sizes=self._shape, dims=dims, keepdim=keepdim)
+    if dim is None:  # SumBackward0 saves self's sizes only
+        return record("sum", out, {"self": self}, self_sym_sizes=self._shape, _dims=dims,
+                      _keepdim=keepdim)
+    return record("sum_dim", out, {"self": self}, dim=_given(dim), keepdim=keepdim,
+                  self_sym_sizes=self._shape, _dims=dims, _keepdim=keepdim)
 
 
 @derivative("sum", "SumBackward0")
 def _sum_bw(ctx, g):
-    return (_regrow(g, ctx.attr("self_sizes"), ctx.attr("dims"), ctx.attr("keepdim")),)
+    return (_regrow(g, ctx.attr("self_sym_sizes"), ctx.attr("_dims"), ctx.attr("_keepdim")),)
 
 
 derivative("sum_dim", "SumBackward1")(_sum_bw)
@@ -147,17 +158,21 @@ def mean(self, dim=None, keepdim: bool = False, *, dtype=None) -> Tensor:
     dtype = dtype or self.dtype
     out, dims = _reduce(self, "mean", lambda a, **k: np.mean(a, dtype=dtype.np, **k), dim,
                         keepdim, dtype)
-    op = "mean" if dim is None else "mean_dim"
-    return record(op, out, {"self": self}, self_sizes=self._shape, dims=dims, keepdim=keepdim)
+    if dim is None:  # MeanBackward0: self's sizes and numel
+        return record("mean", out, {"self": self}, self_sym_numel=self.numel(),
+                      self_sym_sizes=self._shape, _dims=dims, _keepdim=keepdim)
+    return record("mean_dim", out, {"self": self}, dim=_given(dim), keepdim=keepdim,
+                  self_sym_numel=self.numel(), self_sym_sizes=self._shape, _dims=dims,
+                  _keepdim=keepdim)
 
 
 @derivative("mean", "MeanBackward0")
 def _mean_bw(ctx, g):
-    shape, dims = ctx.attr("self_sizes"), ctx.attr("dims")
+    shape, dims = ctx.attr("self_sym_sizes"), ctx.attr("_dims")
     n = 1
     for d in dims:
         n *= shape[d]
-    return (_regrow(g / n, shape, dims, ctx.attr("keepdim")),)
+    return (_regrow(g / n, shape, dims, ctx.attr("_keepdim")),)
 
 
 derivative("mean_dim", "MeanBackward1")(_mean_bw)
@@ -167,6 +182,14 @@ def _correction(unbiased, correction) -> float:
     if correction is not None:
         return correction
     return 1 if unbiased in (None, True) else 0
+
+
+def _saved_correction(dim, unbiased, correction):
+    """``_saved_correction`` as PyTorch shows it: None for a bare ``x.var()`` (the overload
+    with nothing given), else the correction the call amounts to."""
+    if dim is None and unbiased is None and correction is None:
+        return None
+    return _correction(unbiased, correction)
 
 
 def _var_kernel(c, op: str, sqrt: bool = False):
@@ -194,7 +217,9 @@ def var(self, dim=None, unbiased=None, keepdim: bool = False, *, correction=None
     c = _correction(unbiased, correction)
     out, dims = _reduce(self, "var", _var_kernel(c, "var"), dim, keepdim,
                         dtypes.float_result(self.dtype))
-    return record("var", out, {"self": self}, dims=dims, keepdim=keepdim, correction=c)
+    return record("var", out, {"self": self}, dim=_given(dim), keepdim=keepdim,
+                  correction=_saved_correction(dim, unbiased, correction), _dims=dims,
+                  _correction=c)
 
 
 @binding(_VAR_FORMS)
@@ -205,15 +230,17 @@ def std(self, dim=None, unbiased=None, keepdim: bool = False, *, correction=None
     c = _correction(unbiased, correction)
     out, dims = _reduce(self, "std", _var_kernel(c, "std", sqrt=True), dim, keepdim,
                         dtypes.float_result(self.dtype))
-    return record("std", out, {"self": self}, dims=dims, keepdim=keepdim, correction=c)
+    return record("std", out, {"self": self}, dim=_given(dim), keepdim=keepdim,
+                  correction=_saved_correction(dim, unbiased, correction), _dims=dims,
+                  _correction=c)
 
 
 def _centered(ctx):
-    x, dims = ctx.saved("self"), ctx.attr("dims")
+    x, dims = ctx.saved("self"), ctx.attr("_dims")
     n = 1
     for d in dims:
         n *= x.shape[d]
-    return x, x - x.mean(dim=dims, keepdim=True), dims, n - ctx.attr("correction")
+    return x, x - x.mean(dim=dims, keepdim=True), dims, n - ctx.attr("_correction")
 
 
 @derivative("var", "VarBackward0", saves={"self": None})
@@ -254,7 +281,8 @@ def _extreme(self, op: str, kernel, dim, keepdim) -> Tensor:
     dims = None if dim == () else dim
     _check_nonempty(op, self, dims, as_given=True)
     out, dims = _reduce(self, op, kernel, dims, keepdim, self.dtype)
-    return record(op, out, {"self": self}, dims=dims, keepdim=keepdim)
+    return record(op, out, {"self": self}, dim=_given(dim), keepdim=keepdim, _dims=dims,
+                  _keepdim=keepdim)
 
 
 @binding()
@@ -270,7 +298,7 @@ def amin(self, dim=(), keepdim: bool = False) -> Tensor:
 
 
 def _evenly(ctx, g):
-    x, dims, keep = ctx.saved("self"), ctx.attr("dims"), ctx.attr("keepdim")
+    x, dims, keep = ctx.saved("self"), ctx.attr("_dims"), ctx.attr("_keepdim")
     mask = (x == _regrow(ctx.saved("result"), x.shape, dims, keep)).to(g.dtype)
     count = mask.sum(dim=dims, keepdim=True)
     return (_regrow(g, x.shape, dims, keep) * mask / count,)
@@ -337,13 +365,13 @@ def _max_min(self, op: str, dim, keepdim: bool):
     if dim is None:
         _check_nonempty(op, self, None)
         out, dims = _reduce(self, op, kernel, None, False, self.dtype)
-        return record(op + "_all", out, {"self": self}, dims=dims, keepdim=False)
+        return record(op + "_all", out, {"self": self}, _dims=dims, _keepdim=False)
     _check_nonempty(op, self, dim)
     indices = _arg(self, "arg" + op, dim, keepdim)
     values, dims = _reduce(self, op, kernel, dim, keepdim, self.dtype)
     out = _PAIRS[op]((values, indices))
-    record(op + "_dim", values, {"self": self}, dim=dims[0] if dims else 0, keepdim=keepdim,
-           self_sizes=self._shape, indices=indices)
+    record(op + "_dim", values, {"self": self}, dim=saved(int(dim)), keepdim=keepdim,
+           self_sym_sizes=self._shape, indices=indices, _dim=dims[0] if dims else 0)
     return out
 
 
@@ -364,12 +392,12 @@ def min(self, dim=None, keepdim: bool = False, *, other=_ABSENT):
 
 
 def _max_dim_bw(ctx, g):
-    dim, keep, idx = ctx.attr("dim"), ctx.attr("keepdim"), ctx.saved("indices")
-    if not ctx.attr("self_sizes"):  # a 0-dim input is its own maximum
+    dim, keep, idx = ctx.attr("_dim"), ctx.attr("keepdim"), ctx.saved("indices")
+    if not ctx.attr("self_sym_sizes"):  # a 0-dim input is its own maximum
         return (g.reshape(()),)
     if not keep:
         g, idx = g.unsqueeze(dim), idx.unsqueeze(dim)
-    out = zeros(ctx.attr("self_sizes"), dtype=g.dtype)
+    out = zeros(ctx.attr("self_sym_sizes"), dtype=g.dtype)
     np.put_along_axis(out._array(), idx._array(), g._array(), axis=dim)
     return (out,)
 
