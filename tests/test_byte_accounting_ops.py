@@ -146,7 +146,7 @@ NO_ROW = {
     "argsort": lambda a: a.argsort(1),
     "argsort descending dim 0": lambda a: a.argsort(0, descending=True),
     "sort indices": lambda a: a.sort(1)[1],
-    "sort stable dim 0": lambda a: a.sort(0, stable=True)[1],
+    "sort stable dim 0": lambda a: a.sort(dim=0, stable=True)[1],  # stable is keyword-only
     "topk indices": lambda a: a.topk(5, 1)[1],
     "topk smallest unsorted": lambda a: a.topk(7, 0, largest=False, sorted=False)[1],
     "argmax": lambda a: a.argmax(1),

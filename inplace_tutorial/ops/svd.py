@@ -41,8 +41,9 @@ def _column_major(shape: tuple, dtype, label: str) -> Tensor:
 
 def _linalg_svd(A: Tensor) -> tuple[Tensor, Tensor, Tensor]:
     """(U, S, Vh) of every matrix in A's last two dims, full_matrices=False. LAPACK (gesdd,
-    as PyTorch on CPU) writes straight into the three counted outputs; its workspace is
-    LAPACK's own, as in PyTorch."""
+    as PyTorch on CPU) fills the three counted outputs. NumPy's wrapper copies each matrix
+    column-major and allocates LAPACK's workspace itself, outside the count (PyTorch counts
+    its own; the README's "The package" section says so)."""
     *batch, m, n = A._shape
     k = min(m, n)
     U = _column_major((*batch, m, k), A.dtype, "linalg_svd (U)")
