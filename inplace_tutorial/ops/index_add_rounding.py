@@ -7,11 +7,11 @@ bfloat16 that rounds twice (the product to 16 bits, then the sum).
 A self of more dims with alpha != 1 adds whole slices, ``self.select(dim, j).add_(
 source.select(dim, i), alpha)``, through add's kernel. In float16/bfloat16 that kernel
 works on rows: where the slice's innermost (coalesced) row is contiguous in both tensors,
-it takes vectors of ``LANES`` elements in float32 (``self + source * alpha`` rounded once:
+it takes vectors of 32 elements in float32 (``self + source * alpha`` rounded once:
 the product of two 16-bit floats is exact in float32), and the rest of each row, or every
 element of a strided row, element by element in the 16-bit type (rounded twice, as above).
-LANES is 32: a 512-bit register of 16-bit floats, PyTorch's AVX512 build (on an AVX2-only
-CPU PyTorch's vectors hold 16, and its tails start earlier).
+32 is a 512-bit register of 16-bit floats, PyTorch's AVX512 build (cpu_lanes.py finds which
+elements take the vectors; on an AVX2-only CPU they hold 16, and the tails start earlier).
 """
 from __future__ import annotations
 
@@ -19,8 +19,7 @@ import numpy as np
 
 from .. import dtypes
 from ..tensor import Tensor
-
-LANES = 32
+from .cpu_lanes import vector_mask
 
 
 def rounded_alpha(np_dtype: np.dtype, alpha) -> np.float32:
@@ -60,43 +59,6 @@ def index_add_1d(a: np.ndarray, idx: np.ndarray, s: np.ndarray, alpha, dtype) ->
         flat[j] = np.add(flat[j], prod[i], dtype=wide)
 
 
-def _inner_row(shape: tuple, so: tuple, ss: tuple) -> tuple[list[int], bool]:
-    """The axes TensorIterator coalesces into the innermost row (innermost first) for two
-    operands of ``shape`` with element strides ``so`` and ``ss``, and whether that row is
-    contiguous in both (the vectorised case)."""
-    axes = sorted((d for d in range(len(shape)) if shape[d] > 1),
-                  key=lambda d: (so[d], ss[d]))
-    if not axes:
-        return [], True
-    row, span = [axes[0]], shape[axes[0]]
-    for d in axes[1:]:
-        if so[d] != so[axes[0]] * span or ss[d] != ss[axes[0]] * span:
-            break
-        row.append(d)
-        span *= shape[d]
-    return row, so[axes[0]] == 1 and ss[axes[0]] == 1
-
-
-def _vector_mask(shape: tuple, so: tuple, ss: tuple) -> np.ndarray | None:
-    """True where add's kernel takes the vector path, or None if no element does."""
-    row, contiguous = _inner_row(shape, so, ss)
-    n = 1
-    for d in row:
-        n *= shape[d]
-    vector = n - n % LANES
-    if not contiguous or vector == 0:
-        return None
-    mask_t = Tensor._empty((n,), dtypes.bool_, "index_add_ (vector lanes)")
-    lanes = mask_t._array()
-    lanes[:vector] = True
-    lanes[vector:] = False
-    # position in the row: the innermost axis varies fastest
-    in_c_order = lanes.reshape([shape[d] for d in reversed(row)])
-    order = sorted(range(len(row)), key=lambda k: row[::-1][k])
-    full = [shape[d] if d in row else 1 for d in range(len(shape))]
-    return np.broadcast_to(in_c_order.transpose(order).reshape(full), shape)
-
-
 def index_add_slices_16bit(a: np.ndarray, dim: int, idx: np.ndarray, s: np.ndarray,
                            alpha, dtype) -> None:
     """``a.select(dim, j).add_(s.select(dim, i), alpha)`` for every (i, j), in order, as
@@ -108,7 +70,7 @@ def index_add_slices_16bit(a: np.ndarray, dim: int, idx: np.ndarray, s: np.ndarr
     shape, item = a_slice.shape, a.itemsize
     so = tuple(st // item for st in a_slice.strides)
     ss = tuple(st // item for k, st in enumerate(s.strides) if k != dim)
-    vector = _vector_mask(shape, so, ss)
+    vector = vector_mask(shape, [so, ss], item)
     ah = rounded_alpha(a.dtype, alpha)
     buffers = [Tensor._empty(shape, t, "index_add_ (float32)")
                for t in (dtypes.float32, dtypes.float32, dtype)]

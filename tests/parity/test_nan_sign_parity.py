@@ -364,6 +364,22 @@ def index_add_alpha_16bit_rounding(t):
 
 
 @prog
+def index_add_alpha_16bit_expanded_source(t):
+    """A source expanded along the row (stride 0): add's kernel still takes vectors, with the
+    source as a broadcast scalar (cpu_lanes.py's rule), so those rows round once."""
+    out = {}
+    for dtype in (t.float16, t.bfloat16):
+        for shape, dim in (((22, 34), 0), ((32, 12), 1), ((5, 40, 3), 0)):
+            x, idx, src = _index_add_case(t, dtype, shape, dim, 5, len(out))
+            row = (dim + 1) % len(shape)
+            wide = src.narrow(row, 0, 1).expand(*src.shape)
+            out[f"{dtype}{shape}{dim}"] = bits(x.index_add(dim, idx, wide, alpha=0.3))
+            xt = x.transpose(0, -1).contiguous().transpose(0, -1)
+            out[f"{dtype}{shape}{dim}_t"] = bits(xt.index_add(dim, idx, wide, alpha=-1.7))
+    return out
+
+
+@prog
 def index_add_alpha_one_16bit_rounding(t):
     """alpha=1: 1-D adds one element at a time (rounding each sum); along the first or last
     dim PyTorch accumulates in float32 and rounds once; along a middle dim, slice by slice."""
