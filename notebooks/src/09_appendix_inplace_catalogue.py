@@ -162,8 +162,8 @@ print("shape", tuple(m.shape), "| strides", m.stride(), "| same values as permut
 print("same storage:", m.untyped_storage() is storage, "| version", m._version)
 
 # %% [markdown]
-# *In real PyTorch* the same program prints the same; `swapdims_`/`swapaxes_` exist there too,
-# but not in the core yet.
+# *In real PyTorch* the same program prints the same. For two dims there are also
+# `transpose_`, `swapdims_` and `swapaxes_`, in PyTorch and in the core.
 #
 # Now the costs, measured on 256×256 float32 (one buffer = 262,144 B):
 
