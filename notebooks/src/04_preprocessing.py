@@ -154,8 +154,9 @@ print("dtype:", unit.dtype, "| allocated:", tr.peak - tr.start_allocated, "B (th
 
 # %% [markdown]
 # > **In real PyTorch** images are usually `uint8`, and the message names that type: "result type
-# > Float can't be cast to the desired output type Byte" (the core has no `uint8`; for `int64`
-# > both say "Long": parity tests `test_04_uint8_message_names_byte`, `nb04_int_inplace_div`).
+# > Float can't be cast to the desired output type Byte", in PyTorch and in the core (try
+# > `dtype=ipt.uint8` above); for `int64` both say "Long" (parity tests
+# > `test_04_uint8_message_names_byte`, `nb04_int_inplace_div`).
 # > The rule is the same: an in-place result must be castable to the tensor's own dtype
 # > (integer → float is not allowed in place; float → … keeps float).
 # >
