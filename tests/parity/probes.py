@@ -26,6 +26,7 @@ from . import (
     probes_nn,
     probes_nnops,
     probes_outgrow,
+    probes_probes2,
 )
 from .harness import Raised, _raised, compare, observe
 
@@ -287,6 +288,12 @@ PROBES: dict[str, list[str]] = {
     "out= checks (every family)": probes_outgrow.OUT_CHECKS,
     "out= pairs (values, indices)": probes_outgrow.OUT_PAIRS,
     "random fills (issue 10)": probes_args.RANDOM_FILLS,
+    "last session's ops (probes2)": [
+        *probes_probes2.NORMAL, *probes_probes2.NORMS, *probes_probes2.ANY_ALL,
+        *probes_probes2.REDUCTIONS, *probes_probes2.CLOSENESS, *probes_probes2.FACTORIES,
+        *probes_probes2.SHAPES, *probes_probes2.MASKED_SELECT, *probes_probes2.VIEW_DTYPE,
+        *probes_probes2.WHERE, *probes_probes2.SORT_NONZERO, *probes_probes2.POOLING],
+    "svdvals and embedding (probes2)": [*probes_probes2.SVDVALS, *probes_probes2.EMBEDDING],
     "modes and misc": [
         *probes_args.SEEDS, "t.set_grad_enabled('a')", "callable(t.no_grad(1))",
         "t.manual_seed('a')",
@@ -317,6 +324,8 @@ OWNER = {  # which helper's files hold the fix for a class (HELPERS.md)
     "out= pairs (values, indices)": "outgrow",
     "half-written by PyTorch": "none: the core validates before its first write, as promised",
     "nn options (nnops)": "nnops",
+    "last session's ops (probes2)": "probes2",
+    "svdvals and embedding (probes2)": "nnrest (ops/svd.py, ops/embedding.py)",
 }
 
 
