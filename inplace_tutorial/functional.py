@@ -12,6 +12,7 @@ from .arg_parser import (
     form_params,
     forms_fitting,
     invalid_combination,
+    is_number,
     numpy_aliases,
 )
 from .ops import joining, out_functions, out_reductions, out_variants, tensor_shape  # noqa: F401
@@ -168,12 +169,53 @@ _JOIN = ["cat", "concat", "concatenate", "hstack", "row_stack", "stack", "vstack
 for _name in _JOIN_INDEX:
     globals()[_name] = _method(_name)
 
-def where(condition, *args, out: Tensor | None = None):
-    """torch.where(condition, input, other[, out=]) (ops/compare.py; out= in
-    ops/out_functions.py)."""
-    if out is None:
-        return _where(condition, *args)
-    return out_functions.where_out(condition, *args, out=out)
+_WHERE = ["Tensor condition", "Tensor condition, Tensor input, Tensor other, *, Tensor out = None",
+          "Tensor condition, Number self, Tensor other",
+          "Tensor condition, Tensor input, Number other",
+          "Tensor condition, Number self, Number other"]
+
+
+def where(*args, **kwargs):
+    """torch.where(condition) is ``condition.nonzero(as_tuple=True)``; torch.where(condition,
+    input, other[, out=]) picks from input or other (ops/compare.py; out= in
+    ops/out_functions.py). The arguments are bound to the first of PyTorch's five forms they
+    fit, by position or by name; none fitting is PyTorch's overload error."""
+    form, values = _bind_where(args, kwargs)
+    if form == 0:
+        return values["condition"].nonzero(as_tuple=True)
+    input = values.get("input", values.get("self"))  # noqa: A001 - PyTorch's name
+    if values.get("out") is None:
+        return _where(values["condition"], input, values["other"])
+    return out_functions.where_out(values["condition"], input, values["other"],
+                                   out=values["out"])
+
+
+def _bind_where(args: tuple, kwargs: dict) -> tuple[int, dict]:
+    """The first form the call fits (its index, its values by name), as PyTorch's parser."""
+    def typed(form: str) -> list[tuple[str, str, int | None, object]]:
+        pieces = [p.partition(" = ")[0].rsplit(" ", 1) for p in form.split(", ") if p != "*"]
+        return [(kind, name, k + 1 if k < len(args) else None,
+                 args[k] if k < len(args) else kwargs.get(name))
+                for k, (kind, name) in enumerate(pieces) if k < len(args) or name in kwargs]
+
+    def fits(kind: str, name: str, v) -> bool:
+        if name == "out":
+            return v is None or isinstance(v, Tensor)
+        return isinstance(v, Tensor) if kind == "Tensor" else is_number(v)
+
+    for k, form in enumerate(_WHERE):  # (all/any are torch.all/torch.any in this module)
+        if binding_error("where", form_params(form), args, kwargs) is None and not [
+                v for kind, name, _, v in typed(form) if not fits(kind, name, v)]:
+            return k, {name: v for _, name, _, v in typed(form)}
+    plausible = forms_fitting(_WHERE, len(args) + len(kwargs))
+    if len(plausible) == 1:  # one form takes that many arguments: PyTorch names the fault
+        error = binding_error("where", form_params(plausible[0]), args, kwargs)
+        if error is not None:
+            raise error
+        for kind, name, position, v in typed(plausible[0]):
+            if not fits(kind, name, v):
+                raise argument_error("where", name, position, kind, v)
+    raise invalid_combination("where", args, _WHERE, kwargs)
 
 def _joined(name: str):
     """torch.cat(tensors, dim, out=...) and the other joins (ops/joining.py); out= in
@@ -200,6 +242,14 @@ _SHAPE_OPS = ("flip roll diagonal tril triu cumsum cumprod sort argsort msort to
 for _name in _SHAPE_OPS:
     globals()[_name] = _method(_name)
 __all__ += _SHAPE_OPS
+_norm = norm  # noqa: F821 - made just above
+
+
+def norm(input, *args, **kwargs):  # noqa: A002
+    """torch.norm is Python in PyTorch, and its first step reads ``input.layout``."""
+    if not isinstance(input, Tensor):
+        raise AttributeError(f"'{type(input).__name__}' object has no attribute 'layout'")
+    return _norm(input, *args, **kwargs)
 
 # BLAS level 2 and flat indexing (ops/matrix_vector.py, ops/put_take.py); out= in
 # ops/out_functions.py

@@ -1,9 +1,74 @@
 """torch.linalg, the part the core has: vector_norm, matrix_norm, norm and svdvals
-(ops/norms.py, ops/svd.py). Tensor.norm and torch.norm call these, as in PyTorch."""
+(ops/norms.py, ops/svd.py). Tensor.norm and torch.norm call these, as in PyTorch.
+
+The norms here are the functions as the user calls them: input must be a Tensor, and ``out=``
+gets the result copied in. vector_norm is a structured kernel (out's dtype must be the
+result's, ``Expected out tensor to have dtype ...``); matrix_norm and norm are composite
+(they compute, then check out's dtype in their own words and copy)."""
 from __future__ import annotations
 
-from .ops.norms import linalg_norm as norm
-from .ops.norms import matrix_norm, vector_norm
+from .arg_parser import as_called, invalid_combination, is_index, is_number
+from .ops import norms
+from .ops.arg_checks import check_tensor
+from .ops.out_functions import computed, exact
 from .ops.svd import svdvals
+from .tensor import Tensor
 
 __all__ = ["matrix_norm", "norm", "svdvals", "vector_norm"]
+
+
+def _composite_dtype(name: str):
+    def rule(out: Tensor, result: Tensor) -> None:
+        if out.dtype is not result.dtype:
+            raise RuntimeError(f"{name} expected out tensor dtype {result.dtype.short} but got: "
+                               f"{out.dtype.short}")
+    return rule
+
+
+_MATRIX_NORM = [f"Tensor input, {o}, tuple of ints dim = {{-2,-1}}, bool keepdim = False, *, "
+                "torch.dtype dtype = None, Tensor out = None"
+                for o in ("Number ord", 'str ord = "fro"')]
+
+
+def vector_norm(input: Tensor, ord=2, dim=None, keepdim: bool = False, *,  # noqa: A002
+                dtype=None, out: Tensor | None = None) -> Tensor:
+    """torch.linalg.vector_norm(x, ord, dim, keepdim, *, dtype, out)."""
+    check_tensor("linalg_vector_norm", "input", input, 1)
+
+    def compute() -> Tensor:
+        return norms.vector_norm(input, ord, dim, keepdim, dtype=dtype, called=True)
+    if out is None:
+        return compute()
+    return computed("linalg_vector_norm", out, (input,), compute,
+                    lambda o, r: exact(o, r.dtype), internal=False)
+
+
+def matrix_norm(input: Tensor, ord="fro", dim=(-2, -1), keepdim: bool = False, *,  # noqa: A002
+                dtype=None, out: Tensor | None = None) -> Tensor:
+    """torch.linalg.matrix_norm(A, ord, dim, keepdim, *, dtype, out)."""
+    check_tensor("linalg_matrix_norm", "input", input, 1)
+    if not (isinstance(ord, (str, Tensor)) or is_number(ord)) or not (
+            isinstance(dim, (tuple, list)) and all(is_index(d) for d in dim)):
+        args, kwargs = as_called(["input", "ord", "dim", "keepdim", "*", "dtype", "out"],
+                                 (input, ord, dim, keepdim, dtype, out),
+                                 defaults=("fro", (-2, -1), False))
+        raise invalid_combination("linalg_matrix_norm", args, _MATRIX_NORM, kwargs)
+
+    def compute() -> Tensor:
+        return norms.matrix_norm(input, ord, dim, keepdim, dtype=dtype)
+    if out is None:
+        return compute()
+    return computed("linalg_matrix_norm", out, (input,), compute,
+                    _composite_dtype("linalg.matrix_norm"))
+
+
+def norm(input: Tensor, ord=None, dim=None, keepdim: bool = False, *,  # noqa: A002
+         dtype=None, out: Tensor | None = None) -> Tensor:
+    """torch.linalg.norm(A, ord, dim, keepdim, *, dtype, out)."""
+    check_tensor("linalg_norm", "input", input, 1)
+
+    def compute() -> Tensor:
+        return norms.linalg_norm(input, ord, dim, keepdim, dtype=dtype)
+    if out is None:
+        return compute()
+    return computed("linalg_norm", out, (input,), compute, _composite_dtype("linalg.norm"))

@@ -5,6 +5,8 @@ which is why ``clamp_`` must clone self when autograd is recording.
 """
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 
 from .. import dtypes
@@ -290,10 +292,23 @@ def ne(self, other) -> Tensor:
     return _compare("ne", np.not_equal, self, other)
 
 
+_warned: list = []  # PyTorch warns once per process (TORCH_WARN_ONCE)
+
+
+def _uint8_condition_warning() -> None:
+    if not _warned:
+        _warned.append(True)
+        warnings.warn("where received a uint8 condition tensor. This behavior is deprecated and "
+                      "will be removed in a future version of PyTorch. Use a boolean condition "
+                      "instead.", UserWarning, stacklevel=4)
+
+
 def where(condition: Tensor, input, other) -> Tensor:
     """Pick from ``input`` where condition is True, else from ``other`` (differentiable).
     Either branch may be a Python number; the result has the broadcast shape of all three."""
-    if condition.dtype is not dtypes.bool_:
+    if condition.dtype is dtypes.uint8:
+        _uint8_condition_warning()  # still taken (and saved) as it is, as PyTorch does
+    elif condition.dtype is not dtypes.bool_:
         raise RuntimeError("where expected condition to be a boolean tensor, but got a tensor "
                            f"with dtype {condition.dtype.short}")
     rd = dtypes.result_type(input, other)
@@ -302,7 +317,11 @@ def where(condition: Tensor, input, other) -> Tensor:
     out = new_output("where", shape, rd, (condition, input, other))
     o = out._array()
     np.copyto(o, arr(other), casting="unsafe")
-    np.copyto(o, arr(input), casting="unsafe", where=arr(condition))
+    pick = arr(condition)
+    if condition.dtype is dtypes.uint8:  # any non-zero byte picks input (a counted bool copy)
+        mask = Tensor._empty(condition._shape, dtypes.bool_, "where (uint8 condition)")
+        pick = np.not_equal(pick, 0, out=mask._array())
+    np.copyto(o, arr(input), casting="unsafe", where=pick)
     return record("where", out, {"self": input, "other": other, "condition": condition})
 
 

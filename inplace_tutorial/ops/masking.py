@@ -274,13 +274,13 @@ _MISSING = object()  # not passed at all: PyTorch's binding lists only what was 
 
 
 @tensor_method
-def where(self, condition=_MISSING, other=_MISSING) -> Tensor:
+def where(self, condition=_MISSING, other=_MISSING, **unknown) -> Tensor:
     """``x.where(condition, y)``: torch.where(condition, x, y), WhereBackward0 and all."""
-    if not (isinstance(condition, Tensor)
-            and (isinstance(other, Tensor) or (other is not _MISSING and is_number(other)))):
+    if unknown or not (isinstance(condition, Tensor) and (
+            isinstance(other, Tensor) or (other is not _MISSING and is_number(other)))):
         args, kwargs = as_called(["condition", "other"], (condition, other))
         args = tuple(v for v in args if v is not _MISSING)
-        kwargs = {k: v for k, v in kwargs.items() if v is not _MISSING}
+        kwargs = {k: v for k, v in kwargs.items() if v is not _MISSING} | unknown
         raise invalid_combination("where", args, _WHERE_FORMS, kwargs)
     return where_function(condition, self, other)
 

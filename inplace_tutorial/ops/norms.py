@@ -46,13 +46,15 @@ def _check_norm_dtype(op: str, self: Tensor, dtype) -> None:
 
 
 def _reduce_dims(self: Tensor, dim) -> tuple:
-    if dim is None:
+    """The NumPy axes of a reduction over dim: None and () are every dim, as in PyTorch; a
+    0-dim tensor takes dim 0 or -1 and has no axis to reduce."""
+    if not dim:
         return tuple(range(self.dim()))
     wrapped = [wrap_dim(d, self.dim()) for d in dim]
     for d in wrapped:
         if wrapped.count(d) > 1:
             raise RuntimeError(f"dim {d} appears multiple times in the list of dims")
-    return tuple(sorted(wrapped))
+    return tuple(sorted(wrapped)) if self.dim() else ()
 
 
 def _check_vector_norm(self: Tensor, ord: float, dims: tuple, dim, dtype) -> None:
@@ -61,7 +63,7 @@ def _check_vector_norm(self: Tensor, ord: float, dims: tuple, dim, dtype) -> Non
                            f"Got {self.dtype.short}")
     _check_norm_dtype(_VN, self, dtype)
     if self.numel() == 0 and (ord < 0 or ord == math.inf):
-        if dim is None:
+        if not dim:
             raise RuntimeError(f"{_VN} cannot compute the {ord:g} norm on an empty tensor "
                                "because the operation does not have an identity")
         for d in dims:
@@ -126,8 +128,12 @@ def _vector_dims(dim):
     return tuple(int(d) for d in dim)
 
 
-def _check_keepdim_dtype(op: str, keepdim, dtype) -> None:
-    if not isinstance(keepdim, bool):  # (torch.norm passes it on by position)
+def _check_keepdim_dtype(op: str, keepdim, dtype, called: bool = False) -> None:
+    """``called``: the user called op itself (a keyword has no position); torch.norm is
+    Python and passes keepdim on by position."""
+    if not isinstance(keepdim, bool):
+        if called:
+            raise argument_error(op, "keepdim", 4, "bool", keepdim)
         raise TypeError(f"{op}(): argument 'keepdim' (position 4) must be bool, "
                         f"not {type_name(keepdim)}")
     if dtype is not None and not isinstance(dtype, dtypes.dtype):
@@ -135,12 +141,23 @@ def _check_keepdim_dtype(op: str, keepdim, dtype) -> None:
                         f"{type_name(dtype)}")
 
 
+def _order(op: str, ord, name: str):
+    """A Scalar order: a number, or a 0-dim tensor that doesn't require grad (its value)."""
+    if isinstance(ord, Tensor) and ord.dim() == 0 and not ord.requires_grad:
+        ord = ord.item()
+    check_number(op, "ord", ord, 2)
+    if isinstance(ord, numbers.Complex) and not isinstance(ord, numbers.Real):
+        raise RuntimeError(f"{name}: Expected a non-complex scalar as the order of norm.")
+    return ord
+
+
 def vector_norm(self: Tensor, ord=2, dim=None, keepdim: bool = False, *,
-                dtype=None) -> Tensor:
-    """torch.linalg.vector_norm: the ord-norm of self over dim (all dims when None)."""
-    check_number("linalg_vector_norm", "ord", ord, 2)
+                dtype=None, called: bool = False) -> Tensor:
+    """torch.linalg.vector_norm: the ord-norm of self over dim (all dims when None or ()).
+    ``called``: torch.linalg.vector_norm itself (linalg.py), not torch.norm's Python."""
+    ord = _order("linalg_vector_norm", ord, _VN)
     dims_arg = _vector_dims(_dim_list(dim))  # the binding's order: ord, dim, keepdim, dtype
-    _check_keepdim_dtype("linalg_vector_norm", keepdim, dtype)
+    _check_keepdim_dtype("linalg_vector_norm", keepdim, dtype, called)
     dims = _reduce_dims(self, dims_arg)
     _check_vector_norm(self, float(ord), dims, dims_arg, dtype)
     out = _vector_norm(self, ord, dims, keepdim, dtype)
@@ -202,7 +219,7 @@ def matrix_norm(A: Tensor, ord="fro", dim=(-2, -1), keepdim: bool = False, *,
             return vector_norm(A, 2, dim, keepdim, dtype=dtype)
         S, perm = _singular_values(A, dim, dtype)
         return _keep_reduced(S.sum(-1, keepdim), perm, keepdim)
-    check_number("linalg_matrix_norm", "ord", ord, 2)
+    ord = _order("linalg_matrix_norm", ord, _MN)
     if abs(ord) not in (1, 2, math.inf):
         raise RuntimeError(f"{_MN}: Order {ord:g} not supported.")
     dim = _matrix_dims(A, dim, dtype, low_precision=abs(ord) != 2)
