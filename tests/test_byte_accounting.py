@@ -162,6 +162,14 @@ INDEXING = {
     "x[:, cols] = v": lambda a: _put(a, (slice(None), _flipped(a, 1))),
     "index_put_ accumulate": lambda a: (a * 1).index_put_(
         (_flipped(a, 0) // 2,), a, accumulate=True),
+    # index_select of a source np.take would copy whole first (it wants C order): transposed,
+    # strided, expanded (stride 0), and a gradient that arrives expanded (sum's backward)
+    "index_select transposed dim 0": lambda a: a.t().index_select(0, _flipped(a, 1)),
+    "index_select transposed dim 1": lambda a: a.t().index_select(1, _flipped(a, 0)),
+    "index_select strided": lambda a: a[:, ::2].index_select(0, _flipped(a, 0)),
+    "index_select expanded": lambda a: a[:1].expand(*a.shape).index_select(1, _flipped(a, 1)),
+    "index_fill value backward, expanded grad": lambda a: (a * 1).index_fill_(
+        1, _flipped(a, 1)[::2], a[0, 0]).sum() * a,
 }
 
 

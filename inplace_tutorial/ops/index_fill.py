@@ -115,13 +115,13 @@ def _index_fill_bw(ctx, g):
             saves={"index": None})
 def _index_fill_tensor_bw(ctx, g):
     g_value = None
-    if ctx.needs(1):  # grad.index_select(dim, index).sum()
-        idx = _wrapped(ctx, g)
-        a = g._array()
-        picked = a.reshape(-1)[idx] if g.dim() == 0 or a.ndim == 0 else \
-            np.take(a, idx, axis=saved_dim(ctx, g.dim()))
-        g_value = Tensor._empty((), g.dtype, "index_fill backward")
-        g_value._array()[...] = picked.sum()
+    if ctx.needs(1):  # grad.index_select(dim, index.unique()).sum(), as derivatives.yaml
+        # has it: a slice named twice counts once, and index_select's range check applies (a
+        # negative index fills the slice from the end, then raises here, as in PyTorch)
+        unique = np.unique(ctx.saved("index")._array())
+        index = Tensor._empty(unique.shape, dtypes.int64, "index_fill backward")
+        index._array()[...] = unique
+        g_value = g.index_select(saved_dim(ctx, g.dim()), index).sum()
     return (_fill_zero_bw(ctx, g) if ctx.needs(0) else None, g_value)
 
 

@@ -18,6 +18,7 @@ from ..autograd.record import record, record_inplace
 from ..creation import zeros
 from ..layout import non_overlapping_and_dense, wrap_dim
 from ..tensor import Tensor, tensor_method
+from ._take import take_into
 from .arg_checks import argument_error, is_number, type_name
 from .index_add_rounding import index_add_1d, index_add_slices_16bit
 from .joining import saved_dim, symint
@@ -195,8 +196,7 @@ def select_plain(g: Tensor, dim: int, index: Tensor) -> Tensor:
         return out
     shape = g._shape[:dim] + (idx.size,) + g._shape[dim + 1:]
     out = Tensor._empty(shape, g.dtype, "index_select")
-    np.take(g._array(), idx, axis=dim, out=out._array(), mode="clip")  # (checked already;
-    # the default mode would buffer the whole output)
+    take_into(g._array(), idx, dim, out._array())  # (in range: checked already)
     return out
 
 
