@@ -298,3 +298,13 @@ repeat_interleave = tensor_shape.repeat_interleave_function
 masked_select = _method("masked_select")
 __all__ += ["broadcast_to", "dsplit", "ger", "hsplit", "masked_select", "outer",
             "repeat_interleave", "tensor_split", "tile", "vsplit"]
+
+# selecting reductions (ops/selection.py): torch.kthvalue(x, k, dim, out=(values, indices)),
+# median and nanmedian (out= with a dim only, ops/out_selection.py)
+_SELECTION = "kthvalue median nanmedian".split()
+for _name in _SELECTION:
+    globals()[_name] = _method(_name)
+for _name in ("median", "nanmedian"):
+    _FORMS[_name] = ["Tensor input", "Tensor input, int dim, bool keepdim = False, *, tuple of "
+                     "Tensors out = None"]
+__all__ += _SELECTION

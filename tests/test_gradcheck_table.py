@@ -349,6 +349,16 @@ CASES.update({
                                            ).sum(), [A], False),
 })
 
+# the selecting reductions (ops/selection.py): random values, so no ties
+CASES.update({
+    "kthvalue": (lambda a: a.kthvalue(2, 1).values * 2 + a.t().kthvalue(1, 0, True).values[0],
+                 [A], False),
+    "median": (lambda a: a.median() + a.t()[1:].median(), [B], False),
+    "median_dim": (lambda a: a.median(1).values + a.median(0, True).values.sum(), [B], False),
+    "nanmedian": (lambda a: a.nanmedian() * 2, [A], False),
+    "nanmedian_dim": (lambda a: a.nanmedian(-1, True).values, [B], False),
+})
+
 # Rows whose backward PyTorch leaves unimplemented (derivatives.yaml's not_implemented, or
 # its NotImplemented node): backward through them must raise PyTorch's error instead.
 NOT_IMPLEMENTED = {

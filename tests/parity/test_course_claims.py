@@ -312,6 +312,17 @@ def _saved_programs(t):
         **_pointwise_saved_programs(t, x, nl),
         **_shape_saved_programs(t, x, nl),
         **_join_index_saved_programs(t, x, nl),
+        **selection_saved_programs(t, x, nl),
+    }
+
+
+def selection_saved_programs(t, x, nl):
+    """The selecting reductions (kthvalue, median, nanmedian, ...)."""
+    return {
+        "kthvalue": lambda: x(2, 3).kthvalue(2, -1)[0],
+        "median": lambda: x(2, 3).median(), "median_dim": lambda: x(2, 3).median(0, True)[0],
+        "nanmedian": lambda: x(2, 3).nanmedian(),
+        "nanmedian_dim": lambda: x(2, 3).nanmedian(1)[0],
     }
 
 

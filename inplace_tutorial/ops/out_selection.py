@@ -1,0 +1,146 @@
+"""``out=`` for the selecting reductions (selection.py): torch.kthvalue, median and nanmedian
+with a dim, each into a (values, indices) pair of the caller's.
+
+Every one of these kernels checks its two outs in its own words and order (kthvalue: "output
+values must be of same type as input"; median: legacy type names, indices first), then
+resizes them as resize_output does and writes the picked pair; the call returns them as
+``torch.return_types.<op>_out``. Registered in out_functions.OUT (functional.py imports this).
+"""
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import numpy as np
+
+from .. import dtypes
+from ..arg_parser import type_name
+from ..autograd import grad_mode
+from ..layout import wrap_dim
+from ..tensor import Tensor
+from ..type_names import type_string
+from . import out_variants
+from .index_ops import check_no_overlap
+from .out_functions import out_form, write
+
+
+def _named_out(name: str, fields: tuple[str, str] = ("values", "indices")) -> type:
+    """torch.return_types.<name>_out: what the out= forms return (out's two tensors)."""
+    def __repr__(self) -> str:
+        return (f"torch.return_types.{name}_out(\n{fields[0]}={self[0]!r},\n"
+                f"{fields[1]}={self[1]!r})")
+
+    return type(name + "_out", (tuple,), {
+        "__slots__": (), "__repr__": __repr__,
+        fields[0]: property(lambda self: self[0]), fields[1]: property(lambda self: self[1])})
+
+
+_OUT_PAIRS = {name: _named_out(name) for name in ("kthvalue", "median", "nanmedian")}
+
+
+def _two_outs(out, position: int) -> tuple[Tensor, Tensor]:
+    """The parser's checks of a ``tuple of Tensors out`` (``position``: out's place in the
+    function's signature, counted from 0)."""
+    if not isinstance(out, (tuple, list)):
+        return None  # type: ignore[return-value]
+    for i, o in enumerate(out):
+        if not isinstance(o, Tensor):
+            raise TypeError(f"expected Tensor as element {i} in argument {position}, but got "
+                            f"{type_name(o)}")
+    if len(out) != 2:
+        raise TypeError(f"expected tuple of 2 elements but got {len(out)}")
+    return out[0], out[1]
+
+
+def _pair_into(name: str, self: Tensor, out, position: int, compute: Callable[[], tuple],
+               checks: Callable[[Tensor, Tensor, tuple], None]) -> tuple:
+    """Compute the pair (no graph), let the kernel's ``checks`` check and resize the outs (to
+    the result's shape, given), and copy the pair in (each out's version goes up by one)."""
+    pair = _two_outs(out, position)
+    if pair is None:
+        raise TypeError(f"{name}(): argument 'out' must be tuple of Tensors, not "
+                        f"{type_name(out)}")
+    values, indices = pair
+    out_variants._refuse_autograd(name, (self,), values)
+    out_variants._refuse_autograd(name, (self,), indices)
+    with grad_mode.no_grad():
+        rv, ri = compute()  # the op's own argument checks come first
+    checks(values, indices, rv._shape)
+    for o, r in ((values, rv), (indices, ri)):
+        write(o, name, lambda o=o, r=r: np.copyto(o._array(), r._array()))
+    return _OUT_PAIRS[name]((values, indices))
+
+
+def _resize_kept(o: Tensor, self: Tensor, d: int, keepdim: bool, shape: tuple) -> None:
+    """_reduction_with_indices_allocate_or_resize_output's resize: without keepdim, an out one
+    dim short is unsqueeze_d at dim first (so its strides survive), then resized to the
+    kept-dim shape; _squeeze_kept undoes the unsqueeze after the kernel."""
+    kept = shape if keepdim or not self.dim() else shape[:d] + (1,) + shape[d:]
+    if not keepdim and self.dim() and o.dim() == self.dim() - 1:
+        inner = o._shape[d] * o._stride[d] if d < o.dim() else 1
+        o._set_geometry(o._shape[:d] + (1,) + o._shape[d:],
+                        o._stride[:d] + (inner,) + o._stride[d:], o._offset)
+    out_variants.resize_output(o, kept)
+
+
+def _squeeze_kept(o: Tensor, self: Tensor, d: int, keepdim: bool) -> None:
+    if not keepdim and self.dim():
+        o._set_geometry(o._shape[:d] + o._shape[d + 1:], o._stride[:d] + o._stride[d + 1:],
+                        o._offset)
+
+
+def _kthvalue_checks(self: Tensor, dim, keepdim) -> Callable[[Tensor, Tensor, tuple], None]:
+    """kthvalue_out_impl_cpu: no overlap of values with self, then
+    _reduction_with_indices_allocate_or_resize_output: values' type, its resize, indices'
+    type, its resize (a refused indices leaves values resized, kept dim and all, as in
+    PyTorch)."""
+    def checks(values: Tensor, indices: Tensor, shape: tuple) -> None:
+        d = wrap_dim(dim, max(self.dim(), 1))
+        check_no_overlap(values, self)
+        if values.dtype is not self.dtype:
+            raise RuntimeError("output values must be of same type as input")
+        _resize_kept(values, self, d, keepdim, shape)
+        if indices.dtype is not dtypes.int64:
+            raise RuntimeError("output indices must be of scalar type Long")
+        _resize_kept(indices, self, d, keepdim, shape)
+        _squeeze_kept(values, self, d, keepdim)
+        _squeeze_kept(indices, self, d, keepdim)
+    return checks
+
+
+@out_form("kthvalue")
+def kthvalue_out(self: Tensor, k, dim=-1, keepdim=False, *, out=None) -> tuple:
+    return _pair_into("kthvalue", self, out, 4, lambda: self.kthvalue(k, dim, keepdim),
+                      _kthvalue_checks(self, dim, keepdim))
+
+
+def _median_checks(self: Tensor) -> Callable[[Tensor, Tensor], None]:
+    """median_with_indices_impl: checkScalarType on indices, then checkSameType on values,
+    in at::checkAllSame's words (both ops say "median")."""
+    def checks(values: Tensor, indices: Tensor, shape: tuple) -> None:
+        if indices.dtype is not dtypes.int64:
+            raise RuntimeError("Expected tensor for argument #1 'indices' to have scalar type "
+                               f"Long; but got {type_string(indices.dtype)} instead (while "
+                               "checking arguments for median)")
+        if values.dtype is not self.dtype:
+            raise RuntimeError("Expected tensor for 'values' to have the same type as tensor "
+                               f"for argument #2 'self'; but type {type_string(values.dtype)} "
+                               f"does not equal {type_string(self.dtype)} (while checking "
+                               "arguments for median)")
+        out_variants.resize_output(values, shape)
+        out_variants.resize_output(indices, shape)
+    return checks
+
+
+@out_form("median")
+def median_out(self: Tensor, dim, keepdim=False, *, out=None) -> tuple:
+    return _pair_into("median", self, out, 3, lambda: self.median(dim, keepdim),
+                      _median_checks(self))
+
+
+@out_form("nanmedian")
+def nanmedian_out(self: Tensor, dim, keepdim=False, *, out=None) -> tuple:
+    return _pair_into("nanmedian", self, out, 3, lambda: self.nanmedian(dim, keepdim),
+                      _median_checks(self))
+
+
+__all__ = ["kthvalue_out", "median_out", "nanmedian_out"]
