@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import warnings
 
-from . import linalg, memory, ops  # noqa: F401  (ops attaches methods to Tensor)
+from . import backends, linalg, memory, ops  # noqa: F401  (ops attaches methods to Tensor)
 from .autograd import (
     detect_anomaly,
     enable_grad,

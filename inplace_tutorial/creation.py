@@ -10,7 +10,7 @@ import types
 
 import numpy as np
 
-from . import dtypes, storage
+from . import cpu_capability, dtypes, storage
 from .arg_parser import argument_error, int_list, invalid_combination, is_number, size_arg
 from .layout import (
     contiguous_strides,
@@ -119,8 +119,25 @@ def _bf16_payload_to_f16(d, s, m, m2):
     np.bitwise_or(d, 0x8000, out=d, where=m2)
 
 
+def _sign_of(s, out) -> None:
+    """The sign bits of a NaN source: 16-bit sources arrive as their unsigned bit patterns."""
+    if s.dtype.kind == "u":
+        np.greater_equal(s, 0x8000, out=out)
+    else:
+        np.signbit(s, out=out)
+
+
+def _signed_canonical_f16(d, s, m, m2):
+    """sign | 0x7E00: the NaN keeps its sign and loses its payload."""
+    np.copyto(d, 0x7E00, where=m)
+    _sign_of(s, m2)
+    np.logical_and(m, m2, out=m2)
+    np.bitwise_or(d, 0x8000, out=d, where=m2)
+
+
 # (source dtype, destination dtype) -> what PyTorch leaves in a NaN's bits where NumPy's or
-# ml_dtypes' cast differs (measured on torch 2.13's CPU conversions, every length)
+# ml_dtypes' cast differs (measured on torch 2.13's CPU conversions, every length), in its
+# AVX2/AVX512 builds ...
 _NAN_BITS = {
     ("float32", "float16"): _quiet_f16,
     ("bfloat16", "float16"): _bf16_payload_to_f16,
@@ -128,6 +145,15 @@ _NAN_BITS = {
     ("float16", "bfloat16"): lambda d, s, m, m2: np.copyto(d, 0x7FC0, where=m),  # canonical
     ("float16", "float64"): lambda d, s, m, m2: np.bitwise_or(d, 1 << 51, out=d, where=m),
 }
+# ... and where its DEFAULT build (ATEN_CPU_CAPABILITY=default, or a CPU without AVX2) differs:
+# c10's scalar conversions, BFloat16's round_to_nearest_even (every NaN is 0x7FC0) and Half's
+# (sign kept, payload dropped), take the place of the vector instructions' bits.
+if cpu_capability.CAPABILITY == cpu_capability.DEFAULT:
+    _NAN_BITS.update({
+        ("float32", "bfloat16"): lambda d, s, m, m2: np.copyto(d, 0x7FC0, where=m),
+        ("bfloat16", "float16"): _signed_canonical_f16,
+        ("float64", "float16"): _signed_canonical_f16,
+    })
 
 
 def _nan_bits(dst: np.ndarray, src: np.ndarray, op: str) -> None:

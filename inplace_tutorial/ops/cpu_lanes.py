@@ -6,8 +6,10 @@ core needs to know which path each element took. PyTorch's TensorIterator orders
 the operands' strides (innermost first), merges dims that are contiguous with each other
 into one row, and runs each row's first ``n - n % LANES`` elements in vectors when every
 operand is contiguous along the row (one input may be a broadcast scalar); the rest of the
-row, and every element of a strided row, goes through the element loop. LANES is a 512-bit
-register's worth of elements (PyTorch's AVX512 build): 16 float32, 8 float64, 32 float16.
+row, and every element of a strided row, goes through the element loop. A step takes 64
+bytes (16 float32, 8 float64, 32 float16), two 32-byte vectors, measured alike in the three
+builds of torch 2.13's x86 wheel (cpu_capability.py: DEFAULT, AVX2, AVX512). What the vector
+loop leaves differs by build, so the callers ask ``cpu_capability.VECTOR_INSTRUCTIONS`` too.
 """
 from __future__ import annotations
 

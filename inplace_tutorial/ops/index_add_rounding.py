@@ -10,14 +10,16 @@ works on rows: where the slice's innermost (coalesced) row is contiguous in both
 it takes vectors of 32 elements in float32 (``self + source * alpha`` rounded once:
 the product of two 16-bit floats is exact in float32), and the rest of each row, or every
 element of a strided row, element by element in the 16-bit type (rounded twice, as above).
-32 is a 512-bit register of 16-bit floats, PyTorch's AVX512 build (cpu_lanes.py finds which
-elements take the vectors; on an AVX2-only CPU they hold 16, and the tails start earlier).
+cpu_lanes.py finds which elements take the vectors (64 bytes of them in every x86 build). In
+PyTorch's DEFAULT build (cpu_capability.py) the vectors are plain arrays of Half/BFloat16
+whose arithmetic rounds each step to 16 bits, so every element rounds twice.
 """
 from __future__ import annotations
 
 import numpy as np
 
 from .. import dtypes
+from ..cpu_capability import VECTOR_INSTRUCTIONS
 from ..tensor import Tensor
 from .cpu_lanes import vector_mask
 
@@ -70,7 +72,7 @@ def index_add_slices_16bit(a: np.ndarray, dim: int, idx: np.ndarray, s: np.ndarr
     shape, item = a_slice.shape, a.itemsize
     so = tuple(st // item for st in a_slice.strides)
     ss = tuple(st // item for k, st in enumerate(s.strides) if k != dim)
-    vector = vector_mask(shape, [so, ss], item)
+    vector = vector_mask(shape, [so, ss], item) if VECTOR_INSTRUCTIONS else None
     ah = rounded_alpha(a.dtype, alpha)
     buffers = [Tensor._empty(shape, t, "index_add_ (float32)")
                for t in (dtypes.float32, dtypes.float32, dtype)]

@@ -13,6 +13,7 @@ from __future__ import annotations
 import numpy as np
 
 from .. import dtypes
+from ..cpu_capability import VECTOR_INSTRUCTIONS
 from ..tensor import Tensor
 from .cpu_lanes import element_strides, vector_mask
 
@@ -47,15 +48,27 @@ def clamp_bound(ufunc, x, bound, out: np.ndarray, dtype) -> None:
         ufunc(x, bound, out=out, dtype=dtype, casting="unsafe")
 
 
+def _operand_nan(o: np.ndarray, first: np.ndarray, second: np.ndarray, m: np.ndarray) -> None:
+    """Where ``m``: ``first``'s NaN if it is one, else ``second``'s, bits as they are."""
+    np.copyto(o, second, where=m)
+    a_nan_t = Tensor._empty(o.shape, dtypes.bool_, "maximum (NaN operand)")
+    a_nan = a_nan_t._array()
+    np.isnan(first, out=a_nan)
+    np.logical_and(a_nan, m, out=a_nan)
+    np.copyto(o, first, where=a_nan)
+
+
 _ALL_ONES = {2: np.uint16(0xFFFF), 4: np.uint32(0xFFFFFFFF), 8: np.uint64(0xFFFFFFFFFFFFFFFF)}
 
 
 def minmax_bits(out: Tensor, a: Tensor, b: Tensor) -> None:
     """maximum/minimum (and clamp_min/clamp_max with a tensor bound) as PyTorch's two loops
-    leave them (cpu_lanes.py): a NaN is the canonical NaN in the element loop and all ones in
-    a vector register; of two equal values (0.0 and -0.0) the element loop keeps ``a``
-    (``a < b ? b : a``), the vector instruction ``b``. Operands of another dtype than the
-    result (promotion) are left as NumPy computed them."""
+    leave them (cpu_lanes.py): a NaN is the canonical NaN in the element loop; in the vector
+    loop it is all ones (AVX2/AVX512 builds), or in the DEFAULT build, whose vectors are plain
+    arrays, the operand's own NaN (``a``'s if ``a`` is one, else ``b``'s). Of two equal
+    values (0.0 and -0.0) the element loop keeps ``a`` (``a < b ? b : a``), the vector loop
+    ``b`` (``a > b ? a : b``), in every build. Operands of another dtype than the result
+    (promotion) are left as NumPy computed them."""
     if not out.dtype.is_floating_point or out.numel() == 0 or not (
             a.dtype is out.dtype and b.dtype is out.dtype):
         return
@@ -69,13 +82,17 @@ def minmax_bits(out: Tensor, a: Tensor, b: Tensor) -> None:
                                  element_strides(b, shape)], out.dtype.itemsize)
     mask_t = Tensor._empty(shape, dtypes.bool_, "maximum (NaN and tie masks)")
     m = mask_t._array()
+    first, second = np.broadcast_to(a._array(), shape), np.broadcast_to(b._array(), shape)
     np.isnan(o, out=m)
     if m.any():
         np.copyto(o, np.nan, where=m)
         if vector is not None:
             np.logical_and(m, vector, out=m)
-            np.copyto(o.view(f"u{out.dtype.itemsize}"), _ALL_ONES[out.dtype.itemsize], where=m)
-    first, second = np.broadcast_to(a._array(), shape), np.broadcast_to(b._array(), shape)
+            if VECTOR_INSTRUCTIONS:
+                np.copyto(o.view(f"u{out.dtype.itemsize}"), _ALL_ONES[out.dtype.itemsize],
+                          where=m)
+            else:
+                _operand_nan(o, first, second, m)
     np.equal(first, second, out=m)
     if m.any():
         np.copyto(o, first, where=m)
