@@ -22,6 +22,7 @@ from .ops.einsum import einsum
 from .ops.fill_draw import fill
 from .ops.index_put import bind
 from .ops.index_reduce import index_reduce_function as index_reduce
+from .ops.pad_nd import constant_pad_nd
 from .ops.scatter_reduce import scatter_reduce_function as scatter_reduce
 from .tensor import Tensor
 
@@ -232,7 +233,8 @@ def _joined(name: str):
 for _name in _JOIN:
     globals()[_name] = _joined(_name)
 
-__all__ = [*_NAMES, *_POINTWISE_MORE, *_JOIN_INDEX, *_JOIN, "einsum", "index_reduce",
+__all__ = [*_NAMES, *_POINTWISE_MORE, *_JOIN_INDEX, *_JOIN, "constant_pad_nd", "einsum",
+           "index_reduce",
            "scatter_reduce", "where", "bernoulli", "fill", "normal"]
 
 # Shape ops of issue 10 (ops/reorder.py, triangular.py, scan.py ...): torch.flip(x, dims) is

@@ -236,6 +236,9 @@ LAYERS = {
     "AvgPool2d divisor_override": (lambda: nn.AvgPool2d(2, divisor_override=3), (2, 4, 6, 6),
                                    (16, 4, 32, 32)),
     "Embedding max_norm": (lambda: _renormed_lookup, (4, 3), (1024, 64)),
+    "Embedding scale_grad_by_freq": (lambda: _frequency_lookup, (4, 3), (1024, 64)),
+    "Conv2d padding='same' even kernel": (lambda: nn.Conv2d(4, 8, (2, 4), padding="same"),
+                                          (2, 4, 6, 6), (4, 4, 64, 64)),
     "ReLU": (lambda: nn.ReLU(), (2, 3), (256, 256)),
     "Sigmoid": (lambda: nn.Sigmoid(), (2, 3), (256, 256)),
     "Tanh": (lambda: nn.Tanh(), (2, 3), (256, 256)),
@@ -264,6 +267,16 @@ def _renormed_lookup(x):
     with ipt.no_grad():
         _LOOKUP["e"].weight.mul_(10.0)
     return _LOOKUP["e"](_LOOKUP["i"]) + x
+
+
+def _frequency_lookup(x):
+    """nn.Embedding(scale_grad_by_freq=True) looking up rows of a table of x's shape, each
+    row index repeated (i % 7), plus x: the backward counts the indices and scales the rows."""
+    if _LOOKUP.get("freq_shape") != x.shape:
+        ipt.manual_seed(0)
+        _LOOKUP.update(freq_shape=x.shape, i_freq=ipt.arange(x.shape[0]) % 7,
+                       e_freq=nn.Embedding(x.shape[0], x.shape[1], scale_grad_by_freq=True))
+    return _LOOKUP["e_freq"](_LOOKUP["i_freq"]) + x
 
 
 LOSSES = {

@@ -263,3 +263,35 @@ def test_softmax_and_flatten():
     assert nn.Flatten()(x).shape == (2, 12)
     s = F.softmax(ipt.randn(4, 5), dim=1).numpy()
     np.testing.assert_allclose(s.sum(1), 1, rtol=1e-6)
+
+
+def test_embedding_sparse_backward_says_the_core_has_no_sparse_tensors():
+    """PyTorch gives the weight a sparse COO gradient; the core can't, and says so in backward
+    (the forward and its node are as in PyTorch: test_embedding_grad_parity.py)."""
+    w = ipt.tensor(np.arange(12.0).reshape(4, 3), requires_grad=True)
+    y = F.embedding(ipt.tensor([0, 2, 2]), w, sparse=True)
+    assert y.grad_fn._saved_sparse is True
+    with pytest.raises(NotImplementedError, match="no sparse tensors"):
+        y.sum().backward()
+    assert w.grad is None
+
+
+@pytest.mark.filterwarnings("ignore:Using padding='same'")
+@pytest.mark.parametrize("kernel,dilation", [((2, 4), 1), ((3, 2), (2, 1)), ((2, 2), 3)])
+def test_conv2d_same_even_kernel_matches_explicit_padding(kernel, dilation):
+    """padding='same' with an odd total: the left amount on both sides plus one more cell on
+    the right (bottom), as NumPy's own zero-padding and direct loops compute it."""
+    rng = np.random.default_rng(0)
+    x, w = rng.standard_normal((2, 3, 6, 7)), rng.standard_normal((4, 3, *kernel))
+    d = (dilation,) * 2 if isinstance(dilation, int) else dilation
+    total = [di * (k - 1) for di, k in zip(d, kernel)]
+    xp = np.pad(x, ((0, 0), (0, 0), (total[0] // 2, total[0] - total[0] // 2),
+                    (total[1] // 2, total[1] - total[1] // 2)))
+    want = np.zeros((2, 4, 6, 7))
+    for i in range(kernel[0]):
+        for j in range(kernel[1]):
+            win = xp[:, :, i * d[0]:i * d[0] + 6, j * d[1]:j * d[1] + 7]
+            want += np.einsum("nchw,oc->nohw", win, w[:, :, i, j])
+    got = F.conv2d(ipt.tensor(x), ipt.tensor(w), padding="same", dilation=dilation)
+    assert got.shape == (2, 4, 6, 7)
+    np.testing.assert_allclose(got.numpy(), want, rtol=1e-10, atol=1e-10)

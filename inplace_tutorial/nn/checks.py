@@ -7,6 +7,8 @@ kernels in ops/nn_ops.py and ops/pooling.py only ever see arguments PyTorch woul
 """
 from __future__ import annotations
 
+import warnings
+
 from .. import dtypes
 from ..autograd import grad_mode
 from ..layout import wrap_dim
@@ -148,9 +150,10 @@ def conv2d(input, weight, bias, stride, padding, dilation=ONE,
     stride = _expand("stride", given_stride, dims)
     given_dilation = _pair("conv2d", "dilation", dilation, 6)
     valid = padding == "valid"  # (PyTorch then calls convolution with padding [0])
+    extra = (0, 0)  # cells padded on the right/bottom only (padding='same', odd total)
     if isinstance(padding, str):  # the string's path needs the dilation first
         dilation = _expand("dilation", given_dilation, dims)
-        padding = _padding_string(padding, stride, kernel, dilation)
+        padding, extra = _padding_string(padding, stride, kernel, dilation)
     given_padding = (0,) if valid else _pair("conv2d", "padding", padding, 5)
     padding = _expand("padding", given_padding, dims)
     dilation = _expand("dilation", given_dilation, dims)
@@ -173,8 +176,10 @@ def conv2d(input, weight, bias, stride, padding, dilation=ONE,
         raise RuntimeError(f"Given groups={groups}, expected weight to be divisible by {groups} "
                            f"at dimension 0, but got weight of size [{shape}] instead")
     channels = input._shape[-3]
+    # (with extra cells, PyTorch's convolution sees the padded input, and names its size)
+    sizes = (*input._shape[:-2], *(n + e for n, e in zip(input._shape[-2:], extra)))
     if shape[1] * groups != channels:
-        batched = list(input._shape) if input.dim() == 4 else [1, *input._shape]
+        batched = list(sizes) if input.dim() == 4 else [1, *sizes]
         raise RuntimeError(f"Given groups={groups}, weight of size {shape}, expected "
                            f"input{batched} to have {shape[1] * groups} channels, but got "
                            f"{channels} channels instead")
@@ -182,7 +187,7 @@ def conv2d(input, weight, bias, stride, padding, dilation=ONE,
         raise RuntimeError(f"Given weight of size {shape}, expected bias to be "
                            f"1-dimensional with {shape[0]} elements, but got bias of "
                            f"size {list(bias._shape)} instead")
-    padded = [n + 2 * p for n, p in zip(input._shape[-2:], padding)]
+    padded = [n + 2 * p for n, p in zip(sizes[-2:], padding)]
     extent = [d * (k - 1) + 1 for d, k in zip(dilation, kernel)]  # the dilated kernel
     if any(n < k for n, k in zip(padded, extent)):
         raise RuntimeError("Calculated padded input size per channel: "
@@ -192,14 +197,29 @@ def conv2d(input, weight, bias, stride, padding, dilation=ONE,
     if any(d == 0 for d in dilation):
         raise RuntimeError("non-positive dilation is not supported")
     if input.dtype is not weight.dtype:
-        if input.dtype is not dtypes.float32:  # only float32 could have taken the MKLDNN path
+        batched = sizes if input.dim() == 4 else (1, *sizes)
+        if not _uses_mkldnn(input.dtype, batched, shape, stride, dilation, groups):
             raise RuntimeError(f"expected scalar type {input.dtype.short} but found "
                                f"{weight.dtype.short}")
         raise RuntimeError(f"Input type (torch.{input.dtype.tensor_type}) and weight type "
                            f"(torch.{weight.dtype.tensor_type}) should be the same or input "
                            "should be a MKLDNN tensor and weight is a dense tensor")
     return (stride, padding, dilation), (given_stride, given_padding, given_dilation,
-                                         (0,) if valid else (0, 0))
+                                         (0,) if valid else (0, 0)), extra
+
+
+def _uses_mkldnn(dtype, sizes: tuple, weight: list, stride, dilation, groups: int) -> bool:
+    """ConvParams::use_mkldnn for a float32 CPU input (one thread, as the parity suites run
+    torch): oneDNN takes it unless it is a small single-image job PyTorch's own kernel does
+    faster. The two paths word a dtype mismatch differently."""
+    if dtype is not dtypes.float32:
+        return False
+    n, c, h, w = sizes
+    kh, kw = weight[-2:]
+    if not (any(s != 1 for s in stride) or any(d != 1 for d in dilation) or n >= 16
+            or kw != 1 or kh != 1):
+        return False
+    return groups > 1 or (kw > 3 and kh > 3) or n > 1 or n * c * h * w > 20480
 
 
 def _int_list_like(value) -> bool:
@@ -232,19 +252,29 @@ def _expand(name: str, values: tuple, dims: int = 2) -> tuple:
     return values
 
 
+_SAME_WARNING = ("Using padding='same' with even kernel lengths and odd dilation may require "
+                 "a zero-padded copy of the input be created")
+_warned = []  # PyTorch warns once per process (TORCH_WARN_ONCE)
+
+
 def _padding_string(padding: str, stride: tuple, kernel: tuple, dilation: tuple):
+    """(padding, extra): 'valid' is no padding; 'same' pads dilation * (kernel - 1) cells in
+    all, half on each side, and an odd total puts its last cell on the right (bottom). The
+    convolution pads both sides by the left amount; ``extra`` is the right's surplus, which
+    nn/functional.py:conv2d adds first with constant_pad_nd, as PyTorch's convolution_same."""
     if padding == "valid":
-        return 0
+        return 0, (0, 0)
     if padding != "same":
         raise RuntimeError(f"Invalid padding string: '{padding}'")
     if any(s != 1 for s in stride):
         raise RuntimeError("padding='same' is not supported for strided convolutions")
     total = [d * (k - 1) for d, k in zip(dilation, kernel)]
-    if any(t % 2 for t in total):  # PyTorch pads one side more; the core can't yet
-        raise NotImplementedError("inplace_tutorial: padding='same' needs an even dilation * "
-                                  f"(kernel size - 1) here (got kernel {list(kernel)}, "
-                                  f"dilation {list(dilation)})")
-    return [t // 2 for t in total]
+    left = [t // 2 for t in total]
+    extra = tuple(t - 2 * lf for t, lf in zip(total, left))
+    if any(extra) and not _warned:
+        _warned.append(True)
+        warnings.warn(_SAME_WARNING, UserWarning, stacklevel=4)
+    return left, extra
 
 
 def batch_norm_types(input, running_mean, running_var, weight, bias) -> None:

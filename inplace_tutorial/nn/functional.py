@@ -16,7 +16,7 @@ from .. import dtypes
 from ..autograd import grad_mode
 from ..creation import rand, zeros
 from ..layout import broadcast_shapes
-from ..ops import activations, attention, loss_ops, nn_ops, normalization, pooling
+from ..ops import activations, attention, loss_ops, nn_ops, normalization, pad_nd, pooling
 from ..ops import batch_norm as batch_norm_ops
 from ..ops import cross_entropy as cross_entropy_ops
 from ..ops import embedding as embedding_ops
@@ -61,13 +61,17 @@ def linear(input: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
 def conv2d(input: Tensor, weight: Tensor, bias: Tensor | None = checks.NO_BIAS,
            stride=checks.ONE, padding=checks.ZERO, dilation=checks.ONE,
            groups: int = checks.ONE) -> Tensor:
-    """A 3-D (unbatched) input is run as a batch of one, as PyTorch does."""
-    geometry, given = checks.conv2d(input, weight, bias, stride, padding, dilation, groups)
+    """A 3-D (unbatched) input is run as a batch of one, as PyTorch does. padding='same'
+    with an odd total pads the right/bottom's extra cell first (ConstantPadNdBackward0 under
+    the convolution, as PyTorch's convolution_same), then both sides alike."""
+    geometry, given, extra = checks.conv2d(input, weight, bias, stride, padding, dilation,
+                                           groups)
     bias = None if bias is checks.NO_BIAS else bias
-    if input.dim() == 3:
-        return nn_ops.conv2d(input.unsqueeze(0), weight, bias, *geometry, int(groups),
-                             given).squeeze(0)
-    return nn_ops.conv2d(input, weight, bias, *geometry, int(groups), given)
+    x = input.unsqueeze(0) if input.dim() == 3 else input
+    if any(extra):
+        x = pad_nd.constant_pad_nd(x, (0, extra[1], 0, extra[0]))
+    out = nn_ops.conv2d(x, weight, bias, *geometry, int(groups), given)
+    return out.squeeze(0) if input.dim() == 3 else out
 
 
 def batch_norm(input: Tensor, running_mean: Tensor | None, running_var: Tensor | None,
@@ -172,10 +176,13 @@ def layer_norm(input: Tensor, normalized_shape, weight: Tensor | None = None,
 
 
 def embedding(input: Tensor, weight: Tensor, padding_idx: int | None = None,
-              max_norm: float | None = None, norm_type: float = 2.0) -> Tensor:
+              max_norm: float | None = None, norm_type: float = 2.0,
+              scale_grad_by_freq: bool = False, sparse: bool = False) -> Tensor:
     """Rows of ``weight`` picked by the integer ``input`` (EmbeddingBackward0). With
     ``max_norm``, the rows picked are first renormalised in the weight itself (see
-    ops/embedding.py:embedding_renorm_), as PyTorch's F.embedding does."""
+    ops/embedding.py:embedding_renorm_), as PyTorch's F.embedding does.
+    ``scale_grad_by_freq`` divides each row's gradient by its index's count in the batch;
+    ``sparse`` asks for a sparse gradient, which the core can't make (its backward says so)."""
     if padding_idx is not None:  # F.embedding's Python asserts, before anything else
         if padding_idx > 0:
             if padding_idx >= weight.size(0):
@@ -190,7 +197,9 @@ def embedding(input: Tensor, weight: Tensor, padding_idx: int | None = None,
             embedding_ops.embedding_renorm_(weight, input, max_norm, norm_type)
     check_tensor("embedding", "weight", weight, 1)  # torch.embedding(weight, indices)
     check_tensor("embedding", "indices", input, 2)
-    return embedding_ops.embedding(input, weight, padding_idx)
+    checks.of_type("embedding", "scale_grad_by_freq", scale_grad_by_freq, bool, 4)
+    checks.of_type("embedding", "sparse", sparse, bool, 5)
+    return embedding_ops.embedding(input, weight, padding_idx, scale_grad_by_freq, sparse)
 
 
 def scaled_dot_product_attention(query: Tensor, key: Tensor, value: Tensor,

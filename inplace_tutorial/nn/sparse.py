@@ -19,7 +19,8 @@ from .parameter import Parameter
 class Embedding(Module):
     def __init__(self, num_embeddings: int, embedding_dim: int,
                  padding_idx: int | None = None, max_norm: float | None = None,
-                 norm_type: float = 2.0) -> None:
+                 norm_type: float = 2.0, scale_grad_by_freq: bool = False,
+                 sparse: bool = False) -> None:
         super().__init__()
         self.num_embeddings, self.embedding_dim = num_embeddings, embedding_dim
         if padding_idx is not None:
@@ -32,6 +33,7 @@ class Embedding(Module):
                 padding_idx = num_embeddings + padding_idx
         self.padding_idx = padding_idx
         self.max_norm, self.norm_type = max_norm, norm_type
+        self.scale_grad_by_freq, self.sparse = scale_grad_by_freq, sparse
         self.weight = Parameter(empty(num_embeddings, embedding_dim))
         self.reset_parameters()
 
@@ -42,7 +44,8 @@ class Embedding(Module):
                 self.weight[self.padding_idx].fill_(0)
 
     def forward(self, input: Tensor) -> Tensor:
-        return F.embedding(input, self.weight, self.padding_idx, self.max_norm, self.norm_type)
+        return F.embedding(input, self.weight, self.padding_idx, self.max_norm, self.norm_type,
+                           self.scale_grad_by_freq, self.sparse)
 
     def extra_repr(self) -> str:
         s = f"{self.num_embeddings}, {self.embedding_dim}"
@@ -52,4 +55,8 @@ class Embedding(Module):
             s += f", max_norm={self.max_norm}"
         if self.norm_type != 2:
             s += f", norm_type={self.norm_type}"
+        if self.scale_grad_by_freq is not False:
+            s += f", scale_grad_by_freq={self.scale_grad_by_freq}"
+        if self.sparse is not False:
+            s += ", sparse=True"
         return s

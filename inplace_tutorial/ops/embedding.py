@@ -22,8 +22,10 @@ from .arg_checks import check_tensor, check_type
 _NO_PADDING = 2**64 - 1  # PyTorch stores padding_idx=-1 (none) as an unsigned SymInt
 
 
-def embedding(input: Tensor, weight: Tensor, padding_idx: int | None = None) -> Tensor:
-    """``weight[input]`` with shape ``input.shape + (embedding_dim,)``."""
+def embedding(input: Tensor, weight: Tensor, padding_idx: int | None = None,
+              scale_grad_by_freq: bool = False, sparse: bool = False) -> Tensor:
+    """``weight[input]`` with shape ``input.shape + (embedding_dim,)``. The two flags change
+    only the backward, so the node keeps them."""
     if weight.dim() != 2:
         raise RuntimeError("'weight' must be 2-D")
     num = weight._shape[0]
@@ -49,22 +51,52 @@ def embedding(input: Tensor, weight: Tensor, padding_idx: int | None = None) -> 
     np.take(weight._array(), idx, axis=0, out=out._array(), mode="clip")
     return record("embedding", out, {"weight": weight}, indices=input,
                   padding_idx=_NO_PADDING if padding_idx is None else padding_idx,
-                  scale_grad_by_freq=False, sparse=False, weight_sym_argsize_0=num)
+                  scale_grad_by_freq=bool(scale_grad_by_freq), sparse=bool(sparse),
+                  weight_sym_argsize_0=num)
 
 
 @derivative("embedding", "EmbeddingBackward0", inputs=("weight",), saves={"indices": None})
 def _embedding_bw(ctx, g):
+    # derivatives.yaml: embedding_backward(grad, indices, num_weights, padding_idx,
+    # scale_grad_by_freq, sparse); sparse=True makes a sparse COO gradient there
+    if ctx.attr("sparse"):
+        if ctx.attr("scale_grad_by_freq"):  # embedding_sparse_backward's first refusal
+            raise RuntimeError("embedding_backward: scale_grad_by_freq not supported with "
+                               "sparse gradients")
+        raise NotImplementedError("inplace_tutorial: sparse=True gives the weight a sparse "
+                                  "(torch.sparse_coo) gradient in PyTorch; the core has no "
+                                  "sparse tensors")
     idx = ctx.saved("indices")._array().reshape(-1)
     num = ctx.attr("weight_sym_argsize_0")
     dim = g._shape[-1]
     gw = Tensor._empty((num, dim), g.dtype, "embedding_backward")
     a = gw._array()
     a.fill(0)
-    np.add.at(a, idx, g._array().reshape(-1, dim))
+    rows = g._array().reshape(-1, dim)
+    if ctx.attr("scale_grad_by_freq"):
+        rows = _scaled_by_frequency(rows, idx, num, g.dtype)
+    np.add.at(a, idx, rows)
     pad = ctx.attr("padding_idx")
     if pad != _NO_PADDING:
         a[pad] = 0  # the padding row never learns
     return (gw,)
+
+
+def _scaled_by_frequency(rows: np.ndarray, idx: np.ndarray, num: int, dtype) -> np.ndarray:
+    """Each gradient row divided by how often its index occurs in the whole batch
+    (embedding_dense_backward's counts, the padding index counted too), so a word seen 5
+    times gets the mean of its 5 rows rather than their sum. In counted buffers."""
+    wide = dtypes.float64 if dtype is dtypes.float64 else dtypes.float32  # the add's opmath
+    counts = Tensor._empty((num,), wide, "embedding_backward (counts)")._array()
+    counts.fill(0)
+    np.add.at(counts, idx, 1)
+    with np.errstate(divide="ignore"):  # (rows no index names: never read)
+        np.divide(1.0, counts, out=counts)  # PyTorch's ``double scale = 1.0 / counts[k]``
+    scale = Tensor._empty((idx.size, 1), wide, "embedding_backward (scale)")._array()
+    np.take(counts, idx, out=scale[:, 0], mode="clip")  # (indices checked in the forward)
+    out = Tensor._empty(rows.shape, dtype, "embedding_backward (scaled rows)")._array()
+    np.multiply(rows, scale, out=out, casting="unsafe")
+    return out
 
 
 def _type_name(dt) -> str:
