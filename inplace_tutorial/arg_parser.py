@@ -19,6 +19,17 @@ import sys
 import numpy as np
 
 from . import dtypes
+from .signatures import (  # noqa: F401 - functional.py takes these from here
+    Overloads,
+    Param,
+    binding_error,
+    binds,
+    form_params,
+    forms_fitting,
+    numpy_aliases,
+    overloads,
+    takes_varargs,
+)
 from .tensor import Tensor
 
 
@@ -249,44 +260,51 @@ def invalid_combination(op: str, args: tuple, forms: list[str], kwargs: dict | N
     positional arguments, ``kwargs`` the keyword ones in call order. PyTorch lists keywords in
     reverse call order (the order of its C++ map) and, after keywords only, leaves a trailing
     ", " in place. A form gets its "didn't match" line when the number of arguments equals its
-    number of comma-separated pieces (``*`` and defaults count as written)."""
+    number of comma-separated pieces (``*`` and defaults count as written, and a default's
+    value is read as the parameter's name: invalid_arguments.cpp splits at the last space).
+    With a single visible form there is no list: an unknown keyword is named, else the call is
+    set against that form."""
     kwargs = kwargs or {}
 
     def listing(parts: list[str]) -> str:
         text = "".join(p + ", " for p in parts)
         return f"({text[:-2] if args else text})"
 
-    got = listing([type_name(v) for v in args]
-                  + [f"{k}={type_name(v)}" for k, v in reversed(kwargs.items())])
-    lines = [f"{op}() received an invalid combination of arguments - got {got}, but "
-             "expected one of:"]
-    for form in forms:
-        lines.append(f" * ({form})")
-        pieces = [p.rpartition(" ") for p in form.split(", ")]  # (type, _, name)
-        if len(args) + len(kwargs) != len(pieces):
-            continue
-        names = [name for _, _, name in pieces]
-        start = max(len(pieces) - len(kwargs), 0)
-        unmatched = [k for k in reversed(kwargs) if k not in names[start:]]
-        if unmatched:
-            lines.append("      didn't match because some of the keywords were incorrect: "
-                         + ", ".join(unmatched))
-            continue
+    def unmatched(names: list[str]) -> list[str]:  # _tryMatchKwargs: the last len(kwargs) names
+        return [k for k in reversed(kwargs) if k not in names[max(len(names) - len(kwargs), 0):]]
+
+    def marked(pieces: list[tuple[str, str, str]]) -> str:  # _formattedArgDesc
         marks = []
         for i, (kind, _, name) in enumerate(pieces):
             v = args[i] if i < len(args) else kwargs[name]
             text = _describe(v) if i < len(args) else f"{name}={_describe(v)}"
             marks.append(text if _matches(kind, v) else f"!{text}!")
+        return listing(marks)
+
+    head = f"{op}() received an invalid combination of arguments - got "
+    got = listing([type_name(v) for v in args]
+                  + [f"{k}={type_name(v)}" for k, v in reversed(kwargs.items())])
+    if len(forms) == 1:
+        pieces = [p.rpartition(" ") for p in forms[0].split(", ")]  # (type, _, name)
+        wrong = unmatched([name for _, _, name in pieces]) if kwargs else []
+        if wrong:
+            return TypeError(f"{head}unrecognized keyword arguments: {', '.join(wrong)}")
+        fits = len(args) + len(kwargs) == len(pieces)
+        return TypeError(f"{head}{marked(pieces) if fits else got}, but expected ({forms[0]})")
+    lines = [f"{head}{got}, but expected one of:"]
+    for form in forms:
+        lines.append(f" * ({form})")
+        pieces = [p.rpartition(" ") for p in form.split(", ")]
+        if len(args) + len(kwargs) != len(pieces):
+            continue
+        wrong = unmatched([name for _, _, name in pieces])
+        if wrong:
+            lines.append("      didn't match because some of the keywords were incorrect: "
+                         + ", ".join(wrong))
+            continue
         lines.append("      didn't match because some of the arguments have invalid "
-                     f"types: {listing(marks)}")
+                     f"types: {marked(pieces)}")
     return TypeError("\n".join(lines) + "\n")
-
-
-def forms_fitting(forms: list[str], count: int) -> list[str]:
-    """The ``forms`` that take ``count`` arguments (PyTorch's "plausible" signatures): with
-    exactly one, its parser names the bad argument; otherwise it lists every form."""
-    return [f for f in forms
-            if sum(not p.optional for p in form_params(f)) <= count <= len(form_params(f))]
 
 
 def as_called(names: list[str], values: tuple, optional: bool = False,
@@ -309,107 +327,75 @@ def as_called(names: list[str], values: tuple, optional: bool = False,
 
 
 # ------------------------------------------------------------------ binding a method's call
-_NUMPY_NAMES = {"axis": "dim", "keepdims": "keepdim", "x2": "other"}  # python_arg_parser.cpp
-
-
-def numpy_aliases(kwargs: dict) -> dict:
-    """``axis=``/``keepdims=``/``x2=`` under PyTorch's names (unless those are given too)."""
-    if all(k not in _NUMPY_NAMES or _NUMPY_NAMES[k] in kwargs for k in kwargs):
-        return kwargs
-    return {(_NUMPY_NAMES[k] if k in _NUMPY_NAMES and _NUMPY_NAMES[k] not in kwargs else k): v
-            for k, v in kwargs.items()}
-
-
-class _Param:
-    __slots__ = ("name", "optional", "kwonly")
-
-    def __init__(self, name: str, optional: bool, kwonly: bool):
-        self.name, self.optional, self.kwonly = name, optional, kwonly
-
-
-def form_params(form: str) -> list[_Param]:
-    """A signature as PyTorch prints it (``int dim, *, torch.dtype dtype = None``)."""
-    params, kwonly = [], False
-    for piece in filter(None, form.split(", ")):
-        if piece == "*":
-            kwonly = True
-            continue
-        decl, eq, _ = piece.partition(" = ")
-        params.append(_Param(decl.rpartition(" ")[2], bool(eq), kwonly))
-    return params
-
-
-def _def_params(fn) -> list[_Param] | None:
+def _def_params(fn) -> tuple[Param, ...] | None:
     """The op's own ``def`` (self left out), when it is a plain signature."""
     kinds = inspect.Parameter
     params = []
     for p in list(inspect.signature(fn).parameters.values())[1:]:
         if p.kind in (kinds.VAR_POSITIONAL, kinds.VAR_KEYWORD):
             return None
-        params.append(_Param(p.name, p.default is not kinds.empty, p.kind is kinds.KEYWORD_ONLY))
-    return params
+        params.append(Param("", p.name, p.default is not kinds.empty, p.kind is kinds.KEYWORD_ONLY))
+    return tuple(params)
 
 
-def binding_error(op: str, params: list[_Param], args: tuple, kwargs: dict) -> TypeError | None:
-    """PyTorch's words for a call one signature can't bind (FunctionSignature::parse): too many
-    positional arguments, then the first missing one, then a keyword left over."""
-    positional = sum(not p.kwonly for p in params)
-    if len(args) > positional:
-        n, least = len(args), sum(not p.optional for p in params)
-        if least != positional:
-            return TypeError(f"{op}() takes from {least} to {positional} positional arguments "
-                             f"but {n} were given")
-        return TypeError(f"{op}() takes {positional} positional argument"
-                         f"{'' if positional == 1 else 's'} but {n} "
-                         f"{'was' if n == 1 else 'were'} given")
-    for i, p in enumerate(params):
-        if not p.optional and not (i < len(args) and not p.kwonly) and p.name not in kwargs:
-            missing = [f'"{q.name}"' for q in params[i:] if not q.optional]
-            return TypeError(f"{op}() missing {len(missing)} required positional argument"
-                             f"{'s' if len(missing) == 1 else ''}: {', '.join(missing)}")
-    names = [p.name for p in params]
-    for k in kwargs:
-        if k not in names:
-            return TypeError(f"{op}() got an unexpected keyword argument '{k}'")
-        if names.index(k) < len(args):
-            return TypeError(f"{op}() got multiple values for argument '{k}'")
-    return None
-
-
-def binds(forms: list[str], args: tuple, kwargs: dict) -> bool:
-    """Whether some form takes these arguments by count and name (types aside): a keyword
-    PyTorch doesn't know, or a required argument left out, fits no form."""
-    for form in forms:
-        params = form_params(form)
-        names = [p.name for p in params]
-        if (len(args) <= sum(not p.kwonly for p in params)
-                and all(k in names[len(args):] for k in kwargs)
-                and all(p.optional or p.name in kwargs for p in params[len(args):])):
-            return True
-    return False
+def parser_error(op: str, table: Overloads | None, params: tuple[Param, ...] | None,
+                 args: tuple, kwargs: dict, failed: TypeError | None) -> TypeError:
+    """What PyTorch's parser raises for a call none of its signatures took (raw_parse, then
+    print_error): a method with one signature names the argument (``cumsum() takes 1
+    positional argument but 7 were given``); otherwise, if exactly one visible signature takes
+    that many arguments, that one names it; else every visible signature is listed. Without a
+    table (``params``: the op's def) only the first kind is known; ``failed`` is the op's own
+    TypeError, for a call that binds by count and name but not by type."""
+    if table is None:
+        return (None if params is None else binding_error(op, params, args, kwargs)) or failed
+    if table.direct:
+        fits = table.forms
+    else:
+        fits = forms_fitting(table.forms, len(args) + len(kwargs))
+    error = binding_error(op, form_params(fits[0]), args, kwargs) if len(fits) == 1 else None
+    return error or (failed if table.direct and failed else
+                     invalid_combination(op, args, table.forms, kwargs))
 
 
 def binding(forms: list[str] | None = None):
-    """Over ``@tensor_method``: the method binds its arguments as PyTorch's parser does where
-    Python's binding would answer otherwise. NumPy's names are taken (``x.sum(axis=0,
-    keepdims=True)``), and a call that can't be bound is refused in PyTorch's order and words
-    (``add_() takes 1 positional argument but 2 were given``: alpha is keyword-only, and self
-    is not counted). ``forms`` are the op's overloads as PyTorch prints them: the call is
-    checked against the ones that take that many arguments (PythonArgParser::print_error),
-    and its keywords against their names before the op runs (the def takes them all at once:
-    ``x.sum(keepdim=True)`` fits neither of sum's forms; the package's own calls, which may pass
-    every parameter of the def, are not held to that).
+    """Over ``@tensor_method``: the method binds its arguments as PyTorch's parser does, with
+    torch's own signatures (signatures.py: ``x.add(1, 2, 3)`` is refused with add's overload
+    list, ``x.addmm(foo=1)`` with "unrecognized keyword arguments: foo"). NumPy's names are
+    taken (``x.sum(axis=0, keepdims=True)``). ``forms`` replaces the table's signatures for an
+    op it lacks. Keywords no signature takes, and more positional arguments than any takes, are
+    refused before the op runs (the def may take more than one signature does: ``x.sum(
+    keepdim=True)`` fits neither of sum's forms); the package's own calls, which may pass every
+    parameter of the def, are not held to that.
 
-    The happy path costs one call. A failed binding is told from the op's own TypeError by its
-    traceback: a call that couldn't be bound never entered the op."""
+    The happy path costs one call (and, with keywords, one dictionary look-up). A failed
+    binding is told from the op's own TypeError by its traceback: a call that couldn't be
+    bound never entered the op."""
     def attach(fn):
         method, op = getattr(Tensor, fn.__name__), fn.__name__
+        table = overloads(op) if forms is None else Overloads(list(forms), None)
+        params = _def_params(fn)
+        limit = None  # where the def takes more positional arguments than torch
+        if table is not None and table.max_positional is not None and (
+                params is None or sum(not p.kwonly for p in params) > table.max_positional):
+            limit = table.max_positional
+        # a def with one positional parameter where torch's is a lone ``tuple of ints``: the
+        # parser packs ``x.squeeze(0, 1)`` into ``dim=(0, 1)``
+        pack = table is not None and params is not None and any(
+            takes_varargs(form_params(f)) for f in table.forms) and sum(
+            not p.kwonly for p in params) == 1
+
+        def refused(args: tuple, kwargs: dict) -> bool:
+            """A call that fits none of torch's forms, from outside the package."""
+            return (((kwargs and table is not None and not table.binds(args, kwargs))
+                     or (limit is not None and len(args) > limit))
+                    and not sys._getframe(2).f_code.co_filename.startswith(_PACKAGE))
 
         @functools.wraps(method)
         def bound(self, *args, **kwargs):
-            failed = None  # with forms, keywords are matched first: the def merges the forms
-            if not (kwargs and forms is not None and not binds(forms, args, kwargs)
-                    and not sys._getframe(1).f_code.co_filename.startswith(_PACKAGE)):
+            failed = None
+            if pack and len(args) > 1 and all(map(is_index, args)):
+                args = (args,)
+            if not ((kwargs or limit is not None) and refused(args, kwargs)):
                 try:
                     return method(self, *args, **kwargs)
                 except TypeError as e:
@@ -417,18 +403,16 @@ def binding(forms: list[str] | None = None):
                         raise
                     failed = e
             renamed = numpy_aliases(kwargs)
-            if renamed is not kwargs:
+            if renamed is not kwargs and (table is None or table.binds(args, renamed)):
                 return bound(self, *args, **renamed)
-            params = _def_params(fn)
-            if forms is not None:
-                fits = forms_fitting(forms, len(args) + len(kwargs))
-                if len(fits) != 1:
-                    raise invalid_combination(op, args, forms, kwargs) from None
-                params = form_params(fits[0])
-            error = None if params is None else binding_error(op, params, args, kwargs)
-            if error is None and forms is not None:
-                error = invalid_combination(op, args, forms, kwargs)
-            raise (error or failed) from None
+            raise parser_error(op, table, params, args, kwargs, failed) from None
         setattr(Tensor, op, bound)
         return fn
     return attach
+
+
+# Tensor's own metadata methods (tensor.py, below this layer) are C++ bindings in PyTorch, with
+# a single signature each: their refusals name no class (``size() takes from 0 to 1 positional
+# arguments but 7 were given``, where Python would say ``Tensor.size() takes from 1 to 2``).
+for _name in ("size", "stride", "requires_grad_"):
+    binding()(getattr(Tensor, _name))

@@ -12,7 +12,7 @@ import builtins
 import numpy as np
 
 from .. import dtypes
-from ..arg_parser import as_called, invalid_combination, is_index
+from ..arg_parser import as_called, binding, invalid_combination, is_index
 from ..tensor import Tensor, tensor_method
 from .out_functions import computed, out_form
 from .reduce import _dims, _out_shape
@@ -42,11 +42,13 @@ def _any_all(self: Tensor, op: str, dim, keepdim: bool) -> Tensor:
     return out
 
 
+@binding()
 @tensor_method
 def any(self, dim=None, keepdim: bool = False) -> Tensor:  # noqa: A001  (PyTorch's name)
     return _any_all(self, "any", dim, keepdim)
 
 
+@binding()
 @tensor_method
 def all(self, dim=None, keepdim: bool = False) -> Tensor:  # noqa: A001  (PyTorch's name)
     return _any_all(self, "all", dim, keepdim)

@@ -254,41 +254,49 @@ def arctan2_(self, other) -> Tensor:
     return binary_("atan2", self, other, "arctan2_")
 
 
+@binding()
 @tensor_method
 def copysign(self, other) -> Tensor:
     return binary("copysign", self, other)
 
 
+@binding()
 @tensor_method
 def copysign_(self, other) -> Tensor:
     return binary_("copysign", self, other)
 
 
+@binding()
 @tensor_method
 def fmod(self, other) -> Tensor:
     return binary("fmod", self, other)
 
 
+@binding()
 @tensor_method
 def fmod_(self, other) -> Tensor:
     return binary_("fmod", self, other)
 
 
+@binding()
 @tensor_method
 def remainder(self, other) -> Tensor:
     return binary("remainder", self, other)
 
 
+@binding()
 @tensor_method
 def remainder_(self, other) -> Tensor:
     return binary_("remainder", self, other)
 
 
+@binding()
 @tensor_method
 def floor_divide(self, other) -> Tensor:
     return binary("floor_divide", self, other)
 
 
+@binding()
 @tensor_method
 def floor_divide_(self, other) -> Tensor:
     return binary_("floor_divide", self, other)
@@ -306,11 +314,13 @@ def hypot_(self, other) -> Tensor:
     return binary_("hypot", self, other)
 
 
+@binding()
 @tensor_method
 def xlogy(self, other) -> Tensor:
     return binary("xlogy", self, other)
 
 
+@binding()
 @tensor_method
 def xlogy_(self, other) -> Tensor:
     return binary_("xlogy", self, other)

@@ -11,6 +11,7 @@ from __future__ import annotations
 import numpy as np
 
 from .. import dtypes
+from ..arg_parser import binding
 from ..layout import broadcast_shapes
 from ..tensor import Tensor, tensor_method
 from ._pointwise import new_output, nondiff_inplace
@@ -64,51 +65,61 @@ def bitwise_(op: str, self: Tensor, *others) -> Tensor:
     return nondiff_inplace(op + "_", self, others, _kernel(op, rd), rd)
 
 
+@binding()
 @tensor_method
 def bitwise_and(self, other) -> Tensor:
     return bitwise("bitwise_and", self, other)
 
 
+@binding()
 @tensor_method
 def bitwise_and_(self, other) -> Tensor:
     return bitwise_("bitwise_and", self, other)
 
 
+@binding()
 @tensor_method
 def bitwise_or(self, other) -> Tensor:
     return bitwise("bitwise_or", self, other)
 
 
+@binding()
 @tensor_method
 def bitwise_or_(self, other) -> Tensor:
     return bitwise_("bitwise_or", self, other)
 
 
+@binding()
 @tensor_method
 def bitwise_xor(self, other) -> Tensor:
     return bitwise("bitwise_xor", self, other)
 
 
+@binding()
 @tensor_method
 def bitwise_xor_(self, other) -> Tensor:
     return bitwise_("bitwise_xor", self, other)
 
 
+@binding()
 @tensor_method
 def bitwise_left_shift(self, other) -> Tensor:
     return bitwise("bitwise_left_shift", self, other)
 
 
+@binding()
 @tensor_method
 def bitwise_left_shift_(self, other) -> Tensor:
     return bitwise_("bitwise_left_shift", self, other)
 
 
+@binding()
 @tensor_method
 def bitwise_right_shift(self, other) -> Tensor:
     return bitwise("bitwise_right_shift", self, other)
 
 
+@binding()
 @tensor_method
 def bitwise_right_shift_(self, other) -> Tensor:
     return bitwise_("bitwise_right_shift", self, other)

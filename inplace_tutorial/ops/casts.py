@@ -65,6 +65,7 @@ def _parse_to(args, kwargs):
     return dtype
 
 
+@binding()
 @tensor_method
 def to(self, *args, **kwargs) -> Tensor:
     dtype = _parse_to(args, kwargs)
@@ -143,6 +144,7 @@ def type_as(self, other: Tensor) -> Tensor:
 _BY_TENSOR_TYPE = {f"torch.{d.tensor_type}": d for d in dtypes.all_dtypes()}
 
 
+@binding()
 @tensor_method
 def type(self, dtype=None, non_blocking=False, **kwargs):  # noqa: A001
     """type() names the tensor type ('torch.FloatTensor'); type(dtype or name) casts."""

@@ -82,6 +82,7 @@ def _clamp_tensor_(row: str, self: Tensor, lo, hi) -> Tensor:
                           check=lambda: check_inplace_operands(self, bounds, rd))
 
 
+@binding()
 @tensor_method
 def clamp(self, min=None, max=None) -> Tensor:
     _clamp_args("clamp", min, max)
@@ -91,6 +92,7 @@ def clamp(self, min=None, max=None) -> Tensor:
     return _new("clamp", False, _clip(min, max), self, result_dtype=rd, min=min, max=max)
 
 
+@binding()
 @tensor_method
 def clamp_(self, min=None, max=None) -> Tensor:
     _clamp_args("clamp_", min, max)
@@ -100,6 +102,7 @@ def clamp_(self, min=None, max=None) -> Tensor:
     return _inplace("clamp", False, _clip(min, max), self, result_dtype=rd, min=min, max=max)
 
 
+@binding()
 @tensor_method
 def clamp_min(self, min) -> Tensor:
     check_overloads("clamp_min", ["min"], (min,))
@@ -109,6 +112,7 @@ def clamp_min(self, min) -> Tensor:
     return _new("clamp_min", False, _clip(min, None), self, result_dtype=rd, min=min)
 
 
+@binding()
 @tensor_method
 def clamp_min_(self, min) -> Tensor:
     check_overloads("clamp_min_", ["min"], (min,))
@@ -120,6 +124,7 @@ def clamp_min_(self, min) -> Tensor:
     return _inplace("clamp_min", False, _clip(min, None), self, result_dtype=rd, min=min)
 
 
+@binding()
 @tensor_method
 def clamp_max(self, max) -> Tensor:
     check_overloads("clamp_max", ["max"], (max,))
@@ -129,6 +134,7 @@ def clamp_max(self, max) -> Tensor:
     return _new("clamp_max", False, _clip(None, max), self, result_dtype=rd, max=max)
 
 
+@binding()
 @tensor_method
 def clamp_max_(self, max) -> Tensor:
     check_overloads("clamp_max_", ["max"], (max,))
@@ -140,6 +146,7 @@ def clamp_max_(self, max) -> Tensor:
     return _inplace("clamp_max", False, _clip(None, max), self, result_dtype=rd, max=max)
 
 
+@binding()
 @tensor_method
 def clip(self, min=None, max=None) -> Tensor:
     """PyTorch's alias of clamp (its errors name clip)."""
@@ -147,6 +154,7 @@ def clip(self, min=None, max=None) -> Tensor:
     return self.clamp(min, max)
 
 
+@binding()
 @tensor_method
 def clip_(self, min=None, max=None) -> Tensor:
     """PyTorch's alias of clamp_ (its errors name clip_)."""
@@ -262,31 +270,37 @@ def _compare(name: str, ufunc, self, other) -> Tensor:
     return out
 
 
+@binding()
 @tensor_method
 def gt(self, other) -> Tensor:
     return _compare("gt", np.greater, self, other)
 
 
+@binding()
 @tensor_method
 def lt(self, other) -> Tensor:
     return _compare("lt", np.less, self, other)
 
 
+@binding()
 @tensor_method
 def ge(self, other) -> Tensor:
     return _compare("ge", np.greater_equal, self, other)
 
 
+@binding()
 @tensor_method
 def le(self, other) -> Tensor:
     return _compare("le", np.less_equal, self, other)
 
 
+@binding()
 @tensor_method
 def eq(self, other) -> Tensor:
     return _compare("eq", np.equal, self, other)
 
 
+@binding()
 @tensor_method
 def ne(self, other) -> Tensor:
     return _compare("ne", np.not_equal, self, other)

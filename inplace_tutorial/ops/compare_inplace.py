@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..arg_parser import binding
 from ..autograd.derivatives import derivative
 from ..tensor import Tensor, tensor_method
 from .arg_checks import check_overloads
@@ -43,91 +44,107 @@ def compare_(op: str, self: Tensor, other, name: str | None = None) -> Tensor:
                                result_dtype=self.dtype)
 
 
+@binding()
 @tensor_method
 def eq_(self, other) -> Tensor:
     return compare_("eq", self, other)
 
 
+@binding()
 @tensor_method
 def ne_(self, other) -> Tensor:
     return compare_("ne", self, other)
 
 
+@binding()
 @tensor_method
 def lt_(self, other) -> Tensor:
     return compare_("lt", self, other)
 
 
+@binding()
 @tensor_method
 def le_(self, other) -> Tensor:
     return compare_("le", self, other)
 
 
+@binding()
 @tensor_method
 def gt_(self, other) -> Tensor:
     return compare_("gt", self, other)
 
 
+@binding()
 @tensor_method
 def ge_(self, other) -> Tensor:
     return compare_("ge", self, other)
 
 
 # --------------------------------------------------------------------------- aliases
+@binding()
 @tensor_method
 def greater(self, other) -> Tensor:
     """PyTorch's alias of gt."""
     return self.gt(other)
 
 
+@binding()
 @tensor_method
 def greater_(self, other) -> Tensor:
     """PyTorch's alias of gt_."""
     return compare_("gt", self, other, "greater_")
 
 
+@binding()
 @tensor_method
 def greater_equal(self, other) -> Tensor:
     """PyTorch's alias of ge."""
     return self.ge(other)
 
 
+@binding()
 @tensor_method
 def greater_equal_(self, other) -> Tensor:
     """PyTorch's alias of ge_."""
     return compare_("ge", self, other, "greater_equal_")
 
 
+@binding()
 @tensor_method
 def less(self, other) -> Tensor:
     """PyTorch's alias of lt."""
     return self.lt(other)
 
 
+@binding()
 @tensor_method
 def less_(self, other) -> Tensor:
     """PyTorch's alias of lt_."""
     return compare_("lt", self, other, "less_")
 
 
+@binding()
 @tensor_method
 def less_equal(self, other) -> Tensor:
     """PyTorch's alias of le."""
     return self.le(other)
 
 
+@binding()
 @tensor_method
 def less_equal_(self, other) -> Tensor:
     """PyTorch's alias of le_."""
     return compare_("le", self, other, "less_equal_")
 
 
+@binding()
 @tensor_method
 def not_equal(self, other) -> Tensor:
     """PyTorch's alias of ne."""
     return self.ne(other)
 
 
+@binding()
 @tensor_method
 def not_equal_(self, other) -> Tensor:
     """PyTorch's alias of ne_."""

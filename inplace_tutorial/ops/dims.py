@@ -132,6 +132,7 @@ def _movedim_args(source, destination) -> tuple:
         f"{mark(destination, is_ints)})\n")
 
 
+@binding()
 @tensor_method
 def movedim(self, source, destination) -> Tensor:
     """Move the dims ``source`` to the positions ``destination``; the others keep their
@@ -158,6 +159,7 @@ def movedim(self, source, destination) -> Tensor:
     return self.permute(*order)
 
 
+@binding()
 @tensor_method
 def moveaxis(self, source, destination) -> Tensor:
     return self.movedim(source, destination)

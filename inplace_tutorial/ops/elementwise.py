@@ -167,6 +167,7 @@ def mul_(self, other) -> Tensor:
     return inplace_elementwise("mul", False, mul_kernel, self, other)
 
 
+@binding()
 @tensor_method
 def multiply(self, other) -> Tensor:
     """PyTorch's alias of mul."""
@@ -204,6 +205,7 @@ def divide(self, other) -> Tensor:
     return self.div(other)
 
 
+@binding()
 @tensor_method
 def true_divide(self, other) -> Tensor:
     """PyTorch's alias of div."""
@@ -267,6 +269,7 @@ def _check_int_exponent(self, exponent) -> None:
         raise RuntimeError("Integers to negative integer powers are not allowed.")
 
 
+@binding()
 @tensor_method
 def pow(self, exponent) -> Tensor:
     check_overloads("pow", ["exponent"], (exponent,))
@@ -276,6 +279,7 @@ def pow(self, exponent) -> Tensor:
     return new_elementwise("pow", False, pow_kernel, self, exponent, exponent=exponent)
 
 
+@binding()
 @tensor_method
 def pow_(self, exponent) -> Tensor:
     check_overloads("pow_", ["exponent"], (exponent,))
@@ -341,6 +345,7 @@ def _float_power_check(self: Tensor) -> None:
                            "the operation's result requires dtype Double")
 
 
+@binding()
 @tensor_method
 def float_power(self, exponent) -> Tensor:
     """pow computed in float64 (the result is always float64)."""
@@ -351,6 +356,7 @@ def float_power(self, exponent) -> Tensor:
                            result_dtype=dtypes.float64, exponent=float(exponent))
 
 
+@binding()
 @tensor_method
 def float_power_(self, exponent) -> Tensor:
     check_overloads("float_power_", ["exponent"], (exponent,))
@@ -369,6 +375,7 @@ def subtract_(self, other, *, alpha=1) -> Tensor:
     return self.sub_(other, alpha=alpha)
 
 
+@binding()
 @tensor_method
 def multiply_(self, other) -> Tensor:
     """PyTorch's alias of mul_."""
@@ -381,6 +388,7 @@ def divide_(self, other) -> Tensor:
     return self.div_(other)
 
 
+@binding()
 @tensor_method
 def true_divide_(self, other) -> Tensor:
     """PyTorch's alias of div_."""

@@ -69,6 +69,7 @@ def zero_(self) -> Tensor:
     return _simple_inplace("zero_", self, lambda a: a.fill(0))
 
 
+@binding()
 @tensor_method
 def fill_(self, value) -> Tensor:
     check_overloads("fill_", ["value"], (value,))

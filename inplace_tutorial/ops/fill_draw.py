@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..arg_parser import invalid_combination
+from ..arg_parser import binding, invalid_combination
 from ..autograd import grad_mode
 from ..autograd.derivatives import derivative
 from ..autograd.record import record
@@ -70,6 +70,7 @@ def bernoulli_function(input: Tensor, p=None, *, generator=None) -> Tensor:  # n
     return _draw(input, p, generator)
 
 
+@binding()
 @tensor_method
 def bernoulli(self, p=None, *, generator=None) -> Tensor:
     if p is not None and (not is_number(p) or isinstance(p, (Tensor, complex))):

@@ -11,6 +11,7 @@ import warnings
 import numpy as np
 
 from .. import dtypes
+from ..arg_parser import binding
 from ..autograd.derivatives import derivative
 from ..autograd.record import record, record_inplace
 from ..creation import empty_like
@@ -72,6 +73,7 @@ def _expanded(t: Tensor) -> bool:
     return 0 not in t._shape and any(n > 1 and st == 0 for n, st in zip(t._shape, t._stride))
 
 
+@binding()
 @tensor_method
 def index_fill_(self, dim: int, index: Tensor, value) -> Tensor:
     _index_fill_args("index_fill_", dim, index, value)
@@ -84,6 +86,7 @@ def index_fill_(self, dim: int, index: Tensor, value) -> Tensor:
         dim=symint(dim))
 
 
+@binding()
 @tensor_method
 def index_fill(self, dim: int, index: Tensor, value) -> Tensor:
     """A copy of self in its own layout (clone's preserve_format), then index_fill_."""

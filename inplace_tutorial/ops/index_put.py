@@ -14,6 +14,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .. import dtypes
+from ..arg_parser import binding
 from ..autograd import grad_mode
 from ..autograd.derivatives import derivative
 from ..autograd.record import record, record_inplace
@@ -206,6 +207,7 @@ class _OutOfBounds(Exception):
     the bad index first; tests/parity/probes_args.py lists it as HALF_WRITTEN_BY_TORCH)."""
 
 
+@binding()
 @tensor_method
 def index_put_(self, *args, **kwargs) -> Tensor:
     """``x.index_put_(indices, values, accumulate=False)``: ``x[indices] = values`` with a
@@ -214,6 +216,7 @@ def index_put_(self, *args, **kwargs) -> Tensor:
     return put_(self, indices, values, accumulate)
 
 
+@binding()
 @tensor_method
 def index_put(self, *args, **kwargs) -> Tensor:
     """The out-of-place twin: a copy of self (same layout) with ``index_put_`` applied;

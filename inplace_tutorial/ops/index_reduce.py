@@ -15,6 +15,7 @@ import warnings
 import numpy as np
 
 from .. import dtypes
+from ..arg_parser import binding
 from ..autograd.derivatives import derivative
 from ..autograd.record import record, record_inplace
 from ..creation import ones_like, zeros_like
@@ -109,6 +110,7 @@ def _index_reduce_kernel(out: Tensor, d: int, idx: np.ndarray, source: Tensor, r
 
 
 # --------------------------------------------------------------------------- the methods
+@binding()
 @tensor_method
 def index_reduce_(self, *args, **kwargs) -> Tensor:
     """self[..., index[i], ...] = reduce(self[..., index[i], ...], source[..., i, ...])."""
@@ -126,6 +128,7 @@ def index_reduce_(self, *args, **kwargs) -> Tensor:
         check=check, dim=symint(dim), reduce=reduce, include_self=include_self)
 
 
+@binding()
 @tensor_method
 def index_reduce(self, *args, **kwargs) -> Tensor:
     """The out-of-place index_reduce_: a copy of self, reduced into."""

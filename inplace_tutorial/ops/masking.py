@@ -98,6 +98,7 @@ def _masked_fill_kernel(self: Tensor, mask: Tensor, value) -> None:
     np.copyto(a, self.dtype.np.type(value), where=np.broadcast_to(mask._array(), a.shape))
 
 
+@binding()
 @tensor_method
 def masked_fill_(self, mask: Tensor, value) -> Tensor:
     _check_args("masked_fill_", mask, value)
@@ -111,6 +112,7 @@ def masked_fill_(self, mask: Tensor, value) -> Tensor:
                           lambda: _masked_fill_kernel(self, mask, converted[0]), check=check)
 
 
+@binding()
 @tensor_method
 def masked_fill(self, mask: Tensor, value) -> Tensor:
     """A contiguous copy of self, broadcast with the mask, then masked_fill_ on it."""
@@ -237,6 +239,7 @@ def masked_scatter(self, mask: Tensor, source: Tensor) -> Tensor:
 
 
 # --------------------------------------------------------------------------- masked_select
+@binding()
 @tensor_method
 def masked_select(self, mask: Tensor = None) -> Tensor:
     """The cells of self (broadcast with mask) where mask is True, in order, as a new 1-D
@@ -273,6 +276,7 @@ _WHERE_FORMS = ["Tensor condition, Tensor other", "Tensor condition, Number othe
 _MISSING = object()  # not passed at all: PyTorch's binding lists only what was given
 
 
+@binding()
 @tensor_method
 def where(self, condition=_MISSING, other=_MISSING, **unknown) -> Tensor:
     """``x.where(condition, y)``: torch.where(condition, x, y), WhereBackward0 and all."""

@@ -8,6 +8,7 @@ from __future__ import annotations
 import numpy as np
 
 from .. import dtypes
+from ..arg_parser import binding
 from ..tensor import Tensor, tensor_method
 from .advanced_indexing import nonzero_columns
 from .arg_checks import type_name
@@ -27,6 +28,7 @@ def _as_tuple_arg(args: tuple, kwargs: dict) -> bool:
     return bool(as_tuple)
 
 
+@binding()
 @tensor_method
 def nonzero(self, *args, **kwargs) -> Tensor | tuple:
     """``x.nonzero()``: an int64 tensor (n, x.dim()) of the non-zero cells' positions, in

@@ -17,6 +17,7 @@ import numbers
 import numpy as np
 
 from .. import dtypes
+from ..arg_parser import binding, python_method
 from ..autograd.derivatives import derivative
 from ..autograd.record import record, record_inplace
 from ..creation import zeros
@@ -252,6 +253,7 @@ def linalg_norm(A: Tensor, ord=None, dim=None, keepdim: bool = False, *,
 
 
 @tensor_method
+@python_method  # torch's Tensor.norm is Python: it binds its own arguments
 def norm(self, p="fro", dim=None, keepdim: bool = False, dtype=None) -> Tensor:
     """torch.norm: p = 'fro' (or None) is the 2-norm, 'nuc' the nuclear norm of a matrix;
     any number is the vector p-norm."""
@@ -329,6 +331,7 @@ def _renorm_factor(self: Tensor, p, reduce: tuple, maxnorm) -> np.ndarray:
     return np.where(acc > maxnorm, maxnorm / (acc + 1e-7), 1.0).astype(acc.dtype)
 
 
+@binding()
 @tensor_method
 def renorm(self, p, dim: int, maxnorm) -> Tensor:
     dim = _renorm_args("renorm", p, dim, maxnorm)
@@ -339,6 +342,7 @@ def renorm(self, p, dim: int, maxnorm) -> Tensor:
     return record("renorm", out, {"self": self}, p=p, dim=saved(dim), maxnorm=maxnorm)
 
 
+@binding()
 @tensor_method
 def renorm_(self, p, dim: int, maxnorm) -> Tensor:
     dim = _renorm_args("renorm_", p, dim, maxnorm)

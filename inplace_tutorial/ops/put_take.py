@@ -122,6 +122,7 @@ def _put_args(op: str, index, source, accumulate, positional: bool) -> None:
     _check_accumulate(op, accumulate, positional)
 
 
+@binding()
 @tensor_method
 def put_(self, index: Tensor, source: Tensor, *args, accumulate: bool = False) -> Tensor:
     accumulate = _positional_accumulate("put_", args, accumulate)
@@ -132,6 +133,7 @@ def put_(self, index: Tensor, source: Tensor, *args, accumulate: bool = False) -
         check=lambda: _put_checks("put_", self, index, source), accumulate=bool(accumulate))
 
 
+@binding()
 @tensor_method
 def put(self, index: Tensor, source: Tensor, *args, accumulate: bool = False) -> Tensor:
     accumulate = _positional_accumulate("put", args, accumulate)

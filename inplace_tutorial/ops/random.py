@@ -15,6 +15,7 @@ import math
 import numpy as np
 
 from .. import dtypes
+from ..arg_parser import binding
 from ..autograd import grad_mode
 from ..autograd.derivatives import derivative
 from ..autograd.record import record_inplace
@@ -122,6 +123,7 @@ def _overlap_then(self: Tensor, dtype_check) -> None:
     dtype_check()
 
 
+@binding()
 @tensor_method
 def normal_(self, mean: float = 0.0, std: float = 1.0, *, generator=None) -> Tensor:
     mean = _float_arg("normal_", "mean", 1, mean)
@@ -144,6 +146,7 @@ def normal_(self, mean: float = 0.0, std: float = 1.0, *, generator=None) -> Ten
     return _fill("normal_", self, _compute_np(self.dtype), sample, check, generator=generator)
 
 
+@binding()
 @tensor_method
 def uniform_(self, from_: float = 0.0, to: float = 1.0, *, generator=None) -> Tensor:
     lo = _float_arg("uniform_", "from", 1, from_)
@@ -187,6 +190,7 @@ def _bernoulli_p(self: Tensor, p: Tensor) -> Tensor:
     return expanded
 
 
+@binding()
 @tensor_method
 def bernoulli_(self, p=0.5, *, generator=None) -> Tensor:
     """Each cell becomes 1 with probability p (a number, or a tensor that expands to self)."""
@@ -232,6 +236,7 @@ def _bernoulli_tensor(self: Tensor, p: Tensor) -> Tensor:
                  inputs={"self": self, "p": p}, node_op="bernoulli_tensor")
 
 
+@binding()
 @tensor_method
 def exponential_(self, lambd: float = 1.0, *, generator=None) -> Tensor:
     lambd = _float_arg("exponential_", "lambd", 1, lambd)
@@ -252,6 +257,7 @@ def exponential_(self, lambd: float = 1.0, *, generator=None) -> Tensor:
     return _fill("exponential_", self, _compute_np(self.dtype), sample, check)
 
 
+@binding()
 @tensor_method
 def geometric_(self, p: float, *, generator=None) -> Tensor:
     """The number of Bernoulli(p) trials up to the first success: 1, 2, 3 ..."""
@@ -275,6 +281,7 @@ def geometric_(self, p: float, *, generator=None) -> Tensor:
     return _fill("geometric_", self, np.dtype(np.float64), sample, check)
 
 
+@binding()
 @tensor_method
 def log_normal_(self, mean: float = 1.0, std: float = 2.0, *, generator=None) -> Tensor:
     """exp of a normal draw with this mean and std."""
@@ -298,6 +305,7 @@ def log_normal_(self, mean: float = 1.0, std: float = 2.0, *, generator=None) ->
     return _fill("log_normal_", self, _compute_np(self.dtype), sample, check)
 
 
+@binding()
 @tensor_method
 def cauchy_(self, median: float = 0.0, sigma: float = 1.0, *, generator=None) -> Tensor:
     """median + sigma * tan(pi * (u - 1/2)) for u uniform in [0, 1)."""

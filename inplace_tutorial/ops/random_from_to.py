@@ -15,6 +15,7 @@ import warnings
 import numpy as np
 
 from .. import dtypes
+from ..arg_parser import binding
 from ..autograd.derivatives import derivative
 from ..tensor import Tensor, tensor_method
 from .arg_checks import type_name
@@ -150,6 +151,7 @@ def _random_range(self: Tensor, form: str, lo: int, to: int | None) -> tuple[int
     return lo, hi
 
 
+@binding()
 @tensor_method
 def random_(self, *args, generator=None, **kwargs) -> Tensor:
     """random_() draws from [0, 2^digits] (float types) or [0, max] (the others; bool gives

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..arg_parser import binding
 from ..tensor import Tensor, tensor_method
 from ._chunked import with_temporaries
 from ._pointwise import integer_identity, register, unary, unary_
@@ -109,6 +110,7 @@ def _decimals(name: str, decimals) -> None:
 _NOT_GIVEN = object()  # round() and round(decimals=0) record different nodes
 
 
+@binding()
 @tensor_method
 def round(self, decimals: int = _NOT_GIVEN) -> Tensor:
     if decimals is _NOT_GIVEN:
@@ -117,6 +119,7 @@ def round(self, decimals: int = _NOT_GIVEN) -> Tensor:
     return unary("round_decimals", self, kernel=_round_kernel(decimals))
 
 
+@binding()
 @tensor_method
 def round_(self, decimals: int = _NOT_GIVEN) -> Tensor:
     if decimals is _NOT_GIVEN:

@@ -249,6 +249,7 @@ def _scatter_reduce_kernel(self: Tensor, dim: int, index: Tensor, src, reduce: s
               else value)
 
 
+@binding()
 @tensor_method
 def scatter_(self, dim: int, index: Tensor, src=None, *, value=None, reduce=None) -> Tensor:
     src = _scatter_args("scatter_", dim, index, src, value, reduce)
@@ -273,6 +274,7 @@ def scatter_(self, dim: int, index: Tensor, src=None, *, value=None, reduce=None
                           dim=symint(dim))
 
 
+@binding()
 @tensor_method
 def scatter(self, dim: int, index: Tensor, src=None, *, value=None, reduce=None) -> Tensor:
     src = _scatter_args("scatter", dim, index, src, value, reduce)

@@ -14,7 +14,7 @@ import operator
 import numpy as np
 
 from .. import dtypes
-from ..arg_parser import is_index
+from ..arg_parser import binding, is_index
 from ..autograd.derivatives import derivative
 from ..autograd.graph import any_requires_grad
 from ..autograd.record import record, record_inplace
@@ -176,6 +176,7 @@ def _scatter_reduce_kernel(out: Tensor, d: int, index: Tensor, src: Tensor, redu
 
 
 # --------------------------------------------------------------------------- the methods
+@binding()
 @tensor_method
 def scatter_reduce_(self, *args, **kwargs) -> Tensor:
     """self[..., index[i], ...] = reduce(self[...], src[i]) for every cell of the index."""
@@ -192,6 +193,7 @@ def scatter_reduce_(self, *args, **kwargs) -> Tensor:
         check=check, dim=symint(dim), reduce=reduce, include_self=include_self)
 
 
+@binding()
 @tensor_method
 def scatter_reduce(self, *args, **kwargs) -> Tensor:
     """The out-of-place scatter_reduce_: a copy of self, reduced into."""

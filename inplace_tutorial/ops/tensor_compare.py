@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 
 from .. import dtypes
-from ..arg_parser import type_name
+from ..arg_parser import binding, type_name
 from ..layout import broadcast_shapes
 from ..tensor import Tensor, tensor_method
 
@@ -27,6 +27,7 @@ def _check_float(op: str, name: str, v) -> None:
         raise TypeError(f"{op}(): argument '{name}' must be float, not {type_name(v)}")
 
 
+@binding()
 @tensor_method
 def isclose(self, other, rtol: float = 1e-05, atol: float = 1e-08,
             equal_nan: bool = False) -> Tensor:
@@ -75,6 +76,7 @@ def isclose(self, other, rtol: float = 1e-05, atol: float = 1e-08,
     return close
 
 
+@binding()
 @tensor_method
 def allclose(self, other, rtol: float = 1e-05, atol: float = 1e-08,
              equal_nan: bool = False) -> bool:
@@ -82,6 +84,7 @@ def allclose(self, other, rtol: float = 1e-05, atol: float = 1e-08,
     return bool(self.isclose(other, rtol, atol, equal_nan).all().item())
 
 
+@binding()
 @tensor_method
 def equal(self, other) -> bool:
     """Same shape and the same values (NaN equals nothing); the dtypes may differ."""

@@ -10,7 +10,7 @@ from __future__ import annotations
 import warnings
 
 from .. import dtypes
-from ..arg_parser import argument_error, int_list, is_number
+from ..arg_parser import argument_error, binding, int_list, is_number
 from ..creation import empty, full, tensor
 from ..tensor import Tensor, tensor_method
 
@@ -58,6 +58,7 @@ def new_empty(self, *size, dtype=None, requires_grad: bool = False, **kwargs) ->
     return empty(shape, dtype=dtype or self.dtype, requires_grad=requires_grad)
 
 
+@binding()
 @tensor_method
 def new_full(self, size=None, fill_value=None, *, dtype=None,
              requires_grad: bool = False) -> Tensor:

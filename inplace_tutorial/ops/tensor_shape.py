@@ -14,7 +14,7 @@ from __future__ import annotations
 import numpy as np
 
 from .. import dtypes
-from ..arg_parser import argument_error, int_list, invalid_combination, is_index
+from ..arg_parser import argument_error, binding, int_list, invalid_combination, is_index
 from ..layout import wrap_dim
 from ..tensor import Tensor, tensor_method
 from .indexing import _slice
@@ -79,12 +79,14 @@ def _vec2(op: str, vec2, position: int) -> Tensor:
     return vec2
 
 
+@binding()
 @tensor_method
 def outer(self, vec2=_MISSING) -> Tensor:
     """The outer product: self as a column times vec2 (MulBackward0 over a reshape)."""
     return _outer(self, _vec2("outer", vec2, 1))
 
 
+@binding()
 @tensor_method
 def ger(self, vec2=_MISSING) -> Tensor:
     """An older name of outer (its errors still say outer)."""
@@ -318,6 +320,7 @@ def _repeat_interleave(self: Tensor, repeats, dim, output_size, args, kwargs, fn
     return _by_int(self, int(repeats), dim, output_size)
 
 
+@binding()
 @tensor_method
 def repeat_interleave(self, *args, **kwargs) -> Tensor:
     """Each element (along dim, or of the flattened tensor) repeated ``repeats`` times in a

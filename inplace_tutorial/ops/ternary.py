@@ -224,12 +224,14 @@ def addcdiv_(self, tensor1, tensor2, *, value=1) -> Tensor:
     return _fused_("addcdiv", self, tensor1, tensor2, value)
 
 
+@binding()
 @tensor_method
 def lerp(self, end, weight=None) -> Tensor:
     """self + weight * (end - self)."""
     return _fused("lerp", self, end, weight, 1)
 
 
+@binding()
 @tensor_method
 def lerp_(self, end, weight=None) -> Tensor:
     return _fused_("lerp", self, end, weight, 1)

@@ -1,0 +1,98 @@
+"""The signature table (data/torch_signatures.json) is what torch 2.13 says now, and the core's
+binding refuses calls with torch's words from it.
+
+tools/gen_torch_signatures.py reads the table out of torch (torchgen's signatures, checked
+against the listing torch prints); the first test runs it again and compares byte for byte.
+The others call methods both libraries have in ways no signature takes, side by side.
+"""
+from __future__ import annotations
+
+import importlib.util
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from inplace_tutorial import signatures
+
+TOOL = Path(__file__).resolve().parents[2] / "tools" / "gen_torch_signatures.py"
+
+
+def _tool():
+    spec = importlib.util.spec_from_file_location("gen_torch_signatures", TOOL)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def test_data_file_is_what_torch_says_now(torch_mod):
+    tool = _tool()
+    assert signatures.DATA.read_text(encoding="utf-8") == tool.dump(tool.build()), \
+        "stale: run tools/gen_torch_signatures.py"
+
+
+def test_printing_follows_function_signature_to_string():
+    tool = _tool()
+    assert tool.printed("add(Tensor other, *, Scalar alpha=1)") == (
+        "Tensor other, *, Number alpha = 1")
+    assert tool.printed("all(IntArrayRef[1]? dim=None, bool keepdim=False)") == (
+        "tuple of ints dim = None, bool keepdim = False")
+    assert tool.printed("random_(int64_t from, int64_t? to, *, Generator? generator=None)") == (
+        "int from, int to, *, torch.Generator generator = None")
+    assert tool.printed("min()") == ""
+
+
+def _message(fn) -> str:
+    with pytest.raises(TypeError) as info:
+        fn()
+    return str(info.value)
+
+
+CALLS = [  # (self, method, args, kwargs): refused by torch's binding, not by the op
+    ((2, 3), "add", (1, 2, 3), {}), ((2, 3), "add_", (), {"foo": 1}),
+    ((2, 3), "addmm", (), {"foo": 1}), ((2, 3), "addmm_", (1, 2, 3, 4, 5), {}),
+    ((2, 3), "clamp", (), {"foo": 1}), ((2, 3), "clamp_", (1, 2, 3), {}),
+    ((2, 3), "min", (), {"keepdims": True}), ((2, 3), "max", (), {"foo": 1, "dim": 0}),
+    ((2, 3), "all", (), {"dim": 0, "foo": 1}), ((2, 3), "any", (1, 2, 3, 4), {}),
+    ((2, 3), "argsort", (), {"foo": 1, "bar": 2}), ((2, 3), "bitwise_and", (), {"foo": 1}),
+    ((2, 3), "random_", (1, 2, 3), {}), ((2, 3), "random_", (), {"foo": 1}),
+    ((2, 3), "bernoulli_", (), {"foo": 1}), ((2, 3), "cauchy_", (1, 2, 3), {}),
+    ((2, 3), "normal_", (), {"foo": 1}), ((2, 3), "renorm", (), {"dim": 0}),
+    ((2, 3), "scatter_reduce", (), {"foo": 1}), ((2, 3), "index_put_", (), {"foo": 1}),
+    ((2, 3), "round", (), {"foo": 1}), ((2, 3), "eq_", (1, 2), {}),
+    ((2, 3), "lerp", (), {"foo": 1}), ((2, 3), "masked_fill", (1, 2, 3), {}),
+    ((2, 3), "nonzero", (1,), {}), ((2, 3), "nonzero", (1, 2), {}),
+    ((2, 3), "to", (1, 2, 3, 4, 5, 6), {}), ((2, 3), "to", (), {"foo": 1}),
+    ((2, 3), "type", (1, 2, 3), {}), ((2, 3), "type", (), {"foo": 1}),
+    ((2, 3), "size", (1, 2), {}), ((2, 3), "stride", (), {"foo": 1}),
+    ((2, 3), "requires_grad_", (1, 2), {}), ((2, 3), "norm", (1, 2, 3, 4, 5), {}),
+    ((2, 3), "narrow", (0,), {"length": 1}), ((2, 3), "cumsum", (), {"axis": 0, "foo": 1}),
+    ((2, 3), "sum", (), {"keepdim": True}), ((2, 3), "fill_", (), {"foo": 1}),
+]
+
+
+@pytest.mark.parametrize("shape, name, args, kwargs", CALLS,
+                         ids=[f"{c[1]}{c[2]}{c[3]}" for c in CALLS])
+def test_refusals_word_for_word(torch_mod, core, shape, name, args, kwargs):
+    texts = []
+    for lib in (torch_mod, core):
+        x = lib.tensor(np.arange(6, dtype=np.float32).reshape(shape))
+        texts.append(_message(lambda: getattr(x, name)(*args, **kwargs)))
+        assert x._version == 0  # refused before anything was written
+    assert texts[1] == texts[0]
+
+
+def test_every_method_with_a_listing_is_refused_with_it(torch_mod, core):
+    """Every method in the table that the core binds: a call with more arguments than any of
+    torch's signatures takes is refused with torch's text (a listing, or the one signature's
+    count)."""
+    checked = 0
+    for name, table in signatures._table().items():
+        if not hasattr(core.Tensor, name) or table.max_positional is None or table.forms == [""]:
+            continue  # (a method without arguments is CPython's METH_NOARGS: test_arg_parser)
+        call = f"x.{name}({', '.join(['1'] * (table.max_positional + 1))})"
+        texts = [_message(lambda: eval(call, {"x": lib.zeros(2, 3)}))  # noqa: S307
+                 for lib in (torch_mod, core)]
+        assert texts[1] == texts[0], call
+        checked += 1
+    assert checked > 150
