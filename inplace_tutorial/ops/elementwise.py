@@ -186,12 +186,14 @@ div_kernel = ufunc_kernel(np.true_divide)
 div_kernel.opmath_scalar = True
 
 
+@binding()
 @tensor_method
 def div(self, other) -> Tensor:
     check_tensor_or_number("div", "other", other)
     return new_elementwise("div", True, div_kernel, self, other)
 
 
+@binding()
 @tensor_method
 def div_(self, other) -> Tensor:
     check_tensor_or_number("div_", "other", other)
@@ -199,6 +201,7 @@ def div_(self, other) -> Tensor:
     return inplace_elementwise("div", True, div_kernel, self, other)
 
 
+@binding()
 @tensor_method
 def divide(self, other) -> Tensor:
     """PyTorch's alias of div."""
@@ -382,6 +385,7 @@ def multiply_(self, other) -> Tensor:
     return self.mul_(other)
 
 
+@binding()
 @tensor_method
 def divide_(self, other) -> Tensor:
     """PyTorch's alias of div_."""
