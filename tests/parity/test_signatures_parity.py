@@ -77,7 +77,7 @@ def test_refusals_word_for_word(torch_mod, core, shape, name, args, kwargs):
     texts = []
     for lib in (torch_mod, core):
         x = lib.tensor(np.arange(6, dtype=np.float32).reshape(shape))
-        texts.append(_message(lambda: getattr(x, name)(*args, **kwargs)))
+        texts.append(_message(lambda x=x: getattr(x, name)(*args, **kwargs)))
         assert x._version == 0  # refused before anything was written
     assert texts[1] == texts[0]
 
@@ -91,7 +91,7 @@ def test_every_method_with_a_listing_is_refused_with_it(torch_mod, core):
         if not hasattr(core.Tensor, name) or table.max_positional is None or table.forms == [""]:
             continue  # (a method without arguments is CPython's METH_NOARGS: test_arg_parser)
         call = f"x.{name}({', '.join(['1'] * (table.max_positional + 1))})"
-        texts = [_message(lambda: eval(call, {"x": lib.zeros(2, 3)}))  # noqa: S307
+        texts = [_message(lambda c=call, lib=lib: eval(c, {"x": lib.zeros(2, 3)}))  # noqa: S307
                  for lib in (torch_mod, core)]
         assert texts[1] == texts[0], call
         checked += 1
