@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import heapq
 import warnings
+import weakref
 from collections.abc import Sequence
 
 import numpy as np
@@ -191,9 +192,11 @@ def _run(roots, retain_graph: bool, targets: set | None = None, capture=None) ->
                 stack.append(nxt)
 
     buffers: dict[Node, list] = {}
-    # storage number -> how many edges a grad buffer went to (the storage's own counter, not
-    # id(): a freed storage's id() can come back for a new one and count it as shared)
-    grad_users: dict[int, int] = {}
+    # id(grad) -> a weak reference to it: a gradient sent along a second edge (AddBackward0
+    # gives one tensor to both inputs) is shared, and no AccumulateGrad may keep it as .grad.
+    # A view of it is a tensor of its own, as in PyTorch (which counts references to the
+    # tensor, not to its storage). The reference tells a reused id() from the same tensor.
+    sent: dict[int, weakref.ref] = {}
     ready: list = []
 
     def send(node, nr, g):
@@ -202,7 +205,11 @@ def _run(roots, retain_graph: bool, targets: set | None = None, capture=None) ->
             buf = buffers[node] = [None] * max(node._num_outputs, nr + 1)
         if buf[nr] is None:
             buf[nr] = g
-            grad_users[g._storage._id] = grad_users.get(g._storage._id, 0) + 1
+            seen_before = sent.get(id(g))
+            if seen_before is not None and seen_before() is g:
+                g._shared_grad = True
+            else:
+                sent[id(g)] = weakref.ref(g)
         else:
             buf[nr] = buf[nr] + g
 
@@ -225,8 +232,12 @@ def _run(roots, retain_graph: bool, targets: set | None = None, capture=None) ->
             t = ref()
             if t is not None and grads[nr] is not None:
                 # set directly, as PyTorch's retains_grad hook does: after t_() the retained
-                # gradient keeps the old geometry, which a checked assignment would refuse
-                t._grad = grads[nr].clone() if t._grad is None else t._grad + grads[nr]
+                # gradient keeps the old geometry, which a checked assignment would refuse.
+                # A first one is clone(memory_format=contiguous) there: a column-major
+                # gradient (mm's, for a transposed input) is retained row-major.
+                g = grads[nr]
+                t._grad = (g.clone() if g.is_contiguous() else g.contiguous()) \
+                    if t._grad is None else t._grad + g
         if capture is not None and node in capture[0]:
             for nr, i in capture[0][node]:
                 if nr < len(grads) and grads[nr] is not None:
@@ -237,9 +248,6 @@ def _run(roots, retain_graph: bool, targets: set | None = None, capture=None) ->
         if needed is not None and not isinstance(node, AccumulateGrad) and not any(
                 n in needed for n, _ in node.next_functions):
             continue  # a non-leaf input's own node: its gradient was captured above
-        for g in grads:
-            if g is not None and grad_users.get(g._storage._id, 0) > 1:
-                g._shared_grad = True
         outs = node.apply(grads)
         if STATE.anomaly and STATE.check_nan:
             _check_nan(node, outs)

@@ -161,10 +161,15 @@ class AccumulateGrad(Node):
         if leaf is None or g is None:
             return ()
         if leaf.grad is None:
-            # Keep the incoming buffer only if nothing else can see it and it already has the
+            # Keep the incoming gradient only if nothing else holds it and it already has the
             # leaf's layout (PyTorch's grad layout contract); otherwise copy into that layout.
-            if g._shared_grad or g._base is not None or g._stride != _layout_of(leaf):
+            if g._shared_grad or g._stride != _layout_of(leaf):
                 g = empty_like(leaf).copy_(g)
+            elif g._base is not None:
+                # a view made during backward (Linear's weight gradient comes through
+                # TBackward0): PyTorch keeps it, and to PyTorch it is no view (backward's
+                # views carry no view record) but still shares storage and version counter
+                g = Tensor._make(g._storage, g._shape, g._stride, g._offset, g.dtype, g._vc)
             leaf._grad = g  # shape and dtype are the leaf's: no need for the checked setter
         else:
             leaf.grad.add_(g)

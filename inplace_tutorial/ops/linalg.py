@@ -123,8 +123,8 @@ def mm(self, mat2: Tensor) -> Tensor:
 
 @derivative("mm", "MmBackward0", inputs=("self", "mat2"), saves={"self": "mat2", "mat2": "self"})
 def _mm_bw(ctx, g):
-    return (g.mm(ctx.saved("mat2").t()) if ctx.needs(0) else None,
-            ctx.saved("self").t().mm(g) if ctx.needs(1) else None)
+    return (_mat1_grad(g, ctx.saved("mat2"), _layout(ctx, "self")) if ctx.needs(0) else None,
+            _mat2_grad(g, ctx.saved("self"), _layout(ctx, "mat2")) if ctx.needs(1) else None)
 
 
 @binding()
@@ -393,14 +393,43 @@ def _mm_grad(a: np.ndarray, b: np.ndarray, like: Tensor) -> Tensor:
     return out
 
 
+def _layout(ctx, name: str) -> tuple:
+    """(sizes, strides) of a matrix input, as the node keeps them (``geometry`` above)."""
+    return ctx.attr(f"{name}_sym_sizes"), ctx.attr(f"{name}_sym_strides")
+
+
+def _column_major(layout: tuple) -> bool:
+    """The test of PyTorch's mm_mat1_backward/mm_mat2_backward: the input was a transposed
+    contiguous matrix (strides (1, rows)), as ``weight.t()`` in F.linear is."""
+    sizes, strides = layout
+    return strides[0] == 1 and strides[1] == sizes[0]
+
+
+def _mat1_grad(g: Tensor, mat2: Tensor, mat1_layout: tuple) -> Tensor:
+    """mm_mat1_backward: ``g @ mat2.T``; for a column-major mat1, ``(mat2 @ g.T).T``, so the
+    gradient has mat1's layout (a leaf's AccumulateGrad then keeps it without a copy)."""
+    if _column_major(mat1_layout):
+        return _mm_grad(mat2._array(), g._array().T, g).t()
+    return _mm_grad(g._array(), mat2._array().T, g)
+
+
+def _mat2_grad(g: Tensor, mat1: Tensor, mat2_layout: tuple) -> Tensor:
+    """mm_mat2_backward: ``mat1.T @ g``; for a column-major mat2 (``weight.t()``),
+    ``(g.T @ mat1).T``: a transposed view of a buffer laid out like the weight, which
+    TBackward0 turns back into the weight's own layout."""
+    if _column_major(mat2_layout):
+        return _mm_grad(g._array().T, mat1._array(), g).t()
+    return _mm_grad(mat1._array().T, g._array(), g)
+
+
 @derivative("addmm", "AddmmBackward0", inputs=("self", "mat1", "mat2"),
             saves={"mat1": "mat2", "mat2": "mat1"})
 def _addmm_bw(ctx, g):
     a = ctx.attr("alpha")
     return (_scaled(g, ctx.attr("beta")) if ctx.needs(0) else None,
-            _scaled(_mm_grad(g._array(), ctx.saved("mat2")._array().T, g), a)
+            _scaled(_mat1_grad(g, ctx.saved("mat2"), _layout(ctx, "mat1")), a)
             if ctx.needs(1) else None,
-            _scaled(_mm_grad(ctx.saved("mat1")._array().T, g._array(), g), a)
+            _scaled(_mat2_grad(g, ctx.saved("mat1"), _layout(ctx, "mat2")), a)
             if ctx.needs(2) else None)
 
 
