@@ -302,8 +302,8 @@ __all__ += ["broadcast_to", "dsplit", "ger", "hsplit", "masked_select", "outer",
             "repeat_interleave", "tensor_split", "tile", "vsplit"]
 
 # selecting reductions (ops/selection.py): torch.kthvalue(x, k, dim, out=(values, indices)),
-# median and nanmedian (out= with a dim only, ops/out_selection.py)
-_SELECTION = "kthvalue median nanmedian".split()
+# median and nanmedian (out= with a dim only), cummax/cummin, aminmax (ops/out_selection.py)
+_SELECTION = "kthvalue median nanmedian cummax cummin aminmax".split()
 for _name in _SELECTION:
     globals()[_name] = _method(_name)
 for _name in ("median", "nanmedian"):

@@ -1,5 +1,6 @@
-"""``out=`` for the selecting reductions (selection.py): torch.kthvalue, median and nanmedian
-with a dim, each into a (values, indices) pair of the caller's.
+"""``out=`` for the ops that return a pair: torch.kthvalue, median and nanmedian with a dim
+(selection.py), cummax/cummin (cummaxmin.py) into a (values, indices) pair of the caller's,
+aminmax (aminmax.py) into a (min, max) pair.
 
 Every one of these kernels checks its two outs in its own words and order (kthvalue: "output
 values must be of same type as input"; median: legacy type names, indices first), then
@@ -20,7 +21,7 @@ from ..tensor import Tensor
 from ..type_names import type_string
 from . import out_variants
 from .index_ops import check_no_overlap
-from .out_functions import out_form, write
+from .out_functions import exact, out_form, write
 
 
 def _named_out(name: str, fields: tuple[str, str] = ("values", "indices")) -> type:
@@ -34,7 +35,9 @@ def _named_out(name: str, fields: tuple[str, str] = ("values", "indices")) -> ty
         fields[0]: property(lambda self: self[0]), fields[1]: property(lambda self: self[1])})
 
 
-_OUT_PAIRS = {name: _named_out(name) for name in ("kthvalue", "median", "nanmedian")}
+_OUT_PAIRS = {name: _named_out(name)
+              for name in ("kthvalue", "median", "nanmedian", "cummax", "cummin")}
+_OUT_PAIRS["aminmax"] = _named_out("aminmax", ("min", "max"))
 
 
 def _two_outs(out, position: int) -> tuple[Tensor, Tensor]:
@@ -52,9 +55,12 @@ def _two_outs(out, position: int) -> tuple[Tensor, Tensor]:
 
 
 def _pair_into(name: str, self: Tensor, out, position: int, compute: Callable[[], tuple],
-               checks: Callable[[Tensor, Tensor, tuple], None]) -> tuple:
+               checks: Callable[[Tensor, Tensor, tuple], None],
+               shape_first: tuple | None = None) -> tuple:
     """Compute the pair (no graph), let the kernel's ``checks`` check and resize the outs (to
-    the result's shape, given), and copy the pair in (each out's version goes up by one)."""
+    the result's shape, given), and copy the pair in (each out's version goes up by one).
+    ``shape_first``: a kernel that checks and resizes its outs to that shape before anything
+    else (cummax: before it even looks at dim)."""
     pair = _two_outs(out, position)
     if pair is None:
         raise TypeError(f"{name}(): argument 'out' must be tuple of Tensors, not "
@@ -62,9 +68,16 @@ def _pair_into(name: str, self: Tensor, out, position: int, compute: Callable[[]
     values, indices = pair
     out_variants._refuse_autograd(name, (self,), values)
     out_variants._refuse_autograd(name, (self,), indices)
+    if shape_first is not None:
+        checks(values, indices, shape_first)
     with grad_mode.no_grad():
-        rv, ri = compute()  # the op's own argument checks come first
-    checks(values, indices, rv._shape)
+        rv, ri = compute()  # the op's own argument checks
+    if shape_first is None:
+        before = (values._shape, indices._shape)
+        checks(values, indices, rv._shape)
+        if (values._shape, indices._shape) != before and (values is self or indices is self):
+            with grad_mode.no_grad():  # the kernel reads self after resizing it: at its new
+                rv, ri = compute()  # shape
     for o, r in ((values, rv), (indices, ri)):
         write(o, name, lambda o=o, r=r: np.copyto(o._array(), r._array()))
     return _OUT_PAIRS[name]((values, indices))
@@ -143,4 +156,45 @@ def nanmedian_out(self: Tensor, dim, keepdim=False, *, out=None) -> tuple:
                       _median_checks(self))
 
 
-__all__ = ["kthvalue_out", "median_out", "nanmedian_out"]
+def _scan_checks(self: Tensor) -> Callable[[Tensor, Tensor, tuple], None]:
+    """cummax_out/cummin_out: check_scalar_type_device_layout on values, then indices, then
+    both resized to self's shape, all before the dim is looked at."""
+    def checks(values: Tensor, indices: Tensor, shape: tuple) -> None:
+        for o, want in ((values, self.dtype), (indices, dtypes.int64)):
+            if o.dtype is not want:
+                raise RuntimeError(f"expected scalar_type {want.short} but found {o.dtype.short}")
+        out_variants.resize_output(values, shape)
+        out_variants.resize_output(indices, shape)
+    return checks
+
+
+@out_form("cummax")
+def cummax_out(self: Tensor, dim, *, out=None) -> tuple:
+    return _pair_into("cummax", self, out, 2, lambda: self.cummax(dim), _scan_checks(self),
+                      self._shape)
+
+
+@out_form("cummin")
+def cummin_out(self: Tensor, dim, *, out=None) -> tuple:
+    return _pair_into("cummin", self, out, 2, lambda: self.cummin(dim), _scan_checks(self),
+                      self._shape)
+
+
+def _aminmax_checks(self: Tensor) -> Callable[[Tensor, Tensor, tuple], None]:
+    """A structured kernel's set_output, output by output: min's dtype must match exactly and
+    min is resized, then max."""
+    def checks(mn: Tensor, mx: Tensor, shape: tuple) -> None:
+        for o in (mn, mx):
+            exact(o, self.dtype)
+            out_variants.resize_output(o, shape)
+    return checks
+
+
+@out_form("aminmax")
+def aminmax_out(self: Tensor, *, dim=None, keepdim=False, out=None) -> tuple:
+    return _pair_into("aminmax", self, out, 3, lambda: self.aminmax(dim=dim, keepdim=keepdim),
+                      _aminmax_checks(self))
+
+
+__all__ = ["aminmax_out", "cummax_out", "cummin_out", "kthvalue_out", "median_out",
+           "nanmedian_out"]

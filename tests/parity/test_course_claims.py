@@ -317,12 +317,14 @@ def _saved_programs(t):
 
 
 def selection_saved_programs(t, x, nl):
-    """The selecting reductions (kthvalue, median, nanmedian, ...)."""
+    """The selecting reductions (kthvalue, median, nanmedian), cummax/cummin, aminmax."""
     return {
         "kthvalue": lambda: x(2, 3).kthvalue(2, -1)[0],
         "median": lambda: x(2, 3).median(), "median_dim": lambda: x(2, 3).median(0, True)[0],
         "nanmedian": lambda: x(2, 3).nanmedian(),
         "nanmedian_dim": lambda: x(2, 3).nanmedian(1)[0],
+        "cummax": lambda: x(2, 3).cummax(1)[0], "cummin": lambda: x(2, 3).cummin(-1)[0],
+        "aminmax": lambda: x(2, 3).aminmax(dim=1)[1],
     }
 
 
