@@ -303,7 +303,7 @@ __all__ += ["broadcast_to", "dsplit", "ger", "hsplit", "masked_select", "outer",
 
 # selecting reductions (ops/selection.py): torch.kthvalue(x, k, dim, out=(values, indices)),
 # median and nanmedian (out= with a dim only), cummax/cummin, aminmax (ops/out_selection.py)
-_SELECTION = "kthvalue median nanmedian cummax cummin aminmax".split()
+_SELECTION = "kthvalue median nanmedian mode cummax cummin aminmax".split()
 for _name in _SELECTION:
     globals()[_name] = _method(_name)
 for _name in ("median", "nanmedian"):

@@ -358,6 +358,7 @@ CASES.update({
     "median_dim": (lambda a: a.median(1).values + a.median(0, True).values.sum(), [B], False),
     "nanmedian": (lambda a: a.nanmedian() * 2, [A], False),
     "nanmedian_dim": (lambda a: a.nanmedian(-1, True).values, [B], False),
+    "mode": (lambda a: a.mode().values + a.mode(0, True).values.sum(), [B], False),
     "cummax": (lambda a: a.cummax(1).values + a.cummax(0).values, [A], False),
     "cummin": (lambda a: a.cummin(-1).values * 2 + a.t().cummin(0).values.t(), [A], False),
     "aminmax": (lambda a: a.aminmax().min * 2 + a.aminmax(dim=1, keepdim=True).max

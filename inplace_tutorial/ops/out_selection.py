@@ -1,6 +1,6 @@
 """``out=`` for the ops that return a pair: torch.kthvalue, median and nanmedian with a dim
-(selection.py), cummax/cummin (cummaxmin.py) into a (values, indices) pair of the caller's,
-aminmax (aminmax.py) into a (min, max) pair.
+(selection.py), mode (mode.py), cummax/cummin (cummaxmin.py) into a (values, indices) pair
+of the caller's, aminmax (aminmax.py) into a (min, max) pair.
 
 Every one of these kernels checks its two outs in its own words and order (kthvalue: "output
 values must be of same type as input"; median: legacy type names, indices first), then
@@ -36,7 +36,7 @@ def _named_out(name: str, fields: tuple[str, str] = ("values", "indices")) -> ty
 
 
 _OUT_PAIRS = {name: _named_out(name)
-              for name in ("kthvalue", "median", "nanmedian", "cummax", "cummin")}
+              for name in ("kthvalue", "median", "nanmedian", "mode", "cummax", "cummin")}
 _OUT_PAIRS["aminmax"] = _named_out("aminmax", ("min", "max"))
 
 
@@ -156,6 +156,34 @@ def nanmedian_out(self: Tensor, dim, keepdim=False, *, out=None) -> tuple:
                       _median_checks(self))
 
 
+def _mode_checks(self: Tensor, dim, keepdim) -> Callable[[Tensor, Tensor, tuple], None]:
+    """mode_out: values' and indices' types in its own words; then, for a non-empty input,
+    the kernel's _reduction_with_indices_allocate_or_resize_output (as kthvalue's), else a
+    plain resize."""
+    def checks(values: Tensor, indices: Tensor, shape: tuple) -> None:
+        for o, want, what in ((values, self.dtype, "values"), (indices, dtypes.int64,
+                                                               "indices")):
+            if o.dtype is not want:
+                raise RuntimeError(f"expected scalar type '{want.short}' but got "
+                                   f"'{o.dtype.short}' for {what} output")
+        if self.numel() == 0 or self.dim() == 0:
+            for o in (values, indices):
+                out_variants.resize_output(o, shape, warn=self.dim() > 0)
+            return
+        d = wrap_dim(dim, self.dim())
+        for o in (values, indices):
+            _resize_kept(o, self, d, keepdim, shape)
+        for o in (values, indices):
+            _squeeze_kept(o, self, d, keepdim)
+    return checks
+
+
+@out_form("mode")
+def mode_out(self: Tensor, dim=-1, keepdim=False, *, out=None) -> tuple:
+    return _pair_into("mode", self, out, 3, lambda: self.mode(dim, keepdim),
+                      _mode_checks(self, dim, keepdim))
+
+
 def _scan_checks(self: Tensor) -> Callable[[Tensor, Tensor, tuple], None]:
     """cummax_out/cummin_out: check_scalar_type_device_layout on values, then indices, then
     both resized to self's shape, all before the dim is looked at."""
@@ -197,4 +225,4 @@ def aminmax_out(self: Tensor, *, dim=None, keepdim=False, out=None) -> tuple:
 
 
 __all__ = ["aminmax_out", "cummax_out", "cummin_out", "kthvalue_out", "median_out",
-           "nanmedian_out"]
+           "mode_out", "nanmedian_out"]

@@ -323,6 +323,7 @@ def selection_saved_programs(t, x, nl):
         "median": lambda: x(2, 3).median(), "median_dim": lambda: x(2, 3).median(0, True)[0],
         "nanmedian": lambda: x(2, 3).nanmedian(),
         "nanmedian_dim": lambda: x(2, 3).nanmedian(1)[0],
+        "mode": lambda: x(2, 3).mode(0)[0],
         "cummax": lambda: x(2, 3).cummax(1)[0], "cummin": lambda: x(2, 3).cummin(-1)[0],
         "aminmax": lambda: x(2, 3).aminmax(dim=1)[1],
     }

@@ -173,6 +173,70 @@ def median_errors(t):
 
 
 # ======================================================================================
+# mode
+
+
+@prog
+def mode_values_ties_nan(t):
+    x = t.tensor(arr(3, 5, seed=6))
+    out = {
+        "default": _pair(x.mode()), "d0": _pair(x.mode(0)), "keep": _pair(x.mode(1, True)),
+        "kw": _pair(x.mode(dim=-2, keepdim=True)), "module": _pair(t.mode(x, 0)),
+        "zero_dim": _pair(t.tensor(3.0).mode()),
+        "zero_dim_keep": _pair(t.tensor(3.0).mode(0, True)),
+        "empty_rows": _pair(t.zeros(0, 3).mode(1)),
+        "empty_keep": _pair(t.zeros(0, 3).mode(1, True)),
+        "layouts": layouts(t, lambda v: v.mode(0).values),
+        "layouts_idx": layouts(t, lambda v: v.mode(-1, True).indices),
+        "dtypes": [t.tensor([[3, -1, 2, 2, 0, 3], [1, 1, 0, 0, 5, 5]], dtype=d).mode()
+                   for d in (t.int8, t.uint8, t.int16, t.int32, t.int64, t.float16, t.bfloat16,
+                             t.float64, t.bool)],
+        "repr": repr(t.tensor([2.0, 1.0]).mode()),
+    }
+    for seed in range(4):  # short lines (insertion sort) and long ones (introsort), NaN rows
+        v = t.tensor(_tied(seed + 20, 6, 9 + 30 * seed))
+        out[f"tied{seed}"] = (v.mode(1), v.mode(1).values.reciprocal().lt(0), v.mode(0))
+    nan = t.tensor([[1.0, float("nan"), 1.0, float("nan")], [float("nan")] * 4])
+    out["nan"] = nan.mode()
+    return out
+
+
+@prog
+def mode_errors_out_autograd(t):
+    x = t.tensor(arr(3, 4, seed=7))
+    out = {
+        "dim": catch(lambda: x.mode(2)), "scalar_dim": catch(lambda: t.tensor(1.0).mode(1)),
+        "empty_dim": catch(lambda: t.zeros(0, 3).mode(0)),
+        "float": catch(lambda: x.mode(1.0)), "none_kw": catch(lambda: x.mode(dim=None)),
+        "keepdim_int": catch(lambda: x.mode(0, 1)),
+        "too_many": catch(lambda: x.mode(0, True, 1)),
+    }
+    for name, o in (("ok", _outs(t)), ("big", _outs(t, n=5)), ("v_double", _outs(t, t.float64)),
+                    ("i_float", _outs(t, None, t.float32)),
+                    ("both", _outs(t, t.float64, t.float32))):
+        out["out_" + name] = (warned(lambda o=o: t.mode(x, 1, out=o)), meta(o[0]), meta(o[1]))
+    o = _outs(t, n=2)
+    out["out_keep"] = (warned(lambda: t.mode(x, 0, True, out=o)), meta(o[0]))
+    o = _outs(t, n=2)
+    out["out_scalar"] = (warned(lambda: t.mode(t.tensor(2.0), out=o)), meta(o[0]))
+    o = _outs(t, n=2)
+    out["out_empty"] = (warned(lambda: t.mode(t.zeros(0, 3), 1, out=o)), meta(o[0]))
+    out["out_tensor"] = catch(lambda: t.mode(x, out=t.zeros(0)))
+    out["out_grad"] = catch(lambda: t.mode(leaf(t, arr(2, seed=1)), out=_outs(t)))
+    out["autograd"] = (grad_of(t, lambda a: a.mode(1), (3, 4)),
+                       grad_of(t, lambda a: a.mode(0, True), (3, 4)),
+                       grad_of(t, lambda a: a.sum().mode(), (3,)))
+    a = leaf(t, [[1.0, 2.0, 1.0], [3.0, 3.0, 0.0]])
+    r = (a * 1).mode()
+    r.values.sum().backward()
+    out["ties_grad"] = a.grad
+    r = (a * 1).mode()
+    r.indices.add_(0)
+    out["indices_modified"] = catch(lambda: r.values.sum().backward())
+    return out
+
+
+# ======================================================================================
 # out=
 
 
