@@ -304,11 +304,32 @@ def _evenly(ctx, g):
     return (_regrow(g, x.shape, dims, keep) * mask / count,)
 
 
+def evenly_distribute_bw(ctx, g):
+    """evenly_distribute_backward (the whole-tensor max()/min(), median()): the gradient
+    shared by the elements equal to the result, or by every NaN when the result is NaN
+    (amax/amin's formula compares with ==, so there a NaN result gives NaN everywhere)."""
+    x, r = ctx.saved("self"), ctx.saved("result")
+    a, v = x._array(), r._array()
+    mask = Tensor._empty(x._shape, dtypes.bool_, "evenly_distribute_backward (mask)")
+    if v.dtype.kind == "f" or v.dtype.name == "bfloat16":
+        nan = bool(np.isnan(v))
+    else:
+        nan = False
+    if nan:
+        np.isnan(a, out=mask._array())
+    else:
+        np.equal(a, v, out=mask._array())
+    count = int(np.count_nonzero(mask._array()))
+    out = zeros(x._shape, dtype=g.dtype)
+    out._array()[mask._array()] = g._array() / count if count else np.nan
+    return (out,)
+
+
 # ties share the gradient evenly, for amax/amin and for the whole-tensor max()/min()
 derivative("amax", "AmaxBackward0", saves={"self": None, "result": None})(_evenly)
 derivative("amin", "AminBackward0", saves={"self": None, "result": None})(_evenly)
-derivative("max_all", "MaxBackward1", saves={"self": None, "result": None})(_evenly)
-derivative("min_all", "MinBackward1", saves={"self": None, "result": None})(_evenly)
+derivative("max_all", "MaxBackward1", saves={"self": None, "result": None})(evenly_distribute_bw)
+derivative("min_all", "MinBackward1", saves={"self": None, "result": None})(evenly_distribute_bw)
 
 
 def _values_indices(name: str) -> type:

@@ -25,6 +25,7 @@ from ..storage import UntypedStorage
 from ..tensor import Tensor, tensor_method
 from . import _std_sort
 from .arg_checks import argument_error, check_int, saved, signed
+from .reduce import evenly_distribute_bw
 from .sorting import _return_type, _sort_lines
 from .tensor_iterator import chunks
 
@@ -335,22 +336,6 @@ _SELECTING = {"indices": None}
 derivative("kthvalue", "KthvalueBackward0", saves=_SELECTING)(_value_selecting_bw)
 derivative("median_dim", "MedianBackward1", saves=_SELECTING)(_value_selecting_bw)
 derivative("nanmedian_dim", "NanmedianBackward1", saves=_SELECTING)(_value_selecting_bw)
-
-
-def evenly_distribute_bw(ctx, g):
-    """evenly_distribute_backward: the gradient shared by every element equal to the result
-    (every NaN, when the result is NaN)."""
-    x, r = ctx.saved("self"), ctx.saved("result")
-    a, v = x._array(), r._array()
-    mask = Tensor._empty(x._shape, dtypes.bool_, "evenly_distribute_backward (mask)")
-    if _isnan(v).item():
-        np.isnan(a, out=mask._array())
-    else:
-        np.equal(a, v, out=mask._array())
-    count = int(np.count_nonzero(mask._array()))
-    out = zeros(x._shape, dtype=g.dtype)
-    out._array()[mask._array()] = g._array() / count if count else np.nan
-    return (out,)
 
 
 _EVENLY = {"self": None, "result": None}

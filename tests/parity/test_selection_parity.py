@@ -337,6 +337,23 @@ def selection_autograd(t):
     return out
 
 
+@prog
+def max_min_all_evenly_distribute(t):
+    """The whole-tensor max()/min() share the gradient as median() does: among ties, or among
+    the NaNs when the result is NaN (amax/amin give NaN everywhere there)."""
+    out = {}
+    for name, data in (("nan", [1.0, float("nan"), 2.0, float("nan")]), ("ties", [1.0, 3.0, 3.0]),
+                       ("zeros", [0.0, -0.0, -1.0])):
+        for op in ("max", "min", "amax", "amin"):
+            a = leaf(t, data)
+            getattr(a, op)().backward()
+            out[f"{op}_{name}"] = a.grad
+    b = leaf(t, [[1.0, float("nan")], [float("nan"), 0.0]])
+    b.t().max().backward()
+    out["strided"] = b.grad
+    return out
+
+
 @pytest.mark.parametrize("prog", prog.params())
 def test_selection_parity(prog, torch_mod, core):
     check_parity(prog, torch_mod, core)
