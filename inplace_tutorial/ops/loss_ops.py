@@ -84,8 +84,9 @@ def nll_loss(input: Tensor, target: Tensor, weight: Tensor | None = None,
     if weight is not None:
         wp = _picked_weights(weight, target_c, counts, input.dtype, op)
         np.multiply(losses, wp, out=losses)
-    np.logical_not(counts, out=counts)
-    np.copyto(losses, 0, where=counts)
+    if k < counts.size:  # some targets are ignored: their positions add 0
+        np.logical_not(counts, out=counts)
+        np.copyto(losses, 0, where=counts)
     del cells, counts
     with np.errstate(divide="ignore", invalid="ignore"):  # 0 / 0: nan, as in PyTorch
         total = np.float64(k) if wp is None else wp.sum(dtype=np.float64)
@@ -166,9 +167,12 @@ def _target_cells(target: Tensor, ignore_index: int, c: int, into: Tensor, op: s
     np.not_equal(t, ignore_index, out=counts)
     k = int(np.count_nonzero(counts))
     if k:
-        info = np.iinfo(t.dtype)
-        lo = np.min(t, where=counts, initial=info.max)
-        hi = np.max(t, where=counts, initial=info.min)
+        if k == p:  # every target counts (the usual case): a plain min and max
+            lo, hi = t.min(), t.max()
+        else:
+            info = np.iinfo(t.dtype)
+            lo = np.min(t, where=counts, initial=info.max)
+            hi = np.max(t, where=counts, initial=info.min)
         if lo < 0 or hi >= c:
             raise IndexError(f"Target {_first_out_of_bounds(t, counts, c, op)} is out of "
                              "bounds.")
@@ -179,17 +183,22 @@ def _target_cells(target: Tensor, ignore_index: int, c: int, into: Tensor, op: s
     sizes = list(a.shape)
     sizes.pop(class_dim)
     cells = Tensor._empty((p,), dtypes.int64, op + " (targets)")._array()
-    tmp = Tensor._empty((p,), dtypes.int64, op + " (targets)")._array()
+    # a second index buffer only where the offsets need one: (N, C) rows of contiguous
+    # classes (a batch of class scores) need none
+    tmp = (Tensor._empty((p,), dtypes.int64, op + " (targets)")._array()
+           if len(sizes) > 1 or col_step != 1 else None)
     _position_offsets(cells, tmp, sizes, steps)
+    where = True if k == p else counts  # True: every cell, without a mask to read
     if col_step == 1:
-        np.add(cells, t, out=cells, where=counts, casting="unsafe")
+        np.add(cells, t, out=cells, where=where, casting="unsafe")
     else:
         np.multiply(t, col_step, out=tmp, casting="unsafe")
-        np.add(cells, tmp, out=cells, where=counts)
+        np.add(cells, tmp, out=cells, where=where)
     return counts, cells, k
 
 
-def _position_offsets(cells: np.ndarray, tmp: np.ndarray, sizes: list, steps: list) -> None:
+def _position_offsets(cells: np.ndarray, tmp: np.ndarray | None, sizes: list,
+                      steps: list) -> None:
     """cells[p] = the memory offset of position p (row-major over ``sizes``) under
     ``steps``: sum over dims of ((p // inner) % size) * step, a dim at a time, in place."""
     if len(sizes) <= 1:
@@ -220,6 +229,8 @@ def _first_out_of_bounds(t: np.ndarray, counts: np.ndarray, c: int, op: str) -> 
 def _span(a: np.ndarray) -> np.ndarray:
     """A 1-D view from a's first element over every cell it reaches (strides >= 0), so a
     cell at (i, j) is ``_span(a)[i * row_step + j * col_step]``: no copy."""
+    if a.flags.c_contiguous:
+        return a.reshape(-1)
     extent = 1 + sum((d - 1) * st // a.itemsize for d, st in zip(a.shape, a.strides))
     return np.lib.stride_tricks.as_strided(a, (max(extent, 0),), (a.itemsize,))
 
@@ -243,15 +254,21 @@ def _nll_loss_bw(ctx, g):
     ignore_index -= 2**64 if ignore_index >= 2**63 else 0  # back from the unsigned SymInt
     target = target if target.is_contiguous() else target.contiguous()
     c = a.shape[0 if a.ndim == 1 else 1]
-    counts, cells, _ = _target_cells(target, ignore_index, c, gx, "nll_loss backward")
-    values = Tensor._empty((counts.size,), g.dtype, "nll_loss backward")._array()
+    counts, cells, k = _target_cells(target, ignore_index, c, gx, "nll_loss backward")
     reduction = _REDUCTIONS[ctx.attr("reduction")]
-    if reduction == "none" and a.ndim > 1:
-        np.negative(g._array(), out=values.reshape(g._shape))  # fresh: reshape is a view
-    else:
+    value = None  # the one value every target cell gets (a mean or a sum)
+    if reduction != "none" or a.ndim == 1:
         with np.errstate(divide="ignore", invalid="ignore"):
             scale = np.float64(g._array().item())
-            values.fill(-(scale / np.float64(total.item()) if reduction == "mean" else scale))
+            value = -(scale / np.float64(total.item()) if reduction == "mean" else scale)
+        if weight is None and k == counts.size:  # nothing to weigh or leave out
+            np.put(a.reshape(-1), cells, value)
+            return (gx,)
+    values = Tensor._empty((counts.size,), g.dtype, "nll_loss backward")._array()
+    if value is None:
+        np.negative(g._array(), out=values.reshape(g._shape))  # fresh: reshape is a view
+    else:
+        values.fill(value)
     if weight is not None:
         np.multiply(values, _picked_weights(weight, target, counts, g.dtype,
                                             "nll_loss backward"), out=values)
