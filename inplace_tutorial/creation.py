@@ -6,12 +6,20 @@ like torch.tensor. Randomness comes from one seeded NumPy generator (manual_seed
 from __future__ import annotations
 
 import math
+import numbers
 import types
 
 import numpy as np
 
 from . import cpu_capability, dtypes, storage
-from .arg_parser import argument_error, int_list, invalid_combination, is_number, size_arg
+from .arg_parser import (
+    argument_error,
+    int_list,
+    invalid_combination,
+    is_number,
+    size_arg,
+    type_name,
+)
 from .layout import (
     contiguous_strides,
     dense_strides,
@@ -245,6 +253,27 @@ def _infer_dtype(leaves: list) -> dtypes.dtype:
     return d
 
 
+def _check_convertible(leaves: list, dtype: dtypes.dtype) -> None:
+    """What PyTorch says when an element can't become a number of the dtype it was given
+    (Python's float() and index() words): a float dtype takes anything with __float__ but a
+    complex; an integer one a Python int or float, or anything with __index__ but a NumPy
+    bool; bool any number."""
+    for v in leaves:
+        if isinstance(v, (Tensor, np.ndarray)):
+            continue  # (their own checks follow)
+        if isinstance(v, str) and dtype is dtypes.bool_:  # (read as a sequence there)
+            raise ValueError("too many dimensions 'str'")
+        # Python names the type as C does: numpy.float16, Fraction
+        name = type_name(v) if isinstance(v, np.generic) else type(v).__name__
+        if dtype.category == dtypes.FLOATING:
+            if isinstance(v, complex) or not hasattr(type(v), "__float__"):
+                raise TypeError(f"must be real number, not {name}")
+        elif not (isinstance(v, (int, float)) or (
+                hasattr(type(v), "__index__") and not isinstance(v, np.bool_))
+                or (dtype is dtypes.bool_ and isinstance(v, numbers.Number))):
+            raise TypeError(f"'{name}' object cannot be interpreted as an integer")
+
+
 def _from_sequence(data, dtype: dtypes.dtype | None) -> tuple:
     """(NumPy array of the values, dtype) for a Python scalar or nested sequence, each
     element converted and checked as torch.tensor does (in PyTorch's words)."""
@@ -256,9 +285,13 @@ def _from_sequence(data, dtype: dtypes.dtype | None) -> tuple:
         _walk(data, leaves)
     else:
         leaves.append(data)
-    inferred = _infer_dtype(leaves)  # raises for None, str, complex ... as PyTorch does
-    dtype = dtype or inferred
+    given = dtype
+    if dtype is None or isinstance(data, str):
+        inferred = _infer_dtype(leaves)  # raises for None, str, complex ... as PyTorch does
+        dtype = dtype or inferred
     shape = _check_nested(data, 0, dtype) if isinstance(data, (list, tuple)) else ()
+    if given is not None:
+        _check_convertible(leaves, given)  # each element converted to that dtype, as PyTorch
     values = []
     for v in leaves:
         if isinstance(v, (Tensor, np.ndarray)):

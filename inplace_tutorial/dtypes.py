@@ -292,6 +292,11 @@ _FLOAT_MAX = {float16: 65504.0, bfloat16: 3.3895313892515355e38,
 _INF = builtins.float("inf")
 
 
+def c_scalar_name(d: dtype) -> str:
+    """The C++ type PyTorch's scalar checks name: ``int64_t``, ``float``, ``double`` ..."""
+    return _C_SCALAR_NAMES.get(d) or ("double" if d is float64 else "bool")
+
+
 def _overflow(value, d: dtype) -> bool:
     if d.category == FLOATING:
         top = _FLOAT_MAX.get(d)
@@ -319,6 +324,11 @@ def checked_scalar(value, d: dtype, path: str = "fill", numel: int = 2):
         value = value.item()
     if isinstance(value, builtins.bool):
         return value
+    if isinstance(value, builtins.complex) and d is not bool_:
+        if value.imag != 0:  # c10's checked_convert: an imaginary part is an overflow
+            raise RuntimeError(f"value cannot be converted to type {c_scalar_name(d)} without "
+                               "overflow")
+        value = value.real
     if isinstance(value, builtins.int) and not (-(1 << 63) <= value < (1 << 63)):
         if path == "setitem" or (path == "tensor" and d.category == INTEGER):
             raise ValueError("Overflow when unpacking long long")

@@ -59,6 +59,9 @@ def _index_fill_checks(self: Tensor, dim, index: Tensor, value) -> tuple:
     d = wrap_dim(dim, max(self.dim(), 1))
     if index.dim() > 1:
         raise RuntimeError("Index has to be a vector/scalar")
+    if isinstance(value, complex):
+        raise RuntimeError("index_fill_(): Converting complex Scalar to non-complex type is not "
+                           "supported")
     value = dtypes.checked_scalar(value, self.dtype, "fill")
     idx = index._array().reshape(-1)
     size = self._shape[d] if self.dim() else 1

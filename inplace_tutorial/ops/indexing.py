@@ -260,7 +260,8 @@ def __setitem__(self, index, value) -> None:
         return  # PyTorch writes nothing for x[False] = v (and checks nothing)
     view, indices = _apply_slicing(self, _index_items(index))
     if not isinstance(value, Tensor):
-        if dtypes.is_number(value):  # checked as PyTorch does (int64 refuses NaN, 1e30)
+        if dtypes.is_number(value) or isinstance(value, complex):  # checked as PyTorch does
+            # (int64 refuses NaN and 1e30, a float tensor 1j; 1 + 0j is 1.0)
             value = dtypes.checked_scalar(value, self.dtype, "setitem", view.numel())
         value = tensor(value, dtype=self.dtype)  # PyTorch copies from a wrapped 0-dim tensor
     if indices:

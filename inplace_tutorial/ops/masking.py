@@ -241,11 +241,9 @@ def masked_scatter(self, mask: Tensor, source: Tensor) -> Tensor:
 # --------------------------------------------------------------------------- masked_select
 @binding()
 @tensor_method
-def masked_select(self, mask: Tensor = None) -> Tensor:
+def masked_select(self, mask: Tensor) -> Tensor:
     """The cells of self (broadcast with mask) where mask is True, in order, as a new 1-D
     tensor. Its node saves self and mask."""
-    if mask is None:
-        raise TypeError('masked_select() missing 1 required positional arguments: "mask"')
     if not isinstance(mask, Tensor):
         raise argument_error("masked_select", "mask", 1, "Tensor", mask)
     if mask.dtype is not dtypes.bool_:

@@ -12,7 +12,16 @@ from __future__ import annotations
 import numpy as np
 
 from .. import dtypes
-from ..arg_parser import as_called, invalid_combination, is_index, saved, signed, type_name
+from ..arg_parser import (
+    argument_error,
+    as_called,
+    forms_fitting,
+    invalid_combination,
+    is_index,
+    saved,
+    signed,
+    type_name,
+)
 from ..autograd.derivatives import derivative
 from ..autograd.record import record
 from ..creation import zeros
@@ -57,9 +66,8 @@ def _dim_list(op: str, dim, position: int = 1) -> tuple:
 
 
 def _check_keepdim(op: str, keepdim, position: int = 2) -> None:
-    if not isinstance(keepdim, bool):
-        raise TypeError(f"{op}(): argument 'keepdim' (position {position}) must be bool, not "
-                        f"{type_name(keepdim)}")
+    if not isinstance(keepdim, bool):  # (by keyword: no position)
+        raise argument_error(op, "keepdim", position, "bool", keepdim)
 
 
 def _check_dtype(op: str, dtype) -> None:
@@ -102,6 +110,11 @@ def prod(self, dim=_NO_DIM, keepdim: bool = False, *extra, dtype=None) -> Tensor
         args, kwargs = as_called(["dim", "keepdim"], (dim, keepdim), defaults=(None, False))
         raise invalid_combination("prod", args, _PROD_FORMS, kwargs)
     _check_keepdim("prod", keepdim)
+    if dtype is not None and not isinstance(dtype, dtypes.dtype):
+        args, kwargs = as_called(["dim", "keepdim", "*", "dtype"], (dim, keepdim, dtype),
+                                 defaults=(None, False))
+        if len(forms_fitting(_PROD_FORMS, len(args) + len(kwargs))) != 1:
+            raise invalid_combination("prod", args, _PROD_FORMS, kwargs)
     _check_dtype("prod", dtype)
     rd = _int_result(self, dtype)
     _check_autograd_dtype(self, rd)
@@ -312,6 +325,13 @@ def nansum_out(self: Tensor, dim=None, keepdim: bool = False, *, dtype=None,
     if dtype is not None and isinstance(out, Tensor) and dtype is not out.dtype:
         raise RuntimeError(f"nansum: provided dtype must match dtype of result. Got "
                            f"{out.dtype.short} and {dtype.short}.")
+    if (dtype is None and isinstance(out, Tensor) and self.numel()
+            and self.dtype.category == dtypes.FLOATING
+            and out.dtype.category != dtypes.FLOATING):
+        def refuse(o: Tensor, r: Tensor) -> None:  # PyTorch's kernel goes by out's dtype
+            raise NotImplementedError(f"\"nansum_cpu\" not implemented for '{o.dtype.short}'")
+        return computed("nansum", out, (self,), lambda: self.nansum(dim, keepdim), refuse,
+                        internal=False, rule_after_resize=True)
     want = dtype if dtype is not None else getattr(out, "dtype", None)
     return computed("nansum", out, (self,), lambda: self.nansum(dim, keepdim, dtype=want),
                     lambda o, r: exact(o, r.dtype), internal=False)

@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 
 from .. import dtypes
-from ..arg_parser import binding, type_name
+from ..arg_parser import argument_error, binding, type_name
 from ..layout import broadcast_shapes
 from ..tensor import Tensor, tensor_method
 
@@ -22,18 +22,25 @@ def _check_other(op: str, other) -> None:
                         f"{type_name(other)}")
 
 
-def _check_float(op: str, name: str, v) -> None:
+def _check_float(op: str, name: str, v, position: int) -> None:
     if isinstance(v, bool) or not isinstance(v, (int, float, np.integer, np.floating)):
-        raise TypeError(f"{op}(): argument '{name}' must be float, not {type_name(v)}")
+        raise argument_error(op, name, position, "float", v)
+
+
+def _check_args(op: str, other, rtol, atol, equal_nan) -> None:
+    """The binding's checks, in its order (positions as the method counts them)."""
+    _check_other(op, other)
+    _check_float(op, "rtol", rtol, 2)
+    _check_float(op, "atol", atol, 3)
+    if not isinstance(equal_nan, bool):
+        raise argument_error(op, "equal_nan", 4, "bool", equal_nan)
 
 
 @binding()
 @tensor_method
 def isclose(self, other, rtol: float = 1e-05, atol: float = 1e-08,
             equal_nan: bool = False) -> Tensor:
-    _check_other("isclose", other)
-    _check_float("isclose", "rtol", rtol)
-    _check_float("isclose", "atol", atol)
+    _check_args("isclose", other, rtol, atol, equal_nan)
     if self.dtype is not other.dtype:
         raise RuntimeError(f"{self.dtype.short} did not match {other.dtype.short}")
     if not rtol >= 0:
@@ -80,7 +87,7 @@ def isclose(self, other, rtol: float = 1e-05, atol: float = 1e-08,
 @tensor_method
 def allclose(self, other, rtol: float = 1e-05, atol: float = 1e-08,
              equal_nan: bool = False) -> bool:
-    _check_other("allclose", other)
+    _check_args("allclose", other, rtol, atol, equal_nan)
     return bool(self.isclose(other, rtol, atol, equal_nan).all().item())
 
 

@@ -14,13 +14,35 @@ from ..arg_parser import argument_error, binding, int_list, is_number
 from ..creation import empty, full, tensor
 from ..tensor import Tensor, tensor_method
 
+_PLACEMENT = ("device", "layout", "pin_memory")  # the factory keywords about where memory is
+
+
+def _placement(op: str, kwargs: dict) -> dict:
+    """device=, layout=, pin_memory= as PyTorch's CPU build takes them: the CPU (``"cpu"``,
+    what ``x.device`` says, or None), the default layout (None), unpinned memory. What is left
+    of kwargs is returned."""
+    device = kwargs.get("device")
+    if device not in (None, "cpu"):
+        raise RuntimeError(f"inplace_tutorial has only the CPU; device={device!r} is not one")
+    if kwargs.get("layout") is not None:
+        raise RuntimeError("inplace_tutorial has only the strided layout (layout=None)")
+    pin = kwargs.get("pin_memory")
+    if pin is not None and not isinstance(pin, bool):
+        raise argument_error(op, "pin_memory", None, "bool", pin)
+    if pin:
+        raise RuntimeError("pin_memory=True requires a CUDA or other accelerator backend; no "
+                           "pinned memory allocator is available on this system.")
+    return {k: v for k, v in kwargs.items() if k not in _PLACEMENT}
+
 
 def _size(op: str, size: tuple, varargs: bool = True, kwargs: dict | None = None) -> tuple:
     """The size as positional ints, one sequence, or ``size=`` by keyword."""
-    kwargs = kwargs or {}
+    kwargs = _placement(op, kwargs or {})
     if set(kwargs) - {"size"}:
         raise TypeError(f"{op}() got an unexpected keyword argument '{next(iter(kwargs))}'")
-    if "size" in kwargs and not size:
+    if "size" in kwargs and size:
+        raise TypeError(f"{op}() got multiple values for argument 'size'")
+    if "size" in kwargs:
         size, varargs = (kwargs["size"],), False
     if not size:
         raise TypeError(f'{op}() missing 1 required positional arguments: "size"')
@@ -58,15 +80,21 @@ def new_empty(self, *size, dtype=None, requires_grad: bool = False, **kwargs) ->
     return empty(shape, dtype=dtype or self.dtype, requires_grad=requires_grad)
 
 
+_MISSING = object()
+
+
 @binding()
 @tensor_method
-def new_full(self, size=None, fill_value=None, *, dtype=None,
-             requires_grad: bool = False) -> Tensor:
-    if fill_value is None and size is not None:
-        raise TypeError('new_full() missing 1 required positional arguments: "fill_value"')
-    if isinstance(fill_value, Tensor) and fill_value.numel() == 1:
-        fill_value = fill_value.item()  # a Number parameter takes a one-element tensor
-    shape = _size("new_full", () if size is None else (size,), varargs=False)
+def new_full(self, size=_MISSING, fill_value=_MISSING, *, dtype=None,
+             requires_grad: bool = False, **kwargs) -> Tensor:
+    missing = [f'"{n}"' for n, v in (("size", size), ("fill_value", fill_value))
+               if v is _MISSING]
+    if missing:  # (PyTorch's words, its grammar too)
+        raise TypeError(f"new_full() missing {len(missing)} required positional argument"
+                        f"{'s' if len(missing) == 1 else ''}: {', '.join(missing)}")
+    if isinstance(fill_value, Tensor) and fill_value.dim() == 0:
+        fill_value = fill_value.item()  # a Number parameter takes a 0-dim tensor
+    shape = _size("new_full", (size,), varargs=False, kwargs=kwargs)
     if not is_number(fill_value):
         raise argument_error("new_full", "fill_value", 2, "Number", fill_value)
     _options("new_full", dtype, requires_grad)
@@ -77,10 +105,16 @@ _NO_DATA = object()
 
 
 @tensor_method
-def new_tensor(self, data=_NO_DATA, dtype=None, requires_grad: bool = False) -> Tensor:
+def new_tensor(self, *args, dtype=None, requires_grad: bool = False, **kwargs) -> Tensor:
     """A copy of ``data`` in self's dtype (data's own dtype is not kept, unlike tensor())."""
+    if len(args) > 1:  # data is the one positional argument
+        raise TypeError(f"new_tensor() takes 1 positional argument but {len(args)} were given")
+    data = args[0] if args else kwargs.pop("data", _NO_DATA)
     if data is _NO_DATA:
         raise TypeError('new_tensor() missing 1 required positional arguments: "data"')
+    if _placement("new_tensor", kwargs):
+        raise TypeError(f"new_tensor() got an unexpected keyword argument "
+                        f"'{next(iter(_placement('new_tensor', kwargs)))}'")
     _options("new_tensor", dtype, requires_grad)
     if isinstance(data, Tensor):
         warnings.warn("To copy construct from a tensor, it is recommended to use "

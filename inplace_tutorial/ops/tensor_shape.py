@@ -14,7 +14,16 @@ from __future__ import annotations
 import numpy as np
 
 from .. import dtypes
-from ..arg_parser import argument_error, binding, int_list, invalid_combination, is_index
+from ..arg_parser import (
+    argument_error,
+    binding,
+    binding_error,
+    form_params,
+    int_list,
+    invalid_combination,
+    is_index,
+    size_arg,
+)
 from ..layout import wrap_dim
 from ..tensor import Tensor, tensor_method
 from .indexing import _slice
@@ -23,23 +32,28 @@ _MISSING = object()
 
 
 # --------------------------------------------------------------------------- broadcast_to, tile
+def _bound(op: str, form: str, args: tuple, kwargs: dict) -> dict:
+    """A torch.<op>(...) call bound to its one form by name: Python's refusals in PyTorch's
+    words (too many arguments, a missing one, a keyword it doesn't take)."""
+    params = form_params(form)
+    error = binding_error(op, params, args, kwargs)
+    if error is not None:
+        raise error
+    return {**dict(zip([p.name for p in params], args)), **kwargs}
+
+
 @tensor_method
-def broadcast_to(self, *size) -> Tensor:
-    if not size:
-        raise TypeError('broadcast_to() missing 1 required positional arguments: "size"')
-    return self.expand(int_list("broadcast_to", "size", size, position=1))
+def broadcast_to(self, *size, **kwargs) -> Tensor:
+    return self.expand(size_arg("broadcast_to", "size", size, kwargs))
 
 
-def broadcast_to_function(input: Tensor, *size) -> Tensor:  # noqa: A002 - PyTorch's name
+def broadcast_to_function(*args, **kwargs) -> Tensor:
     """torch.broadcast_to(input, size): size is one sequence here."""
-    if not isinstance(input, Tensor):
-        raise argument_error("broadcast_to", "input", 1, "Tensor", input)
-    if not size:
-        raise TypeError('broadcast_to() missing 1 required positional arguments: "size"')
-    if len(size) > 1:
-        raise TypeError(f"broadcast_to() takes 2 positional arguments but {len(size) + 1} "
-                        "were given")
-    return input.expand(int_list("broadcast_to", "size", size, position=2, varargs=False))
+    given = _bound("broadcast_to", "Tensor input, tuple of ints size", args, kwargs)
+    if not isinstance(given["input"], Tensor):
+        raise argument_error("broadcast_to", "input", 1, "Tensor", given["input"])
+    return given["input"].expand(int_list("broadcast_to", "size", (given["size"],), position=2,
+                                          varargs=False))
 
 
 def _tile(self: Tensor, dims: tuple) -> Tensor:
@@ -49,18 +63,16 @@ def _tile(self: Tensor, dims: tuple) -> Tensor:
 
 
 @tensor_method
-def tile(self, *dims) -> Tensor:
-    if not dims:
-        raise TypeError('tile() missing 1 required positional arguments: "dims"')
-    return _tile(self, int_list("tile", "dims", dims, position=1))
+def tile(self, *dims, **kwargs) -> Tensor:
+    return _tile(self, size_arg("tile", "dims", dims, kwargs))
 
 
-def tile_function(input: Tensor, dims=_MISSING) -> Tensor:  # noqa: A002
-    if not isinstance(input, Tensor):
-        raise argument_error("tile", "input", 1, "Tensor", input)
-    if dims is _MISSING:
-        raise TypeError('tile() missing 1 required positional arguments: "dims"')
-    return _tile(input, int_list("tile", "dims", (dims,), position=2, varargs=False))
+def tile_function(*args, **kwargs) -> Tensor:
+    given = _bound("tile", "Tensor input, tuple of ints dims", args, kwargs)
+    if not isinstance(given["input"], Tensor):
+        raise argument_error("tile", "input", 1, "Tensor", given["input"])
+    return _tile(given["input"], int_list("tile", "dims", (given["dims"],), position=2,
+                                          varargs=False))
 
 
 # --------------------------------------------------------------------------- outer
@@ -81,14 +93,14 @@ def _vec2(op: str, vec2, position: int) -> Tensor:
 
 @binding()
 @tensor_method
-def outer(self, vec2=_MISSING) -> Tensor:
+def outer(self, vec2) -> Tensor:
     """The outer product: self as a column times vec2 (MulBackward0 over a reshape)."""
     return _outer(self, _vec2("outer", vec2, 1))
 
 
 @binding()
 @tensor_method
-def ger(self, vec2=_MISSING) -> Tensor:
+def ger(self, vec2) -> Tensor:
     """An older name of outer (its errors still say outer)."""
     return _outer(self, _vec2("ger", vec2, 1))
 
@@ -184,8 +196,9 @@ def tensor_split(self, *args, **kwargs) -> tuple:
 
 
 def tensor_split_function(input: Tensor, *args, **kwargs) -> tuple:  # noqa: A002
-    if not isinstance(input, Tensor):
-        raise argument_error("tensor_split", "input", 1, "Tensor", input)
+    if not isinstance(input, Tensor):  # (three forms: PyTorch lists them all)
+        raise invalid_combination("tensor_split", (input, *args),
+                                  [f"Tensor input, {f}" for f in _SPLIT_FORMS], kwargs)
     how, dim = _split_args(args, kwargs)
     return _tensor_split(input, how, dim, args, kwargs, True)
 
@@ -194,13 +207,16 @@ def tensor_split_function(input: Tensor, *args, **kwargs) -> tuple:  # noqa: A00
 _AXIS = {"hsplit": (1, 1), "vsplit": (2, 0), "dsplit": (3, 2)}  # op -> (min dims, dim)
 
 
-def _xsplit(op: str, self: Tensor, how, args: tuple, fn: bool) -> tuple:
+def _xsplit(op: str, self: Tensor, how, args: tuple, fn: bool, kwargs: dict | None = None
+            ) -> tuple:
+    if isinstance(how, Tensor) and how.dim() and is_index(how):
+        how = (how,)  # a one-element 1-D tensor binds as the tuple of ints (0-D: an int)
     is_list = isinstance(how, (list, tuple)) and (not how or is_index(how[0]))
     if how is _MISSING or not (is_index(how) or is_list):
         forms = ["int sections", "tuple of ints indices"]
         if fn:
             forms = [f"Tensor input, {f}" for f in forms]
-        raise invalid_combination(op, ((self,) if fn else ()) + args, forms)
+        raise invalid_combination(op, ((self,) if fn else ()) + args, forms, kwargs)
     need, dim = _AXIS[op]
     if self.dim() < need:
         raise RuntimeError(f"torch.{op} requires a tensor with at least {need} dimension, but "
@@ -217,25 +233,43 @@ def _xsplit(op: str, self: Tensor, how, args: tuple, fn: bool) -> tuple:
     return _split_sections(self, n, dim)
 
 
-@tensor_method
-def hsplit(self, *args) -> tuple:
-    return _xsplit("hsplit", self, args[0] if len(args) == 1 else _MISSING, args, False)
+def _one(args: tuple):
+    """The method's one argument; integers given one by one are the tuple of indices
+    (``x.hsplit(1, 2)``), as PyTorch's binding packs them."""
+    if len(args) > 1 and is_index(args[0]):
+        return args
+    return args[0] if len(args) == 1 else _MISSING
+
+
+def _method_split(op: str, self: Tensor, args: tuple, kwargs: dict) -> tuple:
+    """hsplit/vsplit/dsplit as methods: one argument, by position or as sections=/indices=."""
+    if not kwargs:
+        return _xsplit(op, self, _one(args), args, False)
+    if args or len(kwargs) > 1 or not set(kwargs) <= {"sections", "indices"}:
+        raise invalid_combination(op, args, ["int sections", "tuple of ints indices"], kwargs)
+    return _xsplit(op, self, next(iter(kwargs.values())), args, False, kwargs)
 
 
 @tensor_method
-def vsplit(self, *args) -> tuple:
-    return _xsplit("vsplit", self, args[0] if len(args) == 1 else _MISSING, args, False)
+def hsplit(self, *args, **kwargs) -> tuple:
+    return _method_split("hsplit", self, args, kwargs)
 
 
 @tensor_method
-def dsplit(self, *args) -> tuple:
-    return _xsplit("dsplit", self, args[0] if len(args) == 1 else _MISSING, args, False)
+def vsplit(self, *args, **kwargs) -> tuple:
+    return _method_split("vsplit", self, args, kwargs)
+
+
+@tensor_method
+def dsplit(self, *args, **kwargs) -> tuple:
+    return _method_split("dsplit", self, args, kwargs)
 
 
 def _xsplit_function(op: str):
     def fn(input: Tensor, *args) -> tuple:  # noqa: A002
-        if not isinstance(input, Tensor):
-            raise argument_error(op, "input", 1, "Tensor", input)
+        if not isinstance(input, Tensor):  # (two forms: PyTorch lists them)
+            raise invalid_combination(op, (input, *args), [
+                "Tensor input, int sections", "Tensor input, tuple of ints indices"])
         return _xsplit(op, input, args[0] if len(args) == 1 else _MISSING, args, True)
     fn.__name__ = op
     return fn
@@ -263,6 +297,9 @@ def repeat_indices(repeats: Tensor, output_size=None) -> Tensor:
         raise RuntimeError("repeat_interleave only accept 1D vector as repeat")
     counts = repeats._array()
     total = int(counts.sum(dtype=np.int64)) if counts.size else 0
+    if output_size is not None and output_size < 0:  # the result is allocated first
+        raise RuntimeError(f"Trying to create tensor with negative dimension {output_size}: "
+                           f"[{output_size}]")
     if counts.size and output_size is not None and output_size != total:
         raise RuntimeError("allocated size does not match required size")
     if counts.size and (counts < 0).any():
@@ -312,7 +349,7 @@ def _by_tensor(self: Tensor, repeats: Tensor, dim, output_size) -> Tensor:
 def _repeat_interleave(self: Tensor, repeats, dim, output_size, args, kwargs, fn) -> Tensor:
     ok = (isinstance(repeats, Tensor) or is_index(repeats)) and (
         dim is None or is_index(dim)) and (output_size is None or is_index(output_size))
-    if not ok or set(kwargs) - {"repeats", "dim", "output_size"}:
+    if not ok or set(kwargs) - {"repeats", "dim", "output_size"} or len(args) > 2:
         raise invalid_combination("repeat_interleave", ((self,) if fn else ()) + args,
                                   _RI_FUNCTION if fn else _RI_METHOD, kwargs)
     if isinstance(repeats, Tensor):

@@ -292,7 +292,8 @@ PROBES: dict[str, list[str]] = {
         *probes_probes2.NORMAL, *probes_probes2.NORMS, *probes_probes2.ANY_ALL,
         *probes_probes2.REDUCTIONS, *probes_probes2.CLOSENESS, *probes_probes2.FACTORIES,
         *probes_probes2.SHAPES, *probes_probes2.MASKED_SELECT, *probes_probes2.VIEW_DTYPE,
-        *probes_probes2.WHERE, *probes_probes2.SORT_NONZERO, *probes_probes2.POOLING],
+        *probes_probes2.WHERE, *probes_probes2.SORT_NONZERO, *probes_probes2.POOLING,
+        *probes_probes2.ROUND_2],
     "svdvals and embedding (probes2)": [*probes_probes2.SVDVALS, *probes_probes2.EMBEDDING],
     "modes and misc": [
         *probes_args.SEEDS, "t.set_grad_enabled('a')", "callable(t.no_grad(1))",
