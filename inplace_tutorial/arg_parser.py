@@ -69,6 +69,10 @@ _FUNCTIONAL, _CHECKS = _PYTHON_LAYER + "functional.py", _PYTHON_LAYER + "checks.
 
 
 _PYTHON_METHODS: set = set()  # code objects of the methods torch writes in Python
+# ... of which torch's function form is a C++ binding: torch.unflatten(x, dim=None, sizes=...)
+# names 'dim' as given, where Tensor.unflatten hands its arguments on by position
+_C_FUNCTIONS = {"unflatten"}
+_TORCH_FUNCTIONS = _PACKAGE + "functional.py"
 
 
 def python_method(fn):
@@ -89,13 +93,17 @@ def call_keywords() -> tuple[str, ...]:
     the call that reached the binding, and its CALL names its keywords (KW_NAMES on Python
     3.11/3.12, a constant before CALL_KW / CALL_FUNCTION_KW on 3.13/3.10). A call that passes
     through torch.nn's Python layer (nn/) or a python_method counts as positional: torch.nn and
-    torch's Python methods call the ops so.
+    torch's Python methods call the ops so (unless torch's function form of that method is C++,
+    _C_FUNCTIONS, and the call came through it).
     """
     f = sys._getframe(1)
     while f is not None and f.f_code.co_filename.startswith(_PACKAGE):
         name = f.f_code.co_filename
-        if f.f_code in _PYTHON_METHODS or (
-                name.startswith(_PYTHON_LAYER) and name != _CHECKS
+        if f.f_code in _PYTHON_METHODS and not (
+                f.f_code.co_name in _C_FUNCTIONS and f.f_back is not None
+                and f.f_back.f_code.co_filename == _TORCH_FUNCTIONS):
+            return ()
+        if (name.startswith(_PYTHON_LAYER) and name != _CHECKS
                 and not (name == _FUNCTIONAL and f.f_code.co_name in _BINDINGS)):
             return ()
         f = f.f_back
@@ -414,5 +422,9 @@ def binding(forms: list[str] | None = None):
 # Tensor's own metadata methods (tensor.py, below this layer) are C++ bindings in PyTorch, with
 # a single signature each: their refusals name no class (``size() takes from 0 to 1 positional
 # arguments but 7 were given``, where Python would say ``Tensor.size() takes from 1 to 2``).
-for _name in ("size", "stride", "requires_grad_"):
+# is_contiguous(*, memory_format) loses tensor.keyword_only's wrapper: its refusal of a
+# positional argument (``is_contiguous() takes 0 positional arguments but 1 was given``) is the
+# binding's own, and a keyword it lacks must be refused at the binding.
+Tensor.is_contiguous = getattr(Tensor.is_contiguous, "__wrapped__", Tensor.is_contiguous)
+for _name in ("size", "stride", "requires_grad_", "is_contiguous"):
     binding()(getattr(Tensor, _name))

@@ -13,10 +13,13 @@ import numpy as np
 
 from . import cpu_capability, dtypes, storage
 from .arg_parser import (
+    Overloads,
     argument_error,
+    call_keywords,
     int_list,
     invalid_combination,
     is_number,
+    parser_error,
     size_arg,
     type_name,
 )
@@ -517,6 +520,11 @@ def arange(start=_NOT_GIVEN, end=None, step=1, dtype: dtypes.dtype | None = None
             raise invalid_combination("arange", (), _ARANGE_FORMS)
         start = 0
     elif end is None:
+        keywords = call_keywords()
+        if "start" in keywords:  # arange(start=1): only (Number end) takes one argument
+            given = {"start": start, "step": step, "dtype": dtype, "requires_grad": requires_grad}
+            raise parser_error("arange", Overloads(_ARANGE_FORMS), None, (),
+                               {k: given[k] for k in keywords if k in given}, None)
         if not is_number(start):
             raise argument_error("arange", "end", 1, "Number", start)
         start, end = 0, start

@@ -96,3 +96,27 @@ def test_every_method_with_a_listing_is_refused_with_it(torch_mod, core):
         assert texts[1] == texts[0], call
         checked += 1
     assert checked > 150
+
+
+CODE = [  # function forms and hand-bound methods, as the probe table writes them
+    "t.arange(start=1)", "t.arange(start=1, dtype=t.float64)", "t.arange(start=1, step=2)",
+    "t.unflatten(x, dim=None, sizes=(3,))", "t.unflatten(x, dim='a', sizes=(3,))",
+    "t.unflatten(x, None, (3,))", "x.unflatten(dim=None, sizes=(3,))",
+    "x.is_contiguous(foo=1)", "x.is_contiguous(1)", "x.size(dim=None, foo=1)",
+    "x.requires_grad_(True, foo=1)", "x.squeeze(0, 5)", "x.nonzero(1)",
+]
+
+
+@pytest.mark.parametrize("code", CODE)
+def test_function_forms_word_for_word(torch_mod, core, code):
+    outcomes = []
+    for lib in (torch_mod, core):
+        ns = {"t": lib, "x": lib.tensor(np.arange(6, dtype=np.float32).reshape(2, 3))}
+        try:
+            eval(code, ns)  # noqa: S307
+        except Exception as e:  # noqa: BLE001 - the error is what is compared
+            outcomes.append((type(e).__name__, str(e)))
+        else:
+            outcomes.append(None)
+    assert outcomes[0] is not None
+    assert outcomes[1] == outcomes[0]
