@@ -15,15 +15,6 @@ KNOWN_DIFFERENT: dict[str, set[str]] = {
         'x.clone(t.contiguous_format)',
         'x.contiguous(memory_format=t.contiguous_format).shape',
     },
-    'keyword forms (functions)': {  # keywords
-        't.unflatten(x, dim=None, sizes=(3,))',
-    },
-    'keyword forms (creation)': {  # keywords
-        't.arange(start=1)',
-    },
-    'binding every method': {  # keywords
-        'x.is_contiguous(foo=1)',
-    },
     'half-written by PyTorch': {  # none: the core validates before its first write, as promised
         'x.masked_scatter_(b, v[:1])',
         'x.index_add_(1, t.tensor([0, 7]), x[:, :2])',
