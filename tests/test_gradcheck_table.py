@@ -79,6 +79,8 @@ CASES = {
     "clamp_min": (lambda a: a.clamp_min(0.1), [A], False),
     "clamp_max": (lambda a: a.clamp_max(0.1), [A], False),
     "maximum": (lambda a, b: ipt.maximum(a, b), [A, A], False),
+    "fmax": (lambda a, b: ipt.fmax(a, b), [A, A], False),
+    "fmin": (lambda a, b: ipt.fmin(a, b), [A, A], False),
     "minimum": (lambda a, b: ipt.minimum(a, b), [A, A], False),
     "where": (lambda a, b: ipt.where(a > b, a, b), [A, A], False),
     "addcmul": (lambda a, b, c: a.addcmul(b, c, value=0.5), [A, A, A], False),

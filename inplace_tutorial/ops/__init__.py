@@ -26,4 +26,5 @@ from . import distributions, tensor_shape, tensor_factories  # noqa: F401
 from . import selection, out_selection  # noqa: F401
 from . import pad_nd  # noqa: F401
 from . import cummaxmin, aminmax, mode  # noqa: F401
+from . import fmax_fmin  # noqa: F401
 # isort: on

@@ -55,7 +55,8 @@ ELEMENTWISE = {
 MATRIX = ("matmul", "mm", "bmm")
 # the op families whose ops work cell by cell (their modules in ops/)
 POINTWISE_MODULES = ("unary", "unary_math", "rounding", "trig", "binary_math", "elementwise",
-                     "compare", "compare_inplace", "logical", "bitwise", "ternary", "special")
+                     "compare", "compare_inplace", "logical", "bitwise", "ternary", "special",
+                     "fmax_fmin")
 _NO_OUT = {"relu"}  # torch.relu has no out= (F.relu neither)
 # TensorIterator ops built with check_all_same_dtype (build_borrowing_unary_op, lerp, and the
 # clamps with Number bounds): out's dtype must be the inputs' ("Found dtype Long but expected
@@ -72,8 +73,9 @@ _INT_KERNELS = {"bitwise_and", "bitwise_or", "bitwise_xor", "bitwise_left_shift"
 def pointwise_ops() -> tuple[str, ...]:
     """The element-wise ops that take ``out=``: every out-of-place Tensor method of the
     element-wise families that has an in-place twin (sin/sin_, add/add_ ...), read from the
-    Tensor class after ops/ registered them, plus maximum/minimum (no in-place twin)."""
-    names = {"maximum", "minimum"}
+    Tensor class after ops/ registered them, plus maximum/minimum/fmax/fmin (no in-place
+    twin)."""
+    names = {"maximum", "minimum", "fmax", "fmin"}
     for name, fn in vars(Tensor).items():
         module = getattr(fn, "__module__", "") or ""
         if (not name.startswith("_") and not name.endswith("_") and callable(fn)

@@ -246,6 +246,7 @@ def _saved_programs(t):
         "clamp_min": lambda: x(3).clamp_min(0.7), "clamp_max": lambda: x(3).clamp_max(1.5),
         "maximum": lambda: t.maximum(x(3), x(3, seed=1)),
         "minimum": lambda: t.minimum(x(3), x(3, seed=1)),
+        "fmax": lambda: t.fmax(x(3), x(3, seed=1)), "fmin": lambda: t.fmin(x(3), x(3, seed=1)),
         "where": lambda: t.where(t.tensor([True, False, True]), x(3), x(3, seed=1)),
         "copy_": lambda: nl(3).copy_(x(3, seed=1)), "zero_": lambda: nl(3).zero_(),
         "fill_": lambda: nl(3).fill_(2.0), "normal_": lambda: nl(3).normal_(),
