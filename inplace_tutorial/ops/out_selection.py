@@ -22,6 +22,7 @@ from ..type_names import type_string
 from . import out_variants
 from .index_ops import check_no_overlap
 from .out_functions import exact, out_form, write
+from .tensor_iterator import check_internal_overlap, check_partial_overlap
 
 
 def _named_out(name: str, fields: tuple[str, str] = ("values", "indices")) -> type:
@@ -126,9 +127,10 @@ def kthvalue_out(self: Tensor, k, dim=-1, keepdim=False, *, out=None) -> tuple:
                       _kthvalue_checks(self, dim, keepdim))
 
 
-def _median_checks(self: Tensor) -> Callable[[Tensor, Tensor], None]:
+def _median_checks(self: Tensor, dim) -> Callable[[Tensor, Tensor, tuple], None]:
     """median_with_indices_impl: checkScalarType on indices, then checkSameType on values,
-    in at::checkAllSame's words (both ops say "median")."""
+    in at::checkAllSame's words (both ops say "median"), the resizes, then its iterator's
+    overlap checks (unless the reduced dim is strided: it reads a contiguous copy then)."""
     def checks(values: Tensor, indices: Tensor, shape: tuple) -> None:
         if indices.dtype is not dtypes.int64:
             raise RuntimeError("Expected tensor for argument #1 'indices' to have scalar type "
@@ -141,19 +143,30 @@ def _median_checks(self: Tensor) -> Callable[[Tensor, Tensor], None]:
                                "arguments for median)")
         out_variants.resize_output(values, shape)
         out_variants.resize_output(indices, shape)
+        d = wrap_dim(dim, max(self.dim(), 1))
+        if self.dim() == 0 or self._stride[d] <= 1:  # (else the kernel reads a copy of self)
+            _iterator_overlaps((values, indices), self)
     return checks
+
+
+def _iterator_overlaps(outs: tuple, self: Tensor) -> None:
+    """The kernel's TensorIterator over the outs and self: no out writes a cell twice, and
+    none shares only some of its cells with self."""
+    for o in outs:
+        check_internal_overlap(o)
+        check_partial_overlap(o, self)
 
 
 @out_form("median")
 def median_out(self: Tensor, dim, keepdim=False, *, out=None) -> tuple:
     return _pair_into("median", self, out, 3, lambda: self.median(dim, keepdim),
-                      _median_checks(self))
+                      _median_checks(self, dim))
 
 
 @out_form("nanmedian")
 def nanmedian_out(self: Tensor, dim, keepdim=False, *, out=None) -> tuple:
     return _pair_into("nanmedian", self, out, 3, lambda: self.nanmedian(dim, keepdim),
-                      _median_checks(self))
+                      _median_checks(self, dim))
 
 
 def _mode_checks(self: Tensor, dim, keepdim) -> Callable[[Tensor, Tensor, tuple], None]:
@@ -173,6 +186,7 @@ def _mode_checks(self: Tensor, dim, keepdim) -> Callable[[Tensor, Tensor, tuple]
         d = wrap_dim(dim, self.dim())
         for o in (values, indices):
             _resize_kept(o, self, d, keepdim, shape)
+        _iterator_overlaps((values, indices), self)  # (a refused out keeps its kept dim)
         for o in (values, indices):
             _squeeze_kept(o, self, d, keepdim)
     return checks

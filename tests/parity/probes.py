@@ -27,6 +27,7 @@ from . import (
     probes_nnops,
     probes_outgrow,
     probes_probes2,
+    probes_selectops,
 )
 from .harness import Raised, _raised, compare, observe
 
@@ -295,6 +296,9 @@ PROBES: dict[str, list[str]] = {
         *probes_probes2.WHERE, *probes_probes2.SORT_NONZERO, *probes_probes2.POOLING,
         *probes_probes2.ROUND_2],
     "svdvals and embedding (probes2)": [*probes_probes2.SVDVALS, *probes_probes2.EMBEDDING],
+    "selecting reductions (selectops)": [
+        *probes_selectops.KTHVALUE, *probes_selectops.MEDIAN, *probes_selectops.MODE,
+        *probes_selectops.CUMMAX, *probes_selectops.AMINMAX],
     "modes and misc": [
         *probes_args.SEEDS, "t.set_grad_enabled('a')", "callable(t.no_grad(1))",
         "t.manual_seed('a')",
@@ -327,6 +331,7 @@ OWNER = {  # which helper's files hold the fix for a class (HELPERS.md)
     "nn options (nnops)": "nnops",
     "last session's ops (probes2)": "probes2",
     "svdvals and embedding (probes2)": "nnrest (ops/svd.py, ops/embedding.py)",
+    "selecting reductions (selectops)": "selectops",
 }
 
 
