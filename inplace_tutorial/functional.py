@@ -102,6 +102,7 @@ _MAX = ["Tensor input, *, Tensor out = None", "Tensor input, Tensor other, *, Te
 _SUM = ["Tensor input, *, torch.dtype dtype = None{}",
         "Tensor input, tuple of ints dim, bool keepdim = False, *, torch.dtype dtype = None, "
         "Tensor out = None"]
+_DIV, _DIV_N = "Tensor input, Tensor other{}", "Tensor input, Number other{}"
 _FORMS = {
     "mm": [_PRODUCT.format(""), _PRODUCT.format(_DTYPE)],
     "bmm": [_PRODUCT.format(""), _PRODUCT.format(_DTYPE)],
@@ -118,6 +119,13 @@ _FORMS = {
                "Tensor input, Number min = None, Number max = None"],
     "argsort": ["Tensor input, *, bool stable, int dim = -1, bool descending = False, "
                 "Tensor out = None", "Tensor input, int dim = -1, bool descending = False"],
+    # div's Number overloads take no out= (torch.div(x, 2, out=o) is the Tensor one: a number
+    # passes for a tensor there)
+    **{n: [_DIV.format(", *, Tensor out = None"), _DIV.format(", *, str rounding_mode, "
+                                                              "Tensor out = None"),
+           *([_DIV_N.format("")] if n == "divide" else []), _DIV_N.format(", *, str rounding_mode")]
+       for n in ("div", "divide")},
+    "true_divide": [_DIV.format(", *, Tensor out = None"), _DIV_N.format("")],
     **{n: ["Tensor input, int source, int destination",
            "Tensor input, tuple of ints source, tuple of ints destination"]
        for n in ("movedim", "moveaxis")},

@@ -19,6 +19,7 @@ from ..autograd.record import record, record_inplace
 from ..tensor import Tensor, tensor_method
 from . import dtype_rules
 from .arg_checks import check_number, check_overloads, check_real_scalar, check_tensor_or_number
+from .div_rounding import NOT_GIVEN, check_call, div_mode, div_mode_
 from .tensor_iterator import (
     axpy_,
     check_inplace_operands,
@@ -188,31 +189,25 @@ div_kernel.opmath_scalar = True
 
 @binding()
 @tensor_method
-def div(self, other) -> Tensor:
+def div(self, other, *, rounding_mode=NOT_GIVEN) -> Tensor:
+    """Naming a rounding_mode (even None) is PyTorch's div.Tensor_mode: div_rounding.py."""
+    if rounding_mode is not NOT_GIVEN:
+        return div_mode(self, other, check_call("div", other, rounding_mode),
+                        div_kernel)
     check_tensor_or_number("div", "other", other)
     return new_elementwise("div", True, div_kernel, self, other)
 
 
 @binding()
 @tensor_method
-def div_(self, other) -> Tensor:
+def div_(self, other, *, rounding_mode=NOT_GIVEN) -> Tensor:
+    if rounding_mode is not NOT_GIVEN:
+        mode = check_call("div_", other, rounding_mode)
+        check_real_scalar(self, other)
+        return div_mode_(self, other, mode, div_kernel)
     check_tensor_or_number("div_", "other", other)
     check_real_scalar(self, other)
     return inplace_elementwise("div", True, div_kernel, self, other)
-
-
-@binding()
-@tensor_method
-def divide(self, other) -> Tensor:
-    """PyTorch's alias of div."""
-    return self.div(other)
-
-
-@binding()
-@tensor_method
-def true_divide(self, other) -> Tensor:
-    """PyTorch's alias of div."""
-    return self.div(other)
 
 
 @derivative("div", "DivBackward0", inputs=("self", "other"),
@@ -220,7 +215,7 @@ def true_divide(self, other) -> Tensor:
 def _div_bw(ctx, g):
     other = _other(ctx)
     ga = g / other if ctx.needs(0) else None
-    gb = (g.neg() * ctx.saved("self")) / (other * other) if ctx.needs(1) else None
+    gb = g.neg() * ((ctx.saved("self") / other) / other) if ctx.needs(1) else None
     return (ga, gb)
 
 
@@ -383,17 +378,3 @@ def subtract_(self, other, *, alpha=1) -> Tensor:
 def multiply_(self, other) -> Tensor:
     """PyTorch's alias of mul_."""
     return self.mul_(other)
-
-
-@binding()
-@tensor_method
-def divide_(self, other) -> Tensor:
-    """PyTorch's alias of div_."""
-    return self.div_(other)
-
-
-@binding()
-@tensor_method
-def true_divide_(self, other) -> Tensor:
-    """PyTorch's alias of div_."""
-    return self.div_(other)

@@ -303,8 +303,9 @@ def ufunc_kernel(f):
 
 def call_kernel(kernel, xs: list, out: np.ndarray, dtype) -> None:
     """Run an element-wise kernel; float16/bfloat16 results compute in float32 chunk by
-    chunk and round once (reduced.py), as PyTorch's CPU kernels do."""
-    if reduced.is_reduced(out.dtype):
+    chunk and round once (reduced.py), as PyTorch's CPU kernels do; a kernel that follows
+    PyTorch's 16-bit steps itself (div_rounding.py) says so."""
+    if reduced.is_reduced(out.dtype) and not getattr(kernel, "rounds_16_bits_itself", False):
         reduced.run(kernel, xs, out)
     else:
         kernel(*xs, out=out, dtype=dtype)

@@ -21,6 +21,7 @@ import numpy as np
 
 from . import (
     probes_args,
+    probes_divmem,
     probes_indexing,
     probes_keywords,
     probes_nn,
@@ -283,8 +284,10 @@ PROBES: dict[str, list[str]] = {
                      *probes_args.MASKED, *probes_args.REORDER, *probes_args.TRIANGULAR,
                      *probes_args.SCAN, *probes_args.SORTING, *probes_args.NORMS,
                      *probes_args.DIMS, *probes_args.MORE_ISSUE_10, *probes_args.BATCH_3],
-    "half-written by PyTorch": [*probes_args.HALF_WRITTEN_BY_TORCH, *probes_nnops.HALF_WRITTEN],
+    "half-written by PyTorch": [*probes_args.HALF_WRITTEN_BY_TORCH, *probes_nnops.HALF_WRITTEN,
+                                *probes_divmem.HALF_WRITTEN],
     "nn options (nnops)": probes_nnops.OPTIONS,
+    "div rounding modes (divmem)": probes_divmem.DIV,
     "out= of issue 10's ops": probes_args.OUT_FORMS,
     "out= checks (every family)": probes_outgrow.OUT_CHECKS,
     "out= pairs (values, indices)": probes_outgrow.OUT_PAIRS,
@@ -332,6 +335,7 @@ OWNER = {  # which helper's files hold the fix for a class (HELPERS.md)
     "last session's ops (probes2)": "probes2",
     "svdvals and embedding (probes2)": "nnrest (ops/svd.py, ops/embedding.py)",
     "selecting reductions (selectops)": "selectops",
+    "div rounding modes (divmem)": "divmem",
 }
 
 

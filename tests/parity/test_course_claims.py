@@ -238,6 +238,7 @@ def _saved_programs(t):
         "add": lambda: x(3) + x(3, seed=1), "sub": lambda: x(3) - x(3, seed=1),
         "rsub": lambda: 2 - x(3), "mul": lambda: x(3) * x(3, seed=1),
         "div": lambda: x(3) / x(3, seed=1), "neg": lambda: -x(3), "sign": lambda: x(3).sign(),
+        "div_mode": lambda: x(3).div(x(3, seed=1), rounding_mode="floor"),
         "pow": lambda: x(3) ** 2, "pow_tensor": lambda: x(3) ** x(3, seed=1),
         "pow_scalar": lambda: 2.0 ** x(3), "exp": lambda: x(3).exp(), "log": lambda: x(3).log(),
         "sqrt": lambda: x(3).sqrt(), "abs": lambda: x(3).abs(), "relu": lambda: x(3).relu(),
