@@ -21,6 +21,7 @@ from ..autograd.record import record
 from ..layout import out_strides, storage_extent
 from ..storage import UntypedStorage
 from ..tensor import Tensor
+from ._blas import matmul_into
 
 _C_NAMES = {"Float": "float", "Double": "double", "Long": "long int", "Bool": "bool"}
 
@@ -77,7 +78,7 @@ def _like_query(shape: tuple, query: Tensor) -> Tensor:
 
 def _probs_into(p: np.ndarray, q, k, mask, scale) -> None:
     """p = q @ k^T * scale (+ mask): the raw scores, in place in p."""
-    np.matmul(q, np.swapaxes(k, -1, -2), out=p)
+    matmul_into(q, np.swapaxes(k, -1, -2), p, "sdpa")
     p *= scale
     if mask is not None:
         p += mask
@@ -109,7 +110,7 @@ def scaled_dot_product_attention(query: Tensor, key: Tensor, value: Tensor,
     la += rm[..., 0]
     del rowmax
     out = _like_query(lead + (L, value._shape[-1]), query)
-    np.matmul(p, value._array(), out=out._array())
+    matmul_into(p, value._array(), out._array(), "sdpa")
     del probs, p
     record("sdpa", out, {"query": query, "key": key, "value": value},
            logsumexp=lse, attn_mask=None if attn_mask is None else mask,
@@ -150,11 +151,11 @@ def _sdpa_bw(ctx, g):
     gq = gk = gv = None
     if ctx.needs(2):
         gv = Tensor._empty(v._shape, g.dtype, "sdpa backward (value)")
-        np.matmul(np.swapaxes(p, -1, -2), ga, out=gv._array())
+        matmul_into(np.swapaxes(p, -1, -2), ga, gv._array(), "sdpa backward")
     # dS = P * (g v^T - rowsum(g * out))
     dst = Tensor._empty(lead + (L, S), q.dtype, "sdpa backward (dscores)")
     ds = dst._array()
-    np.matmul(ga, np.swapaxes(v._array(), -1, -2), out=ds)
+    matmul_into(ga, np.swapaxes(v._array(), -1, -2), ds, "sdpa backward")
     rows = Tensor._empty(lead + (L, 1), q.dtype, "sdpa backward (rows)")
     ra = rows._array()
     tmp = Tensor._empty(out._shape, q.dtype, "sdpa backward (g*out)")
@@ -167,8 +168,8 @@ def _sdpa_bw(ctx, g):
     del pt, p
     if ctx.needs(0):
         gq = Tensor._empty(q._shape, g.dtype, "sdpa backward (query)")
-        np.matmul(ds, k._array(), out=gq._array())
+        matmul_into(ds, k._array(), gq._array(), "sdpa backward")
     if ctx.needs(1):
         gk = Tensor._empty(k._shape, g.dtype, "sdpa backward (key)")
-        np.matmul(np.swapaxes(ds, -1, -2), q._array(), out=gk._array())
+        matmul_into(np.swapaxes(ds, -1, -2), q._array(), gk._array(), "sdpa backward")
     return (gq, gk, gv)

@@ -15,6 +15,7 @@ from ..autograd.record import record, record_inplace
 from ..layout import broadcast_shapes, contiguous_strides
 from ..tensor import Tensor, tensor_method
 from . import dtype_rules
+from ._blas import matmul_into
 from .arg_checks import check_tensor
 from .tensor_iterator import axpy_, check_internal_overlap
 
@@ -91,7 +92,7 @@ def check_addbmm(a: Tensor, b: Tensor) -> None:
 
 def _product(a: Tensor, b: Tensor, name: str) -> Tensor:
     out = Tensor._empty(tuple(a._shape[:-1]) + (b._shape[-1],), dtypes.result_type(a, b), name)
-    np.matmul(a._array(), b._array(), out=out._array())
+    matmul_into(a._array(), b._array(), out._array(), name)
     return out
 
 
@@ -263,7 +264,7 @@ def _run(name: str, out: Tensor, self: Tensor, a: Tensor, b: Tensor, beta, alpha
     tmp = Tensor._empty((a._shape[-2], b._shape[-1]), out.dtype, name + " (product)")
     t = tmp._array()
     for x, y, where in _pairs(name, a, b):
-        np.matmul(x, y, out=t)
+        matmul_into(x, y, t, name)
         target = o[where]
         if alpha == 1:
             np.add(target, t, out=target)
@@ -389,7 +390,7 @@ def _mm_grad(a: np.ndarray, b: np.ndarray, like: Tensor) -> Tensor:
     a backward formula whose operands are matrices of one dtype by construction, without
     building t() views and rerunning mm's argument checks (the training step's hot path)."""
     out = Tensor._empty((a.shape[0], b.shape[1]), like.dtype, "mm")
-    np.matmul(a, b, out=out._array())
+    matmul_into(a, b, out._array(), "mm")
     return out
 
 

@@ -24,6 +24,7 @@ from ..modes import STATE
 from ..tensor import Tensor
 from . import elementwise as ew
 from . import unary
+from ._blas import matmul_into
 from .linalg import _bmm_check, _mm_check, check_same_dtype
 from .tensor_iterator import (
     arr,
@@ -267,5 +268,5 @@ def _matrix_out(name: str, operands: tuple, out: Tensor) -> Tensor:
     resize_output(out, _matmul_shape(a, b))
     check_internal_overlap(out)
     # straight into out: no temporary
-    out._vc.write(lambda: np.matmul(a._array(), b._array(), out=out._array()), name)
+    out._vc.write(lambda: matmul_into(a._array(), b._array(), out._array(), name), name)
     return out
