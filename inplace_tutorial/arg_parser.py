@@ -392,10 +392,18 @@ def binding(forms: list[str] | None = None):
             takes_varargs(form_params(f)) for f in table.forms) and sum(
             not p.kwonly for p in params) == 1
 
+        fitting: dict[tuple, bool] = {}  # (number of positionals, *keywords) -> some form fits
+
         def refused(args: tuple, kwargs: dict) -> bool:
             """A call that fits none of torch's forms, from outside the package."""
-            return (((kwargs and table is not None and not table.binds(args, kwargs))
-                     or (limit is not None and len(args) > limit))
+            if kwargs and table is not None:
+                key = (len(args), *kwargs)
+                fits = fitting.get(key)
+                if fits is None:
+                    fits = fitting[key] = table.binds(args, kwargs)
+            else:
+                fits = True
+            return ((not fits or (limit is not None and len(args) > limit))
                     and not sys._getframe(2).f_code.co_filename.startswith(_PACKAGE))
 
         @functools.wraps(method)

@@ -48,7 +48,7 @@ class Overloads:
     """What the parser of one method holds: the ``forms`` it lists, in its order, and the
     ``hidden`` ones (None: written by hand in torch's C++, not known). With a single signature
     in all (``direct``), a refusal names the argument instead of listing forms."""
-    __slots__ = ("forms", "hidden", "direct", "max_positional", "_fits")
+    __slots__ = ("forms", "hidden", "direct", "max_positional")
 
     def __init__(self, forms: list[str], hidden: list[str] | None = ()):
         self.forms, self.hidden = forms, hidden
@@ -59,16 +59,10 @@ class Overloads:
         # its visible ones (to, type, nonzero, view: the deprecated spellings of a keyword).
         self.max_positional = None if any(map(takes_varargs, every)) else max(
             sum(not p.kwonly for p in params) for params in every)
-        self._fits: dict[tuple, bool] = {}
 
     def binds(self, args: tuple, kwargs: dict) -> bool:
-        """Whether some form takes these arguments by count and name (types aside); remembered
-        per shape of call, as it is asked on every call with keywords."""
-        key = (len(args), *kwargs)
-        fits = self._fits.get(key)
-        if fits is None:
-            fits = self._fits[key] = binds([*self.forms, *(self.hidden or ())], args, kwargs)
-        return fits
+        """Whether some form takes these arguments by count and name (types aside)."""
+        return binds([*self.forms, *(self.hidden or ())], args, kwargs)
 
 
 @functools.lru_cache(maxsize=1)
