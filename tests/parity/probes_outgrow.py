@@ -49,7 +49,8 @@ _UNINITIALISED = {"t.stack([x, x], 1, out=x)", "t.stack([x, x], 1, out=i)",
 # addmv into its own mat (self is copied into out, then the resized mat fails); (4) triu into
 # an out whose rows share memory: PyTorch writes the rows on parallel threads, so which row's
 # values survive is a race (seen both ways on torch 2.13 in one process).
-_LEFT_OUT = {"t.addmm(x, x, m, out=m)", "t.triu(x, out=t.zeros(3)[None].expand(2, 3))", "t.addmv(v[:2], x, v, out=x)",
+_LEFT_OUT = {"t.addmm(x, x, m, out=m)", "t.triu(x, out=t.zeros(3)[None].expand(2, 3))",
+             "t.addmv(v[:2], x, v, out=x)",
              "t.addmv(v[:2], x, v, out=x[0])",
              "t.addmv(v[:2], x, v, out=x[:, :1])", "t.addmv(v[:2], x, v, out=x.t())",
              "t.addmv(v[:2], x, v, out=x.expand(2, 2, 3))",
