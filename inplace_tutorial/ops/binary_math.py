@@ -150,7 +150,7 @@ def _rounded_quotient(ctx, f) -> Tensor:
 
 
 @derivative("fmod", "FmodBackward1", inputs=("self", "other"),
-            saves={"self": None, "other": None})
+            saves={"self": "other", "other": "other"})  # only other's gradient reads them
 def _fmod_bw(ctx, g):
     return (g, g.neg() * _rounded_quotient(ctx, np.trunc) if ctx.needs(1) else None)
 
@@ -161,7 +161,7 @@ def _fmod_scalar_bw(ctx, g):
 
 
 @derivative("remainder", "RemainderBackward1", inputs=("self", "other"),
-            saves={"self": None, "other": None})
+            saves={"self": "other", "other": "other"})  # only other's gradient reads them
 def _remainder_bw(ctx, g):
     return (g, g.neg() * _rounded_quotient(ctx, np.floor) if ctx.needs(1) else None)
 

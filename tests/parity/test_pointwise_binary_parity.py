@@ -407,6 +407,24 @@ def bool_neg_abs_sub(t):
     }
 
 
+@prog
+def fmod_remainder_save_only_for_other(t):
+    """FmodBackward1/RemainderBackward1 save self and other only when other requires grad
+    (only its gradient reads them): a second backward through them works otherwise."""
+    out = {}
+    for op in ("fmod", "remainder"):
+        a = leaf(t, [1.5, -2.5, 3.0])
+        y = getattr(a, op)(t.tensor([1.0, 0.75, -2.0]))
+        out[op] = (y.grad_fn._saved_self, y.grad_fn._saved_other)
+        y.sum().backward()
+        out[op + "_twice"] = catch(lambda y=y: y.sum().backward())
+        c = leaf(t, [1.0, 0.75, -2.0])
+        z = getattr(a * 1, op + "_")(c)
+        z.sum().backward()
+        out[op + "_grads"] = (a.grad, c.grad, catch(lambda z=z: z.sum().backward()))
+    return out
+
+
 @pytest.mark.parametrize("prog", prog.params())
 def test_pointwise_binary_parity(prog, torch_mod, core):
     check_parity(prog, torch_mod, core)
