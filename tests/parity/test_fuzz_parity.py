@@ -190,6 +190,13 @@ NEW_UNARY = {
 NEW_BINARY = {
     "atan2": (("atan2",), lambda t, a, b: a.atan2(b.abs() + 0.5)),
     "hypot": (("hypot",), lambda t, a, b: a.hypot(b)),
+    # the selecting reductions (ops/selection.py, mode.py, cummaxmin.py, aminmax.py)
+    "cummax_cummin": (("cummax", "cummin"),
+                      lambda t, a, b: a.cummax(-1)[0] * b - a.cummin(-1)[0] * 0.5),
+    "select_shift": (("kthvalue", "median", "nanmedian", "mode", "aminmax"),
+                     lambda t, a, b: a * b - a.kthvalue(1, -1, True)[0]
+                     + a.median(-1, True)[0] * 0.5 - a.nanmedian() * 0.25
+                     + a.mode(-1, True)[0] * 0.125 + a.aminmax(dim=-1, keepdim=True)[1] * 0.1),
     "copysign": (("copysign",), lambda t, a, b: a.copysign(b)),
     "fmod": (("fmod",), lambda t, a, b: a.fmod(b.abs() + 0.5)),
     "remainder": (("remainder",), lambda t, a, b: a.remainder(b.abs() + 0.5)),

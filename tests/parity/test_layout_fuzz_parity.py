@@ -99,6 +99,8 @@ NEW_RESULTS = {
     "where": (("t.where",), lambda t, v: t.where(v > 0, v, v * 2)),
     "tril": (("tril",), lambda t, v: v.tril()),
     "cumsum": (("cumsum",), lambda t, v: v.cumsum(-1)),
+    "cummax": (("cummax",), lambda t, v: v.cummax(-1)[0]),
+    "median_dim": (("median",), lambda t, v: v.median(0)[1]),
     "flip": (("flip",), lambda t, v: v.flip(0)),
     "roll": (("roll",), lambda t, v: v.roll(1, 0)),
     "cat": (("t.cat",), lambda t, v: t.cat([v, v])),
