@@ -119,7 +119,7 @@ def _regrow(g: Tensor, shape: tuple, dims: tuple, keepdim: bool) -> Tensor:
     return g.expand(shape)
 
 
-@binding(_DIM_FORMS)
+@binding()
 @tensor_method
 def sum(self, dim=None, keepdim: bool = False, *, dtype=None) -> Tensor:
     _check_dim("sum", dim, keepdim, dtype)
@@ -142,7 +142,7 @@ def _sum_bw(ctx, g):
 derivative("sum_dim", "SumBackward1")(_sum_bw)
 
 
-@binding(_DIM_FORMS)
+@binding()
 @tensor_method
 def mean(self, dim=None, keepdim: bool = False, *, dtype=None) -> Tensor:
     _check_dim("mean", dim, keepdim, dtype)
@@ -209,7 +209,7 @@ def _check_unbiased(op: str, dim, unbiased, keepdim) -> None:
         raise invalid_combination(op, args, _VAR_FORMS, kwargs)
 
 
-@binding(_VAR_FORMS)
+@binding()
 @tensor_method
 def var(self, dim=None, unbiased=None, keepdim: bool = False, *, correction=None) -> Tensor:
     _check_unbiased("var", dim, unbiased, keepdim)
@@ -222,7 +222,7 @@ def var(self, dim=None, unbiased=None, keepdim: bool = False, *, correction=None
                   _correction=c)
 
 
-@binding(_VAR_FORMS)
+@binding()
 @tensor_method
 def std(self, dim=None, unbiased=None, keepdim: bool = False, *, correction=None) -> Tensor:
     _check_unbiased("std", dim, unbiased, keepdim)
@@ -396,7 +396,7 @@ def _max_min(self, op: str, dim, keepdim: bool):
     return out
 
 
-@binding(_MAX_FORMS)
+@binding()
 @tensor_method
 def max(self, dim=None, keepdim: bool = False, *, other=_ABSENT):
     """max(), max(Tensor other) and max(int dim, bool keepdim); @binding lets ``other`` in by
@@ -404,7 +404,7 @@ def max(self, dim=None, keepdim: bool = False, *, other=_ABSENT):
     return _max_min(self, "max", _other(self, "max", other, dim), keepdim)
 
 
-@binding(_MAX_FORMS)
+@binding()
 @tensor_method
 def min(self, dim=None, keepdim: bool = False, *, other=_ABSENT):
     """min(), min(Tensor other) and min(int dim, bool keepdim); @binding lets ``other`` in by

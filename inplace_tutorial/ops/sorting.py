@@ -214,7 +214,7 @@ def _stable(self: Tensor, d: int, stable, descending: bool) -> bool:
 
 
 # --------------------------------------------------------------------------- sort / argsort
-@binding(_SORT_FORMS)
+@binding()
 @tensor_method
 def sort(self, dim: int = -1, descending: bool = False, *, stable: bool | None = None):
     dim, descending = _sort_args("sort", dim, descending, stable)

@@ -120,3 +120,23 @@ def test_function_forms_word_for_word(torch_mod, core, code):
             outcomes.append(None)
     assert outcomes[0] is not None
     assert outcomes[1] == outcomes[0]
+
+
+HAND_WRITTEN = {  # forms an op module keeps for its own refusals -> the method they belong to
+    ("sorting", "_SORT_FORMS"): "argsort", ("reduce", "_DIM_FORMS"): "sum",
+    ("reduce", "_VAR_FORMS"): "var", ("reduce", "_MAX_FORMS"): "max",
+    ("any_all", "_FORMS"): "all", ("tensor_shape", "_SPLIT_FORMS"): "tensor_split",
+    ("indexing", "_NARROW_FORMS"): "narrow", ("masking", "_WHERE_FORMS"): "where",
+    ("views", "_VIEW_FORMS"): "view", ("views", "_SQUEEZE_FORMS"): "squeeze",
+    ("selection", "_MEDIAN_FORMS"): "median", ("reduce_ops", "_PROD_FORMS"): "prod",
+    ("scatter_gather", "_SCATTER_FORMS"): "scatter",
+}
+
+
+@pytest.mark.parametrize("module, attr", sorted(HAND_WRITTEN))
+def test_hand_written_forms_are_torchs(module, attr):
+    """An op module that words a refusal itself lists the same forms as the table."""
+    import importlib
+
+    forms = getattr(importlib.import_module(f"inplace_tutorial.ops.{module}"), attr)
+    assert list(forms) == signatures.overloads(HAND_WRITTEN[module, attr]).forms
