@@ -200,6 +200,20 @@ NO_ROW.update({
     "logsumexp out= float64": lambda a: ipt.logsumexp(a, 0, out=ipt.empty(0, dtype=ipt.float64)),
     "nansum out=": lambda a: ipt.nansum(a, out=ipt.empty(())),
 })
+# the selecting reductions on dtypes and paths the derivative table's rows don't take: integer
+# lines full of ties (quickselect / std::sort replays), the whole-tensor median's counted copy
+NO_ROW.update({
+    "kthvalue int ties dim 0": lambda a: (a * 5).to(ipt.int64).kthvalue(3, 0),
+    "median all int32": lambda a: (a * 5).to(ipt.int32).median(),
+    "nanmedian float16": lambda a: a.half().nanmedian(1),
+    "mode int ties": lambda a: (a * 5).to(ipt.int64).mode(1),
+    "mode float transposed": lambda a: a.t().mode(1, keepdim=True),
+    "cummax int32 dim 0": lambda a: (a * 5).to(ipt.int32).cummax(0),
+    "cummin bool": lambda a: (a > 0.5).cummin(1),
+    "aminmax bfloat16 dim 0": lambda a: a.bfloat16().aminmax(dim=0),
+    "kthvalue out=": lambda a: ipt.kthvalue(a, 2, 1, out=(ipt.empty(0),
+                                                          ipt.empty(0, dtype=ipt.int64))),
+})
 CASTS = ["float64", "float32", "float16", "bfloat16", "int64", "int32", "int16", "int8",
          "uint8", "bool"]
 for _src in CASTS:
