@@ -364,7 +364,7 @@ class _NumPyStorage(UntypedStorage):
 
     def __init__(self, flat: np.ndarray):  # deliberately not UntypedStorage.__init__
         self._array, self._nbytes, self._ptr = flat, flat.nbytes, 0
-        self._id, self._saved = next(storage._labels), None
+        self._id, self._saved, self._generation = next(storage._labels), None, 0
         # no buffer reference with a callback: nothing was counted, nothing is given back
         self._ref = types.SimpleNamespace(op="from_numpy", nbytes=0, label=f"S{self._id}")
 

@@ -37,7 +37,8 @@ def _buffer_gone(ref: _BufferRef) -> None:
 
 
 class UntypedStorage:
-    __slots__ = ("_array", "_nbytes", "_id", "_ref", "_ptr", "_saved", "__weakref__")
+    __slots__ = ("_array", "_nbytes", "_id", "_ref", "_ptr", "_saved", "_generation",
+                 "__weakref__")
 
     def __init__(self, numel: int, np_dtype: np.dtype, op: str = "empty"):
         if memory._observers:  # someone watches the count (memory.observe)
@@ -52,6 +53,7 @@ class UntypedStorage:
         ref.nbytes, ref.label, ref.op = 0, f"S{self._id}", memory.current_op(op)
         _held[id(ref)] = ref
         self._saved: weakref.WeakSet | None = None  # SavedTensors that point here (explain())
+        self._generation = 0  # buffers this storage had before the current one (_resize_bytes)
         memory._on_alloc(self._nbytes, self, ref)
 
     @property
@@ -108,6 +110,9 @@ class UntypedStorage:
         _held[id(ref)] = ref
         self._ref.label = f"S{self._id} (before resize_)"
         self._array, self._nbytes, self._ptr, self._ref = new, new.nbytes, 0, ref
+        # a tensor's cached NumPy window onto the old buffer is stale from now on: it
+        # compares this number with the one it was built at (Tensor._array)
+        self._generation += 1
         memory._on_alloc(self._nbytes, self, ref)
 
     @property

@@ -9,8 +9,6 @@ so this file stays about what a tensor *is*, not what it can do.
 from __future__ import annotations
 
 import functools
-import gc
-import sys
 import weakref
 from typing import Any
 
@@ -114,29 +112,14 @@ class DetachedInferenceCounter(VersionCounter):
     inference = True
 
 
-class _BufferHolder:
-    __slots__ = ("_array",)
-
-
-def _buffer_refs_unwindowed() -> int:
-    """sys.getrefcount of a storage's buffer that no NumPy window looks into, read as
-    Tensor._resize_contiguous reads it (interpreters differ in the references they count).
-    (A stand-in holder: a real storage would take a label, S0.)"""
-    storage = _BufferHolder()
-    storage._array = np.empty(0, np.float32)
-    return sys.getrefcount(storage._array)
-
-
-_BUFFER_REFS_UNWINDOWED = _buffer_refs_unwindowed()
-
 INFERENCE_VERSION = "Inference tensors do not track version counter."
 INFERENCE_REQUIRES_GRAD = (
     "Setting requires_grad=True on inference tensor outside InferenceMode is not allowed.")
 
 
 class Tensor:
-    __slots__ = ("_storage", "_shape", "_stride", "_offset", "dtype", "_np", "_vc",
-                 "_requires_grad", "_grad", "_grad_fn", "_output_nr", "_base", "_creation",
+    __slots__ = ("_storage", "_shape", "_stride", "_offset", "dtype", "_np", "_np_generation",
+                 "_vc", "_requires_grad", "_grad", "_grad_fn", "_output_nr", "_base", "_creation",
                  "_attr_version", "_accumulator", "_inference", "_shared_grad", "_hooks",
                  "_retains_grad", "__weakref__")
 
@@ -184,11 +167,13 @@ class Tensor:
     def _array(self) -> np.ndarray:
         """A NumPy view onto exactly the cells this tensor addresses (no copy)."""
         a = self._np
-        if a is None:
-            buf = self._storage._array
+        storage = self._storage
+        if a is None or self._np_generation != storage._generation:  # none yet, or onto a
+            buf = storage._array  # buffer the storage has since replaced (it grew: out=)
+            self._np_generation = storage._generation
             np_dtype = self.dtype.np
             if buf.dtype is not np_dtype and buf.dtype != np_dtype:
-                buf = self._storage.typed(np_dtype)  # a view(dtype): other bytes' reading
+                buf = storage.typed(np_dtype)  # a view(dtype): other bytes' reading
             shape = self._shape
             # contiguous (most tensors): a slice of the buffer, reshaped, costs a fifth of
             # building the strided view below (no stride arithmetic in Python)
@@ -227,16 +212,10 @@ class Tensor:
         self._np = None
         need = (self._offset + numel) * self.dtype.itemsize if numel else 0
         if need > self._storage.nbytes():
-            storage = self._storage
-            # Tensors cache a NumPy window on the buffer (_np). Only when some window other
-            # than this tensor's exists are the tensors of this storage looked for (a scan of
-            # the heap, tens of ms): every window holds a reference to the buffer.
-            windows = sys.getrefcount(storage._array) > _BUFFER_REFS_UNWINDOWED
-            storage._resize_bytes(need, "resize_ (out=)")
-            if windows:
-                for t in gc.get_referrers(storage):
-                    if isinstance(t, Tensor):
-                        t._np = None
+            # every tensor on this storage had its NumPy window (_np) cached on the old buffer:
+            # the storage's generation moves on, and each of them rebuilds its window at its
+            # next _array()
+            self._storage._resize_bytes(need, "resize_ (out=)")
         self._set_geometry(shape, contiguous_strides(tuple(shape)), self._offset)
 
     # ------------------------------------------------------------------ metadata

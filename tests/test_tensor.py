@@ -90,3 +90,27 @@ def test_calls_pytorch_half_writes_write_nothing(call):
     with pytest.raises((IndexError, RuntimeError)):
         call(x)
     assert x.tolist() == [[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]] and x._version == 0
+
+
+def test_a_cached_numpy_window_follows_its_storage_when_an_out_grows_it():
+    """An out= too small grows its storage in place; every other tensor on it had its NumPy
+    window cached on the old buffer and must read the new one: the storage's generation
+    moves on, and each window is rebuilt at its next read (no search for those tensors)."""
+    import gc
+
+    base = ipt.zeros(2)
+    view, alias = base[1:], base.detach()
+    for t in (base, view, alias):
+        t._array()  # cache the windows
+    generation = base._storage._generation
+    referrers = gc.get_referrers
+    gc.get_referrers = None  # the growth must not scan the heap for the storage's tensors
+    try:
+        ipt.add(ipt.ones(4), ipt.arange(4.0), out=base)
+    finally:
+        gc.get_referrers = referrers
+    assert base._storage._generation == generation + 1
+    assert view._array().tolist() == [2.0] and alias._array().tolist() == [1.0, 2.0]
+    view.fill_(7.0)  # writes land in the new buffer, seen through every tensor
+    assert base.tolist() == [1.0, 7.0, 3.0, 4.0] and alias.tolist() == [1.0, 7.0]
+    assert view.data_ptr() == base.data_ptr() + 4
