@@ -335,6 +335,10 @@ def as_called(names: list[str], values: tuple, optional: bool = False,
 
 
 # ------------------------------------------------------------------ binding a method's call
+_VARARGS = inspect.CO_VARARGS
+
+
+@functools.lru_cache(maxsize=64)
 def _def_params(fn) -> tuple[Param, ...] | None:
     """The op's own ``def`` (self left out), when it is a plain signature."""
     kinds = inspect.Parameter
@@ -381,16 +385,16 @@ def binding(forms: list[str] | None = None):
     def attach(fn):
         method, op = getattr(Tensor, fn.__name__), fn.__name__
         table = overloads(op) if forms is None else Overloads(list(forms), None)
-        params = _def_params(fn)
+        code = inspect.unwrap(fn).__code__  # the def's own positional count (self left out)
+        positional = None if code.co_flags & _VARARGS else code.co_argcount - 1
         limit = None  # where the def takes more positional arguments than torch
         if table is not None and table.max_positional is not None and (
-                params is None or sum(not p.kwonly for p in params) > table.max_positional):
+                positional is None or positional > table.max_positional):
             limit = table.max_positional
         # a def with one positional parameter where torch's is a lone ``tuple of ints``: the
         # parser packs ``x.squeeze(0, 1)`` into ``dim=(0, 1)``
-        pack = table is not None and params is not None and any(
-            takes_varargs(form_params(f)) for f in table.forms) and sum(
-            not p.kwonly for p in params) == 1
+        pack = table is not None and positional == 1 and any(
+            takes_varargs(form_params(f)) for f in table.forms)
 
         fitting: dict[tuple, bool] = {}  # (number of positionals, *keywords) -> some form fits
 
@@ -421,7 +425,7 @@ def binding(forms: list[str] | None = None):
             renamed = numpy_aliases(kwargs)
             if renamed is not kwargs and (table is None or table.binds(args, renamed)):
                 return bound(self, *args, **renamed)
-            raise parser_error(op, table, params, args, kwargs, failed) from None
+            raise parser_error(op, table, _def_params(fn), args, kwargs, failed) from None
         setattr(Tensor, op, bound)
         return fn
     return attach

@@ -66,15 +66,21 @@ class Overloads:
 
 
 @functools.lru_cache(maxsize=1)
-def _table() -> dict[str, Overloads]:
-    methods = json.loads(DATA.read_text(encoding="utf-8"))["methods"]
-    return {name: Overloads(e["forms"], e.get("hidden", ())) for name, e in methods.items()}
+def _entries() -> dict[str, dict]:
+    return json.loads(DATA.read_text(encoding="utf-8"))["methods"]
 
 
+@functools.cache
 def overloads(method: str) -> Overloads | None:
     """torch's signatures of ``Tensor.method`` (None when its binding is written in Python or
     takes a single signature written by hand in C++, whose parameters the table can't see)."""
-    return _table().get(method)
+    entry = _entries().get(method)
+    return None if entry is None else Overloads(entry["forms"], entry.get("hidden", ()))
+
+
+def _table() -> dict[str, Overloads]:
+    """Every method of the table (for tests)."""
+    return {name: overloads(name) for name in _entries()}
 
 
 def binds(forms: list[str], args: tuple, kwargs: dict) -> bool:
