@@ -99,3 +99,50 @@ def minmax_bits(out: Tensor, a: Tensor, b: Tensor) -> None:
         if vector is not None:
             np.logical_and(m, vector, out=m)
             np.copyto(o, second, where=m)
+
+
+_INT_OF = {4: (dtypes.int32, "u4", np.uint32(1 << 22), np.uint32(1 << 31), np.uint32(0x7FC00000)),
+           8: (dtypes.int64, "u8", np.uint64(1 << 51), np.uint64(1 << 63),
+               np.uint64(0x7FF8000000000000))}
+
+
+def libm_nan(kernel, negate: bool = False, invalid_positive: bool = False):
+    """A float32/float64 unary kernel with the NaN bits PyTorch's leave (measured on torch
+    2.13, alike in its DEFAULT, AVX2 and AVX512 builds): a NaN input comes out as it went in,
+    quieted (sign and payload kept, as the C library's functions and SLEEF's return it), where
+    NumPy's own float32 loops return the canonical NaN; ``negate``: with its sign flipped
+    (sigmoid is 1 / (1 + exp(-x))). ``invalid_positive``: a NaN made from a number (log or
+    sqrt of a negative) is +NaN, where NumPy leaves the CPU's -NaN. Other dtypes (float16,
+    bfloat16 compute in float32 and round) pass through unchanged."""
+    def wrapped(x, out, dtype):
+        if not (x.dtype == out.dtype and x.dtype.kind == "f" and x.dtype.itemsize in _INT_OF
+                and x.size):
+            kernel(x, out=out, dtype=dtype)
+            return
+        int_dtype, uint, quiet, sign, canonical = _INT_OF[x.dtype.itemsize]
+        with np.errstate(invalid="ignore", over="ignore"):
+            nan_in = bool(np.isnan(np.add.reduce(x, axis=None)))  # (inf - inf counts too)
+        saved = None
+        if nan_in:  # keep the input's bits: in place, the kernel overwrites them
+            saved_t = Tensor._empty(x.shape, int_dtype, "NaN bits (input)")
+            saved = saved_t._array().view(uint)
+            np.copyto(saved, x.view(uint))
+        kernel(x, out=out, dtype=dtype)
+        if saved is None and not invalid_positive:
+            return
+        mask_t = Tensor._empty((2, *x.shape), dtypes.bool_, "NaN bits (masks)")
+        was_nan, now_nan = mask_t._array()
+        ou = out.view(uint)
+        if saved is not None:
+            np.isnan(saved.view(x.dtype), out=was_nan)
+            np.bitwise_or(saved, quiet, out=ou, where=was_nan)
+            if negate:
+                np.bitwise_xor(ou, sign, out=ou, where=was_nan)
+        else:
+            was_nan.fill(False)
+        if invalid_positive:
+            np.isnan(out, out=now_nan)
+            np.logical_and(now_nan, np.logical_not(was_nan, out=was_nan), out=now_nan)
+            np.copyto(ou, canonical, where=now_nan)
+    wrapped.chunkable = getattr(kernel, "chunkable", False)
+    return wrapped

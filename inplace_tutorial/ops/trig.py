@@ -16,20 +16,21 @@ from ..creation import empty_like
 from ..tensor import Tensor, tensor_method
 from ._chunked import run_chunked, store_float64, with_temporaries
 from ._pointwise import register, ufunc, unary, unary_
+from .nan_sign import libm_nan
 from .tensor_iterator import pure_kernel
 
 
-@register("sin", ufunc(np.sin), "SinBackward0", saves={"self": None})
+@register("sin", libm_nan(ufunc(np.sin)), "SinBackward0", saves={"self": None})
 def _sin_bw(ctx, g):
     return (g * ctx.saved("self").cos(),)
 
 
-@register("cos", ufunc(np.cos), "CosBackward0", saves={"self": None})
+@register("cos", libm_nan(ufunc(np.cos)), "CosBackward0", saves={"self": None})
 def _cos_bw(ctx, g):
     return (g * ctx.saved("self").sin().neg(),)
 
 
-@register("tan", ufunc(np.tan), "TanBackward0", saves={"result": None})
+@register("tan", libm_nan(ufunc(np.tan)), "TanBackward0", saves={"result": None})
 def _tan_bw(ctx, g):
     r = ctx.saved("result")
     return (g * (r * r + 1),)

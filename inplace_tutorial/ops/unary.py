@@ -13,7 +13,7 @@ from .. import dtypes
 from ..autograd.derivatives import derivative
 from ..tensor import Tensor, tensor_method
 from ._chunked import with_temporaries
-from .nan_sign import clamp_bound, keeps_second
+from .nan_sign import clamp_bound, keeps_second, libm_nan
 from .tensor_iterator import (
     Scratch,
     inplace_elementwise,
@@ -66,7 +66,7 @@ def _neg_bw(ctx, g):
 
 
 # --------------------------------------------------------------------------- exp
-exp_kernel = ufunc_kernel(np.exp)
+exp_kernel = libm_nan(ufunc_kernel(np.exp))  # (NaN bits: nan_sign.py)
 
 
 @tensor_method
@@ -85,7 +85,7 @@ def _exp_bw(ctx, g):
 
 
 # --------------------------------------------------------------------------- log
-log_kernel = ufunc_kernel(np.log)
+log_kernel = libm_nan(ufunc_kernel(np.log), invalid_positive=True)
 
 
 @tensor_method
@@ -104,7 +104,7 @@ def _log_bw(ctx, g):
 
 
 # --------------------------------------------------------------------------- sqrt
-sqrt_kernel = ufunc_kernel(np.sqrt)
+sqrt_kernel = libm_nan(ufunc_kernel(np.sqrt), invalid_positive=True)
 
 
 @tensor_method
@@ -196,13 +196,16 @@ def _relu_bw(ctx, g):
 
 # --------------------------------------------------------------------------- sigmoid
 @pure_kernel
-def sigmoid_kernel(x, out, dtype):
+def _sigmoid(x, out, dtype):
     # (for uint8, -1 wraps to 255: x * 255 is -x modulo 256, as PyTorch computes it)
     np.multiply(x, dtypes.kernel_scalar(-1, np.dtype(dtype)), out=out, dtype=dtype,
                 casting="unsafe")  # see neg_kernel
     np.exp(out, out=out)
     np.add(out, 1, out=out)
     np.reciprocal(out, out=out)
+
+
+sigmoid_kernel = libm_nan(_sigmoid, negate=True)  # a NaN's sign flips, as -x flips it
 
 
 @tensor_method
@@ -222,7 +225,7 @@ def _sigmoid_bw(ctx, g):
 
 
 # --------------------------------------------------------------------------- tanh
-tanh_kernel = ufunc_kernel(np.tanh)
+tanh_kernel = libm_nan(ufunc_kernel(np.tanh))
 
 
 @tensor_method

@@ -18,26 +18,29 @@ from ..tensor import Tensor, tensor_method
 from ._chunked import run_chunked, store_float64, with_temporaries
 from ._pointwise import register, ufunc, unary, unary_
 from .arg_checks import check_type
+from .nan_sign import libm_nan
 from .tensor_iterator import pure_kernel
 from .unary import sign_kernel
 
 
-@register("exp2", ufunc(np.exp2), "Exp2Backward0", saves={"result": None})
+@register("exp2", libm_nan(ufunc(np.exp2)), "Exp2Backward0", saves={"result": None})
 def _exp2_bw(ctx, g):
     return (g * ctx.saved("result") * math.log(2.0),)
 
 
-@register("expm1", ufunc(np.expm1), "Expm1Backward0", saves={"result": None})
+@register("expm1", libm_nan(ufunc(np.expm1)), "Expm1Backward0", saves={"result": None})
 def _expm1_bw(ctx, g):
     return (g * (ctx.saved("result") + 1),)
 
 
-@register("log2", ufunc(np.log2), "Log2Backward0", saves={"self": None})
+@register("log2", libm_nan(ufunc(np.log2), invalid_positive=True), "Log2Backward0",
+          saves={"self": None})
 def _log2_bw(ctx, g):
     return (g / (ctx.saved("self") * math.log(2.0)),)
 
 
-@register("log10", ufunc(np.log10), "Log10Backward0", saves={"self": None})
+@register("log10", libm_nan(ufunc(np.log10), invalid_positive=True), "Log10Backward0",
+          saves={"self": None})
 def _log10_bw(ctx, g):
     return (g / (ctx.saved("self") * math.log(10.0)),)
 

@@ -23,7 +23,8 @@ pytestmark = pytest.mark.parity
 ROOT = Path(__file__).resolve().parents[2]
 
 # the files whose programs compare float results bit for bit
-BIT_PROGRAMS = ["tests.parity.test_nan_sign_parity", "tests.parity.test_fmax_fmin_parity"]
+BIT_PROGRAMS = ["tests.parity.test_nan_sign_parity", "tests.parity.test_fmax_fmin_parity",
+                "tests.parity.test_nan_bits_parity"]
 
 # every build this CPU can run (a build it can't would stop torch with an illegal instruction)
 BUILDS = cpu_capability.runnable_builds()
@@ -45,7 +46,7 @@ def _run(env_value: str | None, modules: list[str]) -> dict:
 def test_bit_programs_under_each_build(build, torch_mod):
     report = _run(build, BIT_PROGRAMS)
     assert report["torch"] == report["core"] == build.upper()
-    assert len(report["programs"]) >= 24
+    assert len(report["programs"]) >= 27
     raised = [name for name, r in report["programs"].items() if r["torch_raised"]]
     assert not raised, f"programs that only compare an error, under {build}: {raised}"
     differ = {name: r["diffs"][:3] for name, r in report["programs"].items() if r["diffs"]}
