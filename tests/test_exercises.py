@@ -88,6 +88,18 @@ def test_huge_wrong_answers_print_a_bounded_line(capsys):
     assert all("incorrect" in line for line in lines)
 
 
+def test_huge_answers_are_refused_quickly():
+    import time
+
+    start = time.perf_counter()
+    # a 10**6-element view where a shape is asked: its values are never read row by row
+    assert grade("08.1", ipt.zeros(1).expand(10**6))[0] == INCORRECT
+    # a 10**6-character einsum string: parsed in linear time (adding to a str in a list
+    # copied it each time: over two minutes)
+    assert grade("08.2", "x" * 10**6)[0] == INCORRECT
+    assert time.perf_counter() - start < 10
+
+
 @pytest.mark.parametrize("key", ["06.1", "06.2", "06.3", "07.1", "10.2"])
 def test_checkers_set_the_grad_mode_they_need(key):
     answer = reference_answer(key, SOLUTIONS)

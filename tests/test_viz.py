@@ -82,6 +82,32 @@ def test_touches_counts_expand_and_transpose():
     assert len(hits) == 12
 
 
+def test_touches_is_the_brute_force_count_and_ignores_stride_0_sizes():
+    import random
+    import time
+
+    import numpy as np
+
+    def brute(shape, stride, offset):
+        hits = {}
+        for idx in np.ndindex(*shape):
+            cell = offset + sum(i * s for i, s in zip(idx, stride))
+            n, first = hits.get(cell, (0, idx))
+            hits[cell] = (n + 1, first)
+        return hits
+
+    rng = random.Random(0)
+    for _ in range(500):
+        nd = rng.randint(0, 4)
+        shape = tuple(rng.randint(0, 4) for _ in range(nd))
+        stride = tuple(rng.choice([0, 0, 1, 2, 3, 5]) for _ in range(nd))
+        offset = rng.randint(0, 3)
+        assert viz.storage.touches(shape, stride, offset) == brute(shape, stride, offset)
+    start = time.perf_counter()  # a stride-0 view of 10**18 elements: one cell, at once
+    assert viz.storage.touches((10**6, 10**6, 10**6), (0, 0, 0), 5) == {5: (10**18, (0, 0, 0))}
+    assert time.perf_counter() - start < 0.5
+
+
 def test_storage_names_per_drawing_and_no_addresses():
     a, b = ipt.zeros(2), ipt.ones(2)
     fig = viz.storage_diagram({"b": b, "a": a, "b2": b[:1]})

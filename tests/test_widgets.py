@@ -39,6 +39,19 @@ def test_stride_view_invalid_inputs_give_messages(shape, stride, offset, needle)
     assert m.view is None and needle in m.error
 
 
+def test_stride_view_answers_huge_stride_0_shapes_at_once():
+    import time
+
+    view = StrideView()
+    start = time.perf_counter()
+    assert view.set("1000000, 1000000", "0, 0", "3")
+    assert view.touched() == {3: 10**12}
+    assert "1000000000000 elements over 1 of 12 cells" in view.describe()
+    assert view.set("9223372036854775807", "0", "0")  # (2**63 - 1 elements: counted, not walked)
+    assert view.touched() == {0: 2**63 - 1}
+    assert time.perf_counter() - start < 1.0
+
+
 def test_stride_view_uses_the_core_as_strided():
     m = StrideView()
     assert m.set("2, 3", "0, 1", "2")

@@ -28,22 +28,23 @@ def _parse(equation: str, operands) -> tuple[list[str], str, dict]:
     """PyTorch's einsum parse (aten's einsum), check for check: the labels of each operand,
     then their counts against the operands' dims, then the output's labels, then sizes."""
     lhs, arrow, rhs = equation.partition("->")
-    subs, i = [""], 0
+    chars: list[list[str]] = [[]]  # (lists: adding to a str in a list copies it each time)
     for i, c in enumerate(lhs):
         if c == " ":
             continue
         if c == ".":
             raise NotImplementedError("this core's einsum does not support '...'")
         if c == ",":
-            subs.append("")
-            if len(subs) > len(operands):
+            chars.append([])
+            if len(chars) > len(operands):
                 raise RuntimeError("einsum(): fewer operands were provided than specified in "
                                    "the equation")
         elif not (c.isascii() and c.isalpha()):
             raise RuntimeError(f"einsum(): invalid subscript given at index {i} in the equation "
                                "string, subscripts must be in [a-zA-Z]")
         else:
-            subs[-1] += c
+            chars[-1].append(c)
+    subs = ["".join(c) for c in chars]
     if len(subs) != len(operands):
         raise RuntimeError("einsum(): more operands were provided than specified in the equation")
     for k, (sub, t) in enumerate(zip(subs, operands)):

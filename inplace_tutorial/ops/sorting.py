@@ -189,9 +189,10 @@ _SORT_FORMS = ["*, bool stable, int dim = -1, bool descending = False",
                "int dim = -1, bool descending = False"]
 
 
-def _sort_args(op: str, dim, descending, stable) -> tuple:
-    """sort/argsort have two overloads (with and without ``stable``): a wrong type lists both."""
-    if (not (stable is None or isinstance(stable, (bool, np.bool_)))
+def _sort_args(op: str, dim, descending, stable, none_ok: bool = True) -> tuple:
+    """sort/argsort have two overloads (with and without ``stable``): a wrong type lists both.
+    ``none_ok``: sort's stable is ``bool?``, argsort's a plain bool (stable=None fits neither)."""
+    if (not ((none_ok and stable is None) or isinstance(stable, (bool, np.bool_)))
             or not isinstance(dim, (int, np.integer)) or isinstance(dim, (bool, np.bool_))
             or not isinstance(descending, (bool, np.bool_))):
         args, kwargs = as_called(["dim", "descending", "*", "stable"],
@@ -241,7 +242,7 @@ def msort(self) -> Tensor:
 @binding()
 @tensor_method
 def argsort(self, dim: int = -1, descending: bool = False, *, stable: bool = False) -> Tensor:
-    dim, descending = _sort_args("argsort", dim, descending, stable)
+    dim, descending = _sort_args("argsort", dim, descending, stable, none_ok=False)
     d = wrap_dim(dim, self.dim())
     indices = _like(self, "argsort", dtypes.int64)
     if self.dim() == 0:

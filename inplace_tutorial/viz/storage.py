@@ -8,6 +8,7 @@ versions so a "before" picture survives an in-place op; ``compare_storages`` dra
 from __future__ import annotations
 
 import itertools
+import math
 import weakref
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -83,12 +84,26 @@ def _as_states(tensors) -> list[TensorState]:
 
 
 def touches(shape: tuple, stride: tuple, offset: int) -> dict[int, tuple[int, tuple]]:
-    """cell -> (how many indices reach it, the first index that does)."""
+    """cell -> (how many indices reach it, the first index that does).
+
+    A dim of stride 0 sends all its indices to the same cells: it multiplies the counts and
+    is 0 in every first index, so only the other dims are walked (a (10**6,) view of stride 0
+    is one cell, reached 10**6 times, found at once)."""
+    if 0 in shape:
+        return {}
+    walked = [d for d, (n, s) in enumerate(zip(shape, stride, strict=True)) if n > 1 and s]
+    repeat = math.prod(n for n, s in zip(shape, stride) if not s)
     hits: dict[int, tuple[int, tuple]] = {}
-    for idx in np.ndindex(*shape):
-        cell = offset + sum(i * s for i, s in zip(idx, stride, strict=True))
-        n, first = hits.get(cell, (0, idx))
-        hits[cell] = (n + 1, first)
+    first = [0] * len(shape)
+    for sub in np.ndindex(*(shape[d] for d in walked)):
+        cell = offset + sum(i * stride[d] for i, d in zip(sub, walked))
+        if cell in hits:
+            n, idx = hits[cell]
+        else:
+            for i, d in zip(sub, walked):
+                first[d] = i
+            n, idx = 0, tuple(first)
+        hits[cell] = (n + repeat, idx)
     return hits
 
 

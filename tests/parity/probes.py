@@ -298,7 +298,8 @@ PROBES: dict[str, list[str]] = {
         *probes_probes2.SHAPES, *probes_probes2.MASKED_SELECT, *probes_probes2.VIEW_DTYPE,
         *probes_probes2.WHERE, *probes_probes2.SORT_NONZERO, *probes_probes2.POOLING,
         *probes_probes2.ROUND_2],
-    "svdvals and embedding (probes2)": [*probes_probes2.SVDVALS, *probes_probes2.EMBEDDING],
+    "svdvals, embedding, out= of outer/masked_select (probes2)": [
+        *probes_probes2.SVDVALS, *probes_probes2.EMBEDDING, *probes_probes2.OUT_NNREST],
     "selecting reductions (selectops)": [
         *probes_selectops.KTHVALUE, *probes_selectops.MEDIAN, *probes_selectops.MODE,
         *probes_selectops.CUMMAX, *probes_selectops.AMINMAX],
@@ -333,7 +334,8 @@ OWNER = {  # which helper's files hold the fix for a class (HELPERS.md)
     "half-written by PyTorch": "none: the core validates before its first write, as promised",
     "nn options (nnops)": "nnops",
     "last session's ops (probes2)": "probes2",
-    "svdvals and embedding (probes2)": "nnrest (ops/svd.py, ops/embedding.py)",
+    "svdvals, embedding, out= of outer/masked_select (probes2)":
+        "nnrest (ops/svd.py, ops/embedding.py, outer/masked_select out=)",
     "selecting reductions (selectops)": "selectops",
     "div rounding modes (divmem)": "divmem",
 }
