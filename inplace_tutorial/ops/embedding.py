@@ -17,6 +17,7 @@ from .. import dtypes
 from ..autograd.derivatives import derivative
 from ..autograd.record import record, record_inplace
 from ..tensor import Tensor
+from ._take import take_into
 from .arg_checks import check_tensor, check_type
 
 _NO_PADDING = 2**64 - 1  # PyTorch stores padding_idx=-1 (none) as an unsigned SymInt
@@ -46,9 +47,9 @@ def embedding(input: Tensor, weight: Tensor, padding_idx: int | None = None,
     if idx.size and (idx.min() < 0 or idx.max() >= num):
         raise IndexError("index out of range in self")
     out = Tensor._empty(input._shape + (weight._shape[1],), weight.dtype, "embedding")
-    # (mode="raise", the default, would fill a hidden copy of the output first: the indices
-    # are checked above, so "clip" never clips and writes straight into out)
-    np.take(weight._array(), idx, axis=0, out=out._array(), mode="clip")
+    # straight into out (indices checked above); a weight np.take would copy whole first
+    # (weight.t(): not C-contiguous) is read a few rows at a time
+    take_into(weight._array(), idx.reshape(-1), 0, out._array().reshape(-1, weight._shape[1]))
     return record("embedding", out, {"weight": weight}, indices=input,
                   padding_idx=_NO_PADDING if padding_idx is None else padding_idx,
                   scale_grad_by_freq=bool(scale_grad_by_freq), sparse=bool(sparse),

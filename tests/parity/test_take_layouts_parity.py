@@ -81,6 +81,18 @@ def index_fill_value_gradient_with_negative_indices(t):
     return out
 
 
+@prog
+def embedding_of_a_transposed_weight(t):
+    """F.embedding reads a weight.t() row by row (np.take would copy it whole first), with
+    1-D and 2-D indices, rows of fewer and of more than 1024 cells."""
+    w = leaf(t, arr(6, 4, seed=15))
+    y = t.nn.functional.embedding(t.tensor([[3, 0], [3, 1]]), w.t())
+    out = _picked(t, y, w)
+    big = t.tensor(arr(1100, 3, seed=16)).t()
+    out["big"] = t.nn.functional.embedding(t.tensor([2, 0, 2]), big)
+    return out
+
+
 @pytest.mark.parametrize("prog", prog.params())
 def test_take_layouts_parity(prog, torch_mod, core):
     check_parity(prog, torch_mod, core)
