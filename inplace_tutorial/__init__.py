@@ -63,6 +63,13 @@ from .dtypes import (  # noqa: A001  (torch.float, torch.int ... are dtypes)
 from .dtypes import bool_ as bool  # noqa: A001
 from .functional import *  # noqa: F403
 from .functional import einsum, where
+from .layout import (  # torch.channels_last ... (torch.memory_format objects)
+    channels_last,
+    channels_last_3d,
+    contiguous_format,
+    memory_format,
+    preserve_format,
+)
 from .storage import UntypedStorage
 from .tensor import Size, Tensor
 
@@ -72,6 +79,8 @@ __version__ = "0.1.0"
 warnings.filterwarnings("ignore", category=RuntimeWarning, module=r"inplace_tutorial(\.|$)")
 
 __all__ = ["Size", "Tensor", "UntypedStorage", "arange", "bfloat16", "bool", "can_cast",
+           "channels_last", "channels_last_3d", "contiguous_format", "memory_format",
+           "preserve_format",
            "detect_anomaly", "double", "dtype", "einsum", "empty", "empty_like",
            "empty_strided", "enable_grad", "finfo", "float", "float16", "float32", "float64",
            "from_numpy", "full", "full_like", "half", "iinfo", "inference_mode", "int", "int8",

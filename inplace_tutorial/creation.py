@@ -24,14 +24,17 @@ from .arg_parser import (
     type_name,
 )
 from .layout import (
+    check_rank,
     contiguous_strides,
     dense_strides,
+    format_strides,
     non_overlapping_and_dense,
+    preserve_format,
     storage_extent,
     storage_nbytes,
 )
 from .storage import UntypedStorage
-from .tensor import Tensor
+from .tensor import Tensor, check_memory_format
 
 _generator = np.random.Generator(np.random.PCG64(0))
 
@@ -473,33 +476,43 @@ def ones(*size, dtype: dtypes.dtype | None = None, requires_grad: bool = False,
     return _finish(t, requires_grad)
 
 
-def _like(t: Tensor, dtype, requires_grad: bool, fill, op: str) -> Tensor:
+def _like(t: Tensor, dtype, requires_grad: bool, fill, op: str,
+          memory_format=preserve_format) -> Tensor:
     if not isinstance(t, Tensor):
         raise argument_error(op, "input", 1, "Tensor", t)
     if op == "full_like" and not is_number(fill):
         raise argument_error(op, "fill_value", 2, "Number", fill)
     _check_options(op, dtype, requires_grad)
-    out = _empty_preserving(t._shape, _dense_layout(t), dtype or t.dtype, op)
+    if memory_format is preserve_format or memory_format is None:
+        strides = _dense_layout(t)
+    else:
+        check_memory_format(op, memory_format)
+        check_rank(memory_format, t._shape)
+        strides = format_strides(memory_format, t._shape)
+    out = _empty_preserving(t._shape, strides, dtype or t.dtype, op)
     if fill is not None:
         out._array().fill(fill)
     return _finish(out, requires_grad)
 
 
-def empty_like(input: Tensor, dtype=None, requires_grad: bool = False) -> Tensor:  # noqa: A002
-    return _like(input, dtype, requires_grad, None, "empty_like")
+def empty_like(input: Tensor, dtype=None, requires_grad: bool = False,  # noqa: A002
+               *, memory_format=preserve_format) -> Tensor:
+    return _like(input, dtype, requires_grad, None, "empty_like", memory_format)
 
 
-def zeros_like(input: Tensor, dtype=None, requires_grad: bool = False) -> Tensor:  # noqa: A002
-    return _like(input, dtype, requires_grad, 0, "zeros_like")
+def zeros_like(input: Tensor, dtype=None, requires_grad: bool = False,  # noqa: A002
+               *, memory_format=preserve_format) -> Tensor:
+    return _like(input, dtype, requires_grad, 0, "zeros_like", memory_format)
 
 
-def ones_like(input: Tensor, dtype=None, requires_grad: bool = False) -> Tensor:  # noqa: A002
-    return _like(input, dtype, requires_grad, 1, "ones_like")
+def ones_like(input: Tensor, dtype=None, requires_grad: bool = False,  # noqa: A002
+              *, memory_format=preserve_format) -> Tensor:
+    return _like(input, dtype, requires_grad, 1, "ones_like", memory_format)
 
 
 def full_like(input: Tensor, fill_value, dtype=None,  # noqa: A002
-              requires_grad: bool = False) -> Tensor:
-    return _like(input, dtype, requires_grad, fill_value, "full_like")
+              requires_grad: bool = False, *, memory_format=preserve_format) -> Tensor:
+    return _like(input, dtype, requires_grad, fill_value, "full_like", memory_format)
 
 
 _ARANGE_CHUNK = 1024  # float64 positions arange computes at a time (8 KiB, never counted)

@@ -108,6 +108,59 @@ def channels_last_strides(shape: tuple) -> tuple:
     return (h * w * c, 1, w * c, c)
 
 
+class memory_format:  # noqa: N801 - PyTorch's name
+    """torch.memory_format: the order clone/contiguous/empty_like/to lay a tensor's cells out
+    in (c10::MemoryFormat). ``channels_last`` is NHWC for a 4-D NCHW tensor (channels
+    innermost), ``channels_last_3d`` NDHWC for 5-D; ``preserve_format`` keeps the source's."""
+
+    __slots__ = ("name", "rank", "order")
+
+    def __init__(self, name: str, rank: int | None = None, order: tuple = ()):
+        self.name, self.rank, self.order = name, rank, order  # order: innermost dim first
+
+    def __repr__(self) -> str:
+        return f"torch.{self.name}"
+
+
+contiguous_format = memory_format("contiguous_format")
+preserve_format = memory_format("preserve_format")
+channels_last = memory_format("channels_last", 4, (1, 3, 2, 0))
+channels_last_3d = memory_format("channels_last_3d", 5, (1, 4, 3, 2, 0))
+
+
+def check_rank(fmt: memory_format, shape: tuple) -> None:
+    """PyTorch's refusal of a channels-last format for a tensor of another rank."""
+    if fmt.rank is not None and len(shape) != fmt.rank:
+        raise RuntimeError(f"required rank {fmt.rank} tensor to use {fmt.name} format")
+
+
+def format_strides(fmt: memory_format, shape: tuple) -> tuple:
+    """The dense strides of ``shape`` in ``fmt`` (a channels-last one; else contiguous)."""
+    if fmt.rank is None:
+        return contiguous_strides(shape)
+    stride, expected = [0] * len(shape), 1
+    for d in fmt.order:
+        stride[d] = expected
+        expected *= max(shape[d], 1)
+    return tuple(stride)
+
+
+def is_contiguous_as(fmt: memory_format, shape: tuple, stride: tuple) -> bool:
+    """is_contiguous(memory_format=fmt): a channels-last format asks for its order (size-1
+    dims ignored; a tensor of another rank is not), the others for row-major."""
+    if fmt.rank is None:
+        return is_contiguous(shape, stride)
+    if len(shape) != fmt.rank:
+        return False
+    expected = 1
+    for d in fmt.order:
+        if shape[d] != 1:
+            if stride[d] != expected:
+                return False
+            expected *= shape[d]
+    return True
+
+
 def broadcast_strides(shape: tuple, stride: tuple, to: tuple) -> tuple:
     """The strides of ``shape``/``stride`` expanded to ``to``: broadcast dims get stride 0."""
     lead = len(to) - len(shape)

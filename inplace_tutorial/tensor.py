@@ -17,8 +17,11 @@ import numpy as np
 from . import dtypes
 from ._repr import tensor_repr
 from .layout import (  # noqa: F401  (contiguous_strides ... stay importable from here)
+    contiguous_format,
     contiguous_strides,
     is_contiguous,
+    is_contiguous_as,
+    memory_format,
     non_overlapping_and_dense,
     storage_extent,
     wrap_dim,
@@ -62,6 +65,13 @@ def keyword_only(fn: Any) -> Any:
                             f"{'was' if n == 1 else 'were'} given")
         return fn(self, **kwargs)
     return method
+
+
+def check_memory_format(op: str, value, optional: bool = False) -> None:
+    """A ``memory_format=`` argument: a torch.memory_format (``optional``: or None)."""
+    if not (isinstance(value, memory_format) or (optional and value is None)):
+        raise TypeError(f"{op}(): argument 'memory_format' must be torch.memory_format, not "
+                        f"{type(value).__name__}")
 
 
 class VersionCounter:
@@ -258,8 +268,12 @@ class Tensor:
         return self._offset
 
     @keyword_only
-    def is_contiguous(self) -> bool:
-        return is_contiguous(self._shape, self._stride)
+    def is_contiguous(self, *, memory_format=contiguous_format) -> bool:
+        """Row-major (``memory_format=torch.channels_last``: NHWC, layout.py)."""
+        if memory_format is contiguous_format:
+            return is_contiguous(self._shape, self._stride)
+        check_memory_format("is_contiguous", memory_format)
+        return is_contiguous_as(memory_format, self._shape, self._stride)
 
     @no_arguments
     def data_ptr(self) -> int:

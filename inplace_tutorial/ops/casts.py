@@ -6,7 +6,8 @@ it returns self, as PyTorch does (``to(..., copy=True)`` always copies). Values 
 PyTorch's CPU kernels convert them: floats truncate toward zero into integers, integers wrap
 into narrower integers, and anything reaches float16/bfloat16 through float32 (PyTorch's
 Half and BFloat16 are built from a float), chunk by chunk (creation.cast_into). The result
-keeps a dense layout (preserve_format), as PyTorch's ``to`` does.
+keeps a dense layout (preserve_format), as PyTorch's ``to`` does, unless ``memory_format=``
+names another (then self is returned only if its strides already suggest that format).
 (This module defines methods named float, int, bool and type: it reaches those builtins
 through ``builtins``.)
 """
@@ -20,7 +21,15 @@ from ..arg_parser import binding
 from ..autograd.derivatives import derivative
 from ..autograd.record import record
 from ..creation import cast_into, empty_like
-from ..tensor import Tensor, tensor_method
+from ..layout import (
+    channels_last,
+    channels_last_3d,
+    check_rank,
+    contiguous_format,
+    preserve_format,
+)
+from ..tensor import Tensor, check_memory_format, tensor_method
+from .joining import _like_channels_last
 
 _DEVICE_TYPES = ("cpu, cuda, ipu, xpu, mkldnn, opengl, opencl, ideep, hip, ve, fpga, maia, xla, "
                  "lazy, vulkan, mps, meta, hpu, mtia, privateuseone").split(", ")
@@ -42,6 +51,13 @@ def _check_device(device: str) -> None:
         raise AssertionError("Torch not compiled with CUDA enabled")
     if match[1] != "cpu":
         raise RuntimeError(f"inplace_tutorial has only the cpu device, not '{device}'")
+
+
+def _suggested(t: Tensor):
+    """PyTorch's suggest_memory_format: channels-last strides suggest their format."""
+    if _like_channels_last(t._shape, t._stride):
+        return channels_last if t.dim() == 4 else channels_last_3d
+    return contiguous_format
 
 
 def _parse_to(args, kwargs):
@@ -70,11 +86,15 @@ def _parse_to(args, kwargs):
 def to(self, *args, **kwargs) -> Tensor:
     dtype = _parse_to(args, kwargs)
     copy = kwargs.get("copy", False) is True
+    fmt = kwargs.get("memory_format") or preserve_format
+    if fmt is not preserve_format:
+        check_memory_format("to", fmt)
+        check_rank(fmt, self._shape)
     if dtype is None:
         dtype = self.dtype
-    if dtype is self.dtype and not copy:
-        return self
-    out = empty_like(self, dtype=dtype)  # preserve_format: a dense layout is kept
+    if dtype is self.dtype and not copy and (fmt is preserve_format or fmt is _suggested(self)):
+        return self  # to_will_alias
+    out = empty_like(self, dtype=dtype, memory_format=fmt)  # preserve: a dense layout is kept
     out._storage.op = "to"
     cast_into(out._array(), self._array(), dtype)
     return record("to", out, {"self": self})

@@ -9,8 +9,15 @@ from ..autograd.derivatives import derivative
 from ..autograd.record import record, record_inplace
 from ..autograd.views_backward import scatter_strided
 from ..creation import empty_strided
-from ..layout import dense_strides, storage_nbytes
-from ..tensor import Tensor, tensor_method
+from ..layout import (
+    check_rank,
+    contiguous_format,
+    dense_strides,
+    format_strides,
+    preserve_format,
+    storage_nbytes,
+)
+from ..tensor import Tensor, check_memory_format, tensor_method
 from .arg_checks import check_int, int_list
 from .views import _squeeze_node, _squeezed, _swap, _unsqueezed, _view_op
 
@@ -145,9 +152,20 @@ derivative("as_strided_", "AsStridedBackward1")(_as_strided_bw)
 
 # --------------------------------------------------------------------------- copies
 @tensor_method
-def clone(self, memory_format: str = "preserve_format") -> Tensor:
-    keep = memory_format == "preserve_format"
-    stride = dense_strides(self._shape, self._stride) if keep else None
+def clone(self, memory_format=preserve_format) -> Tensor:
+    """A copy in a fresh storage: preserve_format (None too) keeps a dense layout's strides,
+    contiguous_format is row-major, channels_last NHWC (layout.py's memory formats)."""
+    if memory_format is None:
+        memory_format = preserve_format
+    elif memory_format is not preserve_format:
+        check_memory_format("clone", memory_format, optional=True)
+        check_rank(memory_format, self._shape)
+    if memory_format is preserve_format:
+        stride = dense_strides(self._shape, self._stride)
+    elif memory_format is contiguous_format:
+        stride = None
+    else:
+        stride = format_strides(memory_format, self._shape)
     if stride is None:
         out = Tensor._empty(self._shape, self.dtype, "clone")
     else:
@@ -163,7 +181,14 @@ def _clone_bw(ctx, g):
 
 
 @tensor_method
-def contiguous(self, memory_format: str = "contiguous_format") -> Tensor:
-    if self.is_contiguous():
+def contiguous(self, memory_format=contiguous_format) -> Tensor:
+    """self if its cells already lie in that order, else a clone laid out so."""
+    if memory_format is contiguous_format:
+        return self if self.is_contiguous() else self.clone(memory_format=contiguous_format)
+    check_memory_format("contiguous", memory_format)
+    check_rank(memory_format, self._shape)
+    if self.is_contiguous(memory_format=memory_format):
         return self
-    return self.clone(memory_format="contiguous_format")
+    if memory_format is preserve_format:
+        raise RuntimeError("preserve memory format is unsupported by the contiguous operator")
+    return self.clone(memory_format=memory_format)

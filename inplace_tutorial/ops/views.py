@@ -13,7 +13,7 @@ from __future__ import annotations
 from ..arg_parser import binding, saved, signed
 from ..autograd.derivatives import derivative
 from ..autograd.record import record
-from ..layout import contiguous_strides, wrap_dim
+from ..layout import contiguous_format, contiguous_strides, wrap_dim
 from ..modes import STATE
 from ..tensor import Tensor, tensor_method
 from .arg_checks import (
@@ -138,7 +138,7 @@ def reshape(self, *shape, **kwargs) -> Tensor:
     if stride is not None:
         op = "view" if self.is_contiguous() else "_reshape_alias"
         return _view_op(self, shape, stride, self._offset, op, self_sym_sizes=self._shape)
-    copy = self.clone(memory_format="contiguous_format")
+    copy = self.clone(memory_format=contiguous_format)
     out = Tensor._make(copy._storage, shape, contiguous_strides(shape), 0, self.dtype)
     return record("_unsafe_view", out, {"self": copy}, self_sym_sizes=copy._shape)
 

@@ -6,11 +6,6 @@ KNOWN_DIFFERENT: dict[str, set[str]] = {
     'creation': {  # dtypes
         't.tensor([1j])',
     },
-    'keyword forms (conversions)': {  # keywords
-        'x.clone(memory_format=t.contiguous_format).shape',
-        'x.clone(t.contiguous_format)',
-        'x.contiguous(memory_format=t.contiguous_format).shape',
-    },
     'half-written by PyTorch': {  # none: the core validates before its first write, as promised
         'x.masked_scatter_(b, v[:1])',
         'x.index_add_(1, t.tensor([0, 7]), x[:, :2])',

@@ -288,6 +288,7 @@ PROBES: dict[str, list[str]] = {
                                 *probes_divmem.HALF_WRITTEN],
     "nn options (nnops)": probes_nnops.OPTIONS,
     "div rounding modes (divmem)": probes_divmem.DIV,
+    "memory formats (divmem)": probes_divmem.MEMORY_FORMATS,
     "out= of issue 10's ops": probes_args.OUT_FORMS,
     "out= checks (every family)": probes_outgrow.OUT_CHECKS,
     "out= pairs (values, indices)": probes_outgrow.OUT_PAIRS,
@@ -337,7 +338,7 @@ OWNER = {  # which helper's files hold the fix for a class (HELPERS.md)
     "svdvals, embedding, out= of outer/masked_select (probes2)":
         "nnrest (ops/svd.py, ops/embedding.py, outer/masked_select out=)",
     "selecting reductions (selectops)": "selectops",
-    "div rounding modes (divmem)": "divmem",
+    "div rounding modes (divmem)": "divmem", "memory formats (divmem)": "divmem",
 }
 
 

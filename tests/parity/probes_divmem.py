@@ -1,8 +1,10 @@
-"""div's rounding modes (issue 10/11): ``div``/``div_``/``divide``/``true_divide`` and
-``torch.div`` with ``rounding_mode=`` ('trunc', 'floor', None) by keyword, by position (refused),
-with out=, on integer, bool, float and 16-bit dtypes, through autograd (DivBackward2 and its
-saved fields), and their refusals (a bad mode, a bad type, a zero integer divisor). Each line
-was run on torch 2.13 first: the expected behaviour is whatever torch does, error or value."""
+"""div's rounding modes and memory formats (issue 10/11). DIV: ``div``/``div_``/``divide``/
+``true_divide`` and ``torch.div`` with ``rounding_mode=`` ('trunc', 'floor', None) by keyword,
+by position (refused), with out=, on integer, bool, float and 16-bit dtypes, through autograd
+(DivBackward2 and its saved fields), and their refusals (a bad mode, a bad type, a zero
+integer divisor). MEMORY_FORMATS: ``memory_format=`` of clone, contiguous, is_contiguous, the
+*_like functions and to (contiguous_format, preserve_format, channels_last and its strides).
+Each line was run on torch 2.13 first: the expected behaviour is whatever torch does."""
 from __future__ import annotations
 
 DIV = [
@@ -86,6 +88,87 @@ DIV = [
     "i.div(w, rounding_mode='floor').grad_fn.name()",
     "w.divide(2, rounding_mode='floor').grad_fn.name()",
     "w.true_divide(2).grad_fn.name()", "y.divide_(w, rounding_mode=None).grad_fn.name()",
+]
+
+MEMORY_FORMATS = [  # clone/contiguous/is_contiguous/empty_like/zeros_like/to with memory_format=
+    't.contiguous_format',
+    'type(t.channels_last).__name__',
+    'str(t.preserve_format)',
+    'img.clone(memory_format=t.channels_last).stride()',
+    'img.contiguous(memory_format=t.channels_last).stride()',
+    'img.is_contiguous(memory_format=t.channels_last)',
+    'img.contiguous(memory_format=t.channels_last).is_contiguous(memory_format=t.channels_last)',
+    'img.contiguous(memory_format=t.channels_last).is_contiguous()',
+    'img.contiguous(memory_format=t.channels_last).contiguous().stride()',
+    'img.contiguous(memory_format=t.channels_last).clone().stride()',
+    'img.contiguous(memory_format=t.channels_last).clone(memory_format=t.contiguous_format).stride()',
+    'x.clone(memory_format=t.channels_last)',
+    'x.contiguous(memory_format=t.channels_last)',
+    'x.is_contiguous(memory_format=t.channels_last)',
+    'x.is_contiguous(t.channels_last)',
+    'x.is_contiguous(memory_format=t.preserve_format)',
+    'x.contiguous(memory_format=t.preserve_format)',
+    'x.t().contiguous(memory_format=t.preserve_format)',
+    'img.permute(0, 2, 3, 1).contiguous(memory_format=t.preserve_format)',
+    'x.clone(memory_format=None)',
+    "x.clone(memory_format='a')",
+    'x.contiguous(memory_format=None)',
+    'x.is_contiguous(memory_format=None)',
+    'x.t().clone(memory_format=t.contiguous_format).stride()',
+    'x.t().clone(memory_format=t.preserve_format).stride()',
+    'x.t().clone().stride()',
+    'x.contiguous() is x',
+    'img.contiguous(memory_format=t.contiguous_format) is img',
+    'img.contiguous(memory_format=t.channels_last) is img',
+    't.empty_like(img, memory_format=t.channels_last).stride()',
+    't.zeros_like(img, memory_format=t.channels_last).stride()',
+    't.ones_like(img, memory_format=t.contiguous_format).stride()',
+    't.empty_like(x, memory_format=t.channels_last)',
+    't.empty_like(img.permute(0, 2, 3, 1), memory_format=t.preserve_format).stride()',
+    'img.to(memory_format=t.channels_last).stride()',
+    'img.to(t.float64, memory_format=t.channels_last).stride()',
+    'img.to(memory_format=t.channels_last) is img',
+    'img.float().to(memory_format=t.contiguous_format) is img',
+    'img.requires_grad_().contiguous(memory_format=t.channels_last).grad_fn.name()',
+    't.clone(img, memory_format=t.channels_last).stride()',
+    'img[:, :, :, :1].is_contiguous(memory_format=t.channels_last)',
+    'img[:, :1].is_contiguous(memory_format=t.channels_last)',
+    'img.permute(0, 2, 3, 1).is_contiguous(memory_format=t.channels_last)',
+    'img.contiguous(memory_format=t.channels_last).permute(0, 2, 3, 1).is_contiguous()',
+    '(img.contiguous(memory_format=t.channels_last) + 1).stride()',
+    'img.contiguous(memory_format=t.channels_last).relu().stride()',
+    'img.contiguous(memory_format=t.channels_last_3d)',
+    'img[None].contiguous(memory_format=t.channels_last_3d).stride()',
+    'x.t().to(memory_format=t.contiguous_format) is x.t()',
+    'x.t().to(memory_format=t.contiguous_format).stride()',
+    'img.contiguous(memory_format=t.channels_last).to(memory_format=t.channels_last).stride()',
+    'img.to(t.float64, memory_format=t.contiguous_format).stride()',
+    'img.to(memory_format=None).stride()',
+    'img.to(dtype=t.float64, memory_format=t.channels_last).stride()',
+    'img.to(t.int64, copy=True, memory_format=t.channels_last).stride()',
+    'img.to(memory_format=t.channels_last).grad_fn',
+    'img.to(memory_format=t.channels_last_3d)',
+    'x.to(memory_format=t.channels_last)',
+    'w.clone(memory_format=t.contiguous_format).grad_fn.name()',
+    'y.t().contiguous(memory_format=t.contiguous_format).grad_fn.name()',
+    "x.contiguous(memory_format='a')",
+    'x.is_contiguous(memory_format=1)',
+    't.zeros_like(img, memory_format=None).stride()',
+    't.full_like(img, 2.0, memory_format=t.channels_last).stride()',
+    "t.empty_like(img, memory_format='a')",
+    'img[:1].contiguous(memory_format=t.channels_last).stride()',
+    'img[:, :1].contiguous(memory_format=t.channels_last).stride()',
+    'img[:, :1].contiguous(memory_format=t.channels_last).is_contiguous()',
+    'img.new_zeros(2, 2, 1, 1).is_contiguous(memory_format=t.channels_last)',
+    't.zeros(0, 2, 3, 3).is_contiguous(memory_format=t.channels_last)',
+    't.zeros(0, 2, 3, 3).contiguous(memory_format=t.channels_last).stride()',
+    'img.clone(memory_format=t.channels_last)._version',
+    'img.contiguous(memory_format=t.channels_last).sum()',
+    'img.contiguous(memory_format=t.channels_last).view(2, 32)',
+    'img.contiguous(memory_format=t.channels_last).reshape(2, 32).stride()',
+    'img.contiguous(memory_format=t.channels_last).permute(0, 2, 3, 1).view(2, 32).shape',
+    'img.contiguous(memory_format=t.channels_last).untyped_storage().nbytes()',
+    't.channels_last == t.channels_last',
 ]
 
 HALF_WRITTEN = [  # PyTorch divides the first cells, then meets the zero; the core refuses first
