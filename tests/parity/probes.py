@@ -336,7 +336,7 @@ OWNER = {  # which helper's files hold the fix for a class (HELPERS.md)
     "nn options (nnops)": "nnops",
     "last session's ops (probes2)": "probes2",
     "svdvals, embedding, out= of outer/masked_select (probes2)":
-        "nnrest (ops/svd.py, ops/embedding.py, outer/masked_select out=)",
+        "nnrest",
     "selecting reductions (selectops)": "selectops",
     "div rounding modes (divmem)": "divmem", "memory formats (divmem)": "divmem",
 }
