@@ -17,6 +17,8 @@ from .arg_parser import (
 )
 from .ops import joining, out_functions, out_reductions, out_variants, tensor_shape  # noqa: F401
 from .ops.compare import where as _where
+from .ops.cross import cross_function as cross
+from .ops.diff import diff_function as diff
 from .ops.distributions import bernoulli, normal
 from .ops.einsum import einsum
 from .ops.fill_draw import fill
@@ -24,6 +26,7 @@ from .ops.index_put import bind
 from .ops.index_reduce import index_reduce_function as index_reduce
 from .ops.pad_nd import constant_pad_nd
 from .ops.scatter_reduce import scatter_reduce_function as scatter_reduce
+from .ops.take_along_dim import take_along_dim_function as take_along_dim
 from .tensor import Tensor
 
 # out= for every element-wise op (read from the op table, see out_variants.pointwise_ops) and
@@ -241,8 +244,8 @@ def _joined(name: str):
 for _name in _JOIN:
     globals()[_name] = _joined(_name)
 
-__all__ = [*_NAMES, *_POINTWISE_MORE, *_JOIN_INDEX, *_JOIN, "constant_pad_nd", "einsum",
-           "index_reduce",
+__all__ = [*_NAMES, *_POINTWISE_MORE, *_JOIN_INDEX, *_JOIN, "constant_pad_nd", "cross", "diff",
+           "einsum", "index_reduce", "take_along_dim",
            "scatter_reduce", "where", "bernoulli", "fill", "normal"]
 
 # Shape ops of issue 10 (ops/reorder.py, triangular.py, scan.py ...): torch.flip(x, dims) is

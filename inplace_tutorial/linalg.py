@@ -1,5 +1,6 @@
 """torch.linalg, the part the core has: vector_norm, matrix_norm, norm and svdvals
-(ops/norms.py, ops/svd.py). Tensor.norm and torch.norm call these, as in PyTorch.
+(ops/norms.py, ops/svd.py), cross (ops/cross.py). Tensor.norm and torch.norm call these, as
+in PyTorch.
 
 The norms here are the functions as the user calls them: input must be a Tensor, and ``out=``
 gets the result copied in. vector_norm is a structured kernel (out's dtype must be the
@@ -10,11 +11,12 @@ from __future__ import annotations
 from .arg_parser import as_called, invalid_combination, is_index, is_number
 from .ops import norms
 from .ops.arg_checks import check_tensor
+from .ops.cross import linalg_cross as cross
 from .ops.out_functions import computed, exact
 from .ops.svd import svdvals
 from .tensor import Tensor
 
-__all__ = ["matrix_norm", "norm", "svdvals", "vector_norm"]
+__all__ = ["cross", "matrix_norm", "norm", "svdvals", "vector_norm"]
 
 
 def _composite_dtype(name: str):

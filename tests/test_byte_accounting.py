@@ -52,6 +52,8 @@ OVERRIDES = {
     "nll_loss": (lambda a: F.nll_loss(a.log_softmax(1), _target(a)), [(2, 3)], None),
     "convolution": (lambda x, w, b: F.conv2d(x, w, b, stride=1, padding=1),
                     [(2, 2, 4, 4), (3, 2, 3, 3), (3,)], [(8, 4, 32, 32), (8, 4, 3, 3), (8,)]),
+    "linalg_cross": (lambda a, b: ipt.linalg.cross(a, b, dim=1) + ipt.cross(a, b, dim=1),
+                     [(2, 3, 4), (1, 3, 4)], [(64, 3, 256), (1, 3, 256)]),
     "native_layer_norm": (lambda x, w, b: F.layer_norm(x, tuple(w.shape), w, b),
                           [(2, 3, 4), (3, 4), (3, 4)], [(16, 64, 64), (64, 64), (64, 64)]),
     "sdpa": (lambda q, k, v: F.scaled_dot_product_attention(

@@ -194,6 +194,8 @@ CASES = {
     "embedding": (lambda w: F.embedding(ipt.tensor([[0, 2], [2, 3]]), w, padding_idx=1),
                   [(4, 3)], False),
     "constant_pad_nd": (lambda a: ipt.constant_pad_nd(a, (1, 2, -1, 1), 0.5), [A], False),
+    "linalg_cross": (lambda a, b: ipt.linalg.cross(a, b) + ipt.cross(a.t(), b.t(), dim=0).t(),
+                     [(2, 3), (1, 3)], False),
     "gelu": (lambda a: F.gelu(a) + F.gelu(a * 3, approximate="tanh"), [A], False),
     "sdpa": (lambda q, k, v: F.scaled_dot_product_attention(
         q, k, v, attn_mask=ipt.tensor([[True, False, True]] * 2)), [(2, 2, 4), (2, 3, 4),

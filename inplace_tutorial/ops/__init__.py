@@ -24,7 +24,7 @@ from . import nonzero, float_classes  # noqa: F401
 from . import any_all, reduce_ops, tensor_compare  # noqa: F401
 from . import distributions, tensor_shape, tensor_factories  # noqa: F401
 from . import selection, out_selection  # noqa: F401
-from . import pad_nd  # noqa: F401
+from . import pad_nd, cross, diff, take_along_dim  # noqa: F401
 from . import cummaxmin, aminmax, mode  # noqa: F401
 from . import fmax_fmin  # noqa: F401
 # isort: on

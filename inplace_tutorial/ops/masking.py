@@ -21,6 +21,9 @@ from ..layout import broadcast_shapes
 from ..tensor import Tensor, tensor_method
 from .arg_checks import argument_error, as_called, invalid_combination, is_number, type_name
 from .compare import where as where_function
+from .index_ops import check_no_overlap
+from .out_functions import out_form, start, write
+from .out_variants import resize_output
 from .tensor_iterator import (
     CHUNK,
     LOOP_BUFFER_ELEMENTS,
@@ -239,26 +242,73 @@ def masked_scatter(self, mask: Tensor, source: Tensor) -> Tensor:
 
 
 # --------------------------------------------------------------------------- masked_select
+_NO_MASK = object()  # not passed at all (None is a bad mask, in the binding's words)
+
+
+def _mask_arg(mask, extra: tuple) -> Tensor:
+    """masked_select's binding: one Tensor mask, nothing more (the out= form's; the method
+    is bound by @binding)."""
+    if extra:
+        raise TypeError(f"masked_select() takes 1 positional argument but {len(extra) + 1} "
+                        "were given")
+    if mask is _NO_MASK:
+        raise TypeError('masked_select() missing 1 required positional arguments: "mask"')
+    if not isinstance(mask, Tensor):
+        raise argument_error("masked_select", "mask", 1, "Tensor", mask)
+    return mask
+
+
+def _selection(self: Tensor, mask: Tensor) -> tuple:
+    """self and mask broadcast to each other (PyTorch's order, in its error), cut into
+    pieces as small as NumPy's buffer, and how many cells each piece picks."""
+    shape = broadcast_shapes(mask._shape, self._shape)
+    a, m = np.broadcast_to(self._array(), shape), np.broadcast_to(mask._array(), shape)
+    pieces = list(chunks(shape, LOOP_BUFFER_ELEMENTS))
+    return a, m, pieces, [int(np.count_nonzero(m[piece])) for piece in pieces]
+
+
+def _select_into(flat: np.ndarray, a: np.ndarray, m: np.ndarray, pieces: list,
+                 counts: list) -> None:
+    at = 0
+    for piece, k in zip(pieces, counts):
+        if k:
+            flat[at:at + k] = a[piece][m[piece]]
+            at += k
+
+
 @binding()
 @tensor_method
 def masked_select(self, mask: Tensor) -> Tensor:
     """The cells of self (broadcast with mask) where mask is True, in order, as a new 1-D
     tensor. Its node saves self and mask."""
-    if not isinstance(mask, Tensor):
-        raise argument_error("masked_select", "mask", 1, "Tensor", mask)
+    mask = _mask_arg(mask, ())
     if mask.dtype is not dtypes.bool_:
         raise RuntimeError("masked_select: expected BoolTensor for mask")
-    shape = broadcast_shapes(mask._shape, self._shape)  # PyTorch's order, in its error
-    a, m = np.broadcast_to(self._array(), shape), np.broadcast_to(mask._array(), shape)
-    pieces = list(chunks(shape, LOOP_BUFFER_ELEMENTS))  # picked: as small as NumPy's buffer
-    counts = [int(np.count_nonzero(m[piece])) for piece in pieces]
+    a, m, pieces, counts = _selection(self, mask)
     out = Tensor._empty((sum(counts),), self.dtype, "masked_select")
-    flat, at = out._array(), 0
-    for piece, k in zip(pieces, counts):
-        if k:
-            flat[at:at + k] = a[piece][m[piece]]
-            at += k
+    _select_into(out._array(), a, m, pieces, counts)
     return record("masked_select", out, {"self": self, "mask": mask})
+
+
+@out_form("masked_select")
+def masked_select_out(self: Tensor, mask=_NO_MASK, *extra, out=None) -> Tensor:
+    """torch.masked_select(self, mask, out=o), masked_select_out_cpu's order: autograd
+    refused, the mask's and out's dtypes, out against itself and the inputs (any shared
+    cell), then out resized to the count and written in its own strides."""
+    mask = _mask_arg(mask, extra)
+    start("masked_select", out, (self, mask))
+    if mask.dtype is not dtypes.bool_:
+        raise RuntimeError("masked_select: expected BoolTensor for mask")
+    if self.dtype is not out.dtype:
+        raise RuntimeError("masked_select(): self and result must have the same scalar type")
+    check_internal_overlap(out)
+    check_no_overlap(out, self)
+    check_no_overlap(out, mask)
+    a, m, pieces, counts = _selection(self, mask)
+    resize_output(out, (sum(counts),))
+    # (one version step even when nothing is picked: PyTorch's out= call counts as a write)
+    return write(out, "masked_select",
+                 lambda: _select_into(out._array(), a, m, pieces, counts))
 
 
 @derivative("masked_select", "MaskedSelectBackward0", saves={"mask": "self", "self": "self"})

@@ -27,6 +27,7 @@ from ..arg_parser import (
 from ..layout import wrap_dim
 from ..tensor import Tensor, tensor_method
 from .indexing import _slice
+from .out_variants import with_out
 
 _MISSING = object()
 
@@ -76,11 +77,16 @@ def tile_function(*args, **kwargs) -> Tensor:
 
 
 # --------------------------------------------------------------------------- outer
-def _outer(self: Tensor, vec2: Tensor) -> Tensor:
+def _outer(self: Tensor, vec2: Tensor, out: Tensor | None = None) -> Tensor:
+    """self as a column times vec2; with out=, mul's out= form (its words, its node-less
+    write), as PyTorch's outer_out calls mul_out."""
     for t, name in ((self, "self"), (vec2, "vec2")):
         if t.dim() != 1:
             raise RuntimeError(f"outer: Expected 1-D argument {name}, but got {t.dim()}-D")
-    return self.reshape(self._shape[0], 1) * vec2
+    column = self.reshape(self._shape[0], 1)
+    if out is not None:
+        return with_out("mul", (column, vec2), out)
+    return column * vec2
 
 
 def _vec2(op: str, vec2, position: int) -> Tensor:
@@ -110,9 +116,9 @@ def _outer_function(op: str):
         if not isinstance(input, Tensor):
             raise argument_error(op, "input", 1, "Tensor", input)
         vec2 = _vec2(op, vec2, 2)
-        if out is not None:
-            raise TypeError(f"{op}() got an unexpected keyword argument 'out'")
-        return _outer(input, vec2)
+        if out is not None and not isinstance(out, Tensor):
+            raise TypeError(f"{op}(): argument 'out' must be Tensor, not {type(out).__name__}")
+        return _outer(input, vec2, out)
     fn.__name__ = op
     return fn
 

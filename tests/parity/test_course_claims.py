@@ -297,6 +297,8 @@ def _saved_programs(t):
                                                   x(3, seed=2), training=True),
         "native_layer_norm": lambda: F.layer_norm(x(2, 3), (3,), x(3, seed=1), x(3, seed=2)),
         "embedding": lambda: F.embedding(t.tensor([1, 0]), x(2, 3)),
+        "constant_pad_nd": lambda: t.constant_pad_nd(x(2, 3), (1, 2)),
+        "linalg_cross": lambda: t.linalg.cross(x(2, 3), x(2, 3, seed=1)),
         "gelu": lambda: F.gelu(x(3)),
         "sdpa": lambda: F.scaled_dot_product_attention(x(1, 1, 2, 4), x(1, 1, 3, 4, seed=1),
                                                        x(1, 1, 3, 4, seed=2)),
