@@ -100,6 +100,8 @@ NOT_POINTWISE |= {"any_all", "reduce_ops", "tensor_compare"}  # issue 10's reduc
 # selections with value/index pairs (their out= pairs live in out_selection.py), and the
 # constant pad that conv padding='same' records
 NOT_POINTWISE |= {"aminmax", "cummaxmin", "mode", "out_selection", "selection", "pad_nd"}
+# cross (its own out=), and the composites whose out= is sub's/gather's (diff, take_along_dim)
+NOT_POINTWISE |= {"cross", "diff", "take_along_dim"}
 
 
 def test_every_ops_module_is_classified():
