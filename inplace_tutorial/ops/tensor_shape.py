@@ -247,13 +247,24 @@ def _one(args: tuple):
     return args[0] if len(args) == 1 else _MISSING
 
 
+def _by_keyword(op: str, self: Tensor, args: tuple, kwargs: dict, fn: bool) -> tuple:
+    """hsplit/vsplit/dsplit given sections= (an int) or indices= (a sequence of ints)."""
+    (name, value), = kwargs.items() if len(kwargs) == 1 else ((None, None),)
+    fits = is_index(value) if name == "sections" else name == "indices" and isinstance(
+        value, (list, tuple)) and (not value or is_index(value[0]))
+    if args or not fits:
+        forms = ["int sections", "tuple of ints indices"]
+        if fn:
+            forms = [f"Tensor input, {f}" for f in forms]
+        raise invalid_combination(op, ((self,) if fn else ()) + args, forms, kwargs)
+    return _xsplit(op, self, value, args, fn, kwargs)
+
+
 def _method_split(op: str, self: Tensor, args: tuple, kwargs: dict) -> tuple:
     """hsplit/vsplit/dsplit as methods: one argument, by position or as sections=/indices=."""
     if not kwargs:
         return _xsplit(op, self, _one(args), args, False)
-    if args or len(kwargs) > 1 or not set(kwargs) <= {"sections", "indices"}:
-        raise invalid_combination(op, args, ["int sections", "tuple of ints indices"], kwargs)
-    return _xsplit(op, self, next(iter(kwargs.values())), args, False, kwargs)
+    return _by_keyword(op, self, args, kwargs, False)
 
 
 @tensor_method
@@ -272,10 +283,12 @@ def dsplit(self, *args, **kwargs) -> tuple:
 
 
 def _xsplit_function(op: str):
-    def fn(input: Tensor, *args) -> tuple:  # noqa: A002
+    def fn(input: Tensor, *args, **kwargs) -> tuple:  # noqa: A002
         if not isinstance(input, Tensor):  # (two forms: PyTorch lists them)
             raise invalid_combination(op, (input, *args), [
-                "Tensor input, int sections", "Tensor input, tuple of ints indices"])
+                "Tensor input, int sections", "Tensor input, tuple of ints indices"], kwargs)
+        if kwargs:
+            return _by_keyword(op, input, args, kwargs, True)
         return _xsplit(op, input, args[0] if len(args) == 1 else _MISSING, args, True)
     fn.__name__ = op
     return fn
