@@ -26,6 +26,7 @@ from . import elementwise as ew
 from . import unary
 from ._blas import matmul_into
 from .linalg import _bmm_check, _mm_check, check_same_dtype
+from .nan_sign import minmax_bits
 from .tensor_iterator import (
     arr,
     axpy_,
@@ -153,6 +154,9 @@ def with_out(name: str, operands: tuple, out: Tensor, **kwargs) -> Tensor:
                                          alpha if name == "add" else -alpha, rd), name)
         return out
     out._vc.write(lambda: call_kernel(kernel, xs, out._array(), dtypes.compute_np(rd)), name)
+    if name in ("maximum", "minimum") and all(
+            isinstance(o, Tensor) and o._storage is not out._storage for o in operands):
+        minmax_bits(out, *operands)  # the NaN and tie bits of PyTorch's two loops
     return out
 
 

@@ -125,6 +125,24 @@ def maximum_minimum_nan_and_zero_bits(t):
 
 
 @prog
+def maximum_minimum_out_bits(t):
+    """out= leaves the bits the method leaves (a fresh out; an out that is an input is not
+    compared here)."""
+    out = {}
+    for dtype in ("float32", "float64", "float16", "bfloat16"):
+        for n in (7, 40, 100):
+            a, b = _pairs(t, dtype, 2 * n, 300 + n)
+            a2, b2 = a.reshape(2, n), b.reshape(2, n)
+            for name in ("maximum", "minimum"):
+                f = getattr(t, name)
+                o, o_t = t.empty(2, n, dtype=a.dtype), t.empty(n, 2, dtype=a.dtype).t()
+                f(a2, b2, out=o)
+                f(a2, b2[:1], out=o_t)
+                out[f"{dtype}_{n}_{name}"] = (bits(o), bits(o_t))
+    return out
+
+
+@prog
 def clamp_min_max_tensor_bound_bits(t):
     out = {}
     for dtype in ("float32", "float64"):
