@@ -87,7 +87,7 @@ def fmax_fmin_bits_every_pair(t):
             out[f"{dtype}_{name}"] = (
                 bits(f(a, b)), [bits(f(a[k:k + 1], b[k:k + 1])) for k in range(0, n * n, n + 1)],
                 bits(f(a.reshape(n, n), s)), bits(f(a.reshape(n, n).t(), b.reshape(n, n).t())),
-                bits(f(a[::3], b[1::3][: a[::3].numel()])))
+                bits(f(a[::3][: b[1::3].numel()], b[1::3])))
     return out
 
 
