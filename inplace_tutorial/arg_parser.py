@@ -155,7 +155,10 @@ def check_int(op: str, arg: str, value, position: int | None = None) -> int:
     """An ``int`` argument (a dim, chunks, an index); returns it as a Python int."""
     if not is_index(value):
         raise argument_error(op, arg, position, "int", value)
-    return operator.index(value)
+    value = operator.index(value)
+    if not -2**63 <= value < 2**63:  # PyTorch's parser unpacks every int as an int64_t
+        raise ValueError("Overflow when unpacking long long")
+    return value
 
 
 def int_list(op: str, arg: str, args: tuple, position: int = 1, varargs: bool = True,

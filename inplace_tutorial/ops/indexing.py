@@ -86,7 +86,9 @@ def narrow(self, dim: int, start: int, length: int) -> Tensor:
     if not (is_index(dim) and is_index(start) and is_index(length)):
         args, kwargs = as_called(["dim", "start", "length"], (dim, start, length))
         raise invalid_combination("narrow", args, _NARROW_FORMS, kwargs)
-    dim, start, length = given_dim, start, length = int(dim), int(start), int(length)
+    dim, start, length = given_dim, start, length = (
+        check_int("narrow", "dim", dim), check_int("narrow", "start", start),
+        check_int("narrow", "length", length))
     if self.dim() == 0:
         raise RuntimeError("narrow() cannot be applied to a 0-dim tensor.")
     if length < 0:

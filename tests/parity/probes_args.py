@@ -462,6 +462,10 @@ RANDOM_FILLS = [
     "~ i.random_(3).dtype", "i.random_(2**63)", "x.random_(0, 2**70)", "x.half().random_(2**20)",
     "~ i.random_(-5, -2).max() < -1", "w.bernoulli_(0.5)", "w.exponential_()", "w.cauchy_()",
     "x.expand(2, 2, 3).normal_()", "x.expand(2, 2, 3).uniform_()",
+    # every int argument is unpacked as an int64_t first
+    "x.select(0, 2**63)", "x.narrow(0, 2**63, 1)", "x.narrow(0, 0, -2**63 - 1)",
+    "x.cumsum(2**63)", "x.triu(-2**63 - 1)", "x.chunk(2**63)", "x.kthvalue(1, -2**63 - 1)",
+    "x.unsqueeze(2**63)", "x.transpose(0, 2**63)", "x.diagonal(2**63)",
 ]
 OUT_FORMS = [
     "t.cat([x, x], 1, out=x[:, :1])",
