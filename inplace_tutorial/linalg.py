@@ -9,11 +9,10 @@ result's, ``Expected out tensor to have dtype ...``); matrix_norm and norm are c
 from __future__ import annotations
 
 from .arg_parser import as_called, invalid_combination, is_index, is_number
-from .ops import norms
+from .ops import norms, svd
 from .ops.arg_checks import check_tensor
 from .ops.cross import linalg_cross as cross
 from .ops.out_functions import computed, exact
-from .ops.svd import svdvals
 from .tensor import Tensor
 
 __all__ = ["cross", "matrix_norm", "norm", "svdvals", "vector_norm"]
@@ -74,3 +73,19 @@ def norm(input: Tensor, ord=None, dim=None, keepdim: bool = False, *,  # noqa: A
     if out is None:
         return compute()
     return computed("linalg_norm", out, (input,), compute, _composite_dtype("linalg.norm"))
+
+
+def svdvals(A: Tensor, *args, driver: str | None = None, out: Tensor | None = None) -> Tensor:
+    """torch.linalg.svdvals(A, *, driver, out): S of _linalg_svd. ``driver=`` picks a
+    cuSOLVER routine, so on the CPU only None is accepted; out's dtype must be S's."""
+    if args:  # the parser's text for an extra positional argument, under the ATen name
+        raise TypeError(f"linalg_svdvals() takes 1 positional argument but {1 + len(args)} "
+                        "were given")
+    check_tensor("linalg_svdvals", "A", A, 1)
+    if driver is not None:
+        raise RuntimeError("torch.linalg.svd: keyword argument `driver=` is only supported on "
+                           "CUDA inputs with cuSOLVER backend.")
+    if out is None:
+        return svd.svdvals(A)
+    return computed("_linalg_svd", out, (A,), lambda: svd.svdvals(A),
+                    lambda o, r: exact(o, r.dtype), internal=False)

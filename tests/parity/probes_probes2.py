@@ -138,6 +138,7 @@ SVDVALS = [  # linalg.svdvals (ops/svd.py, the nnrest helper's file)
     "t.linalg.svdvals(x, out=v[:2])._version", "t.linalg.svdvals(x, out=i[0])",
     "t.linalg.svdvals(None)", "t.linalg.svdvals(x, driver='gesvd')",
     "t.linalg.svdvals(x, driver=None)", "t.linalg.svdvals(x, 'a')",
+    "t.linalg.svdvals(w, out=v)", "t.linalg.svdvals(x, out=d)", "t.linalg.svdvals(A=x).shape",
 ]
 
 ANY_ALL = [  # any/all: dims as tuples, keepdim, uint8 results, out=
