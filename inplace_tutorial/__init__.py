@@ -69,6 +69,7 @@ from .layout import (  # torch.channels_last ... (torch.memory_format objects)
     contiguous_format,
     memory_format,
     preserve_format,
+    strided,
 )
 from .storage import UntypedStorage
 from .tensor import Size, Tensor
@@ -80,7 +81,7 @@ warnings.filterwarnings("ignore", category=RuntimeWarning, module=r"inplace_tuto
 
 __all__ = ["Size", "Tensor", "UntypedStorage", "arange", "bfloat16", "bool", "can_cast",
            "channels_last", "channels_last_3d", "contiguous_format", "memory_format",
-           "preserve_format",
+           "preserve_format", "strided",
            "detect_anomaly", "double", "dtype", "einsum", "empty", "empty_like",
            "empty_strided", "enable_grad", "finfo", "float", "float16", "float32", "float64",
            "from_numpy", "full", "full_like", "half", "iinfo", "inference_mode", "int", "int8",

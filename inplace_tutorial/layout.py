@@ -122,6 +122,21 @@ class memory_format:  # noqa: N801 - PyTorch's name
         return f"torch.{self.name}"
 
 
+class layout:  # noqa: N801 - PyTorch's name
+    """torch.layout: how a tensor's cells are stored. The core has PyTorch's default one only,
+    ``strided`` (a storage, an offset and a stride per dim); sparse layouts are not here."""
+
+    __slots__ = ("name",)
+
+    def __init__(self, name: str):
+        self.name = name
+
+    def __repr__(self) -> str:
+        return f"torch.{self.name}"
+
+
+strided = layout("strided")
+
 contiguous_format = memory_format("contiguous_format")
 preserve_format = memory_format("preserve_format")
 channels_last = memory_format("channels_last", 4, (1, 3, 2, 0))

@@ -24,6 +24,7 @@ from .layout import (  # noqa: F401  (contiguous_strides ... stay importable fro
     memory_format,
     non_overlapping_and_dense,
     storage_extent,
+    strided,
     wrap_dim,
 )
 from .modes import STATE, user_location
@@ -303,6 +304,10 @@ class Tensor:
     @property
     def device(self) -> str:
         return "cpu"
+
+    @property
+    def layout(self):  # -> layout.layout (the module's name is taken by the class here)
+        return strided
 
     # ------------------------------------------------------------------ autograd state
     @property

@@ -12,6 +12,7 @@ import warnings
 from .. import dtypes
 from ..arg_parser import argument_error, binding, int_list, is_number
 from ..creation import empty, full, tensor
+from ..layout import layout, strided
 from ..tensor import Tensor, tensor_method
 
 _PLACEMENT = ("device", "layout", "pin_memory")  # the factory keywords about where memory is
@@ -24,8 +25,11 @@ def _placement(op: str, kwargs: dict) -> dict:
     device = kwargs.get("device")
     if device not in (None, "cpu"):
         raise RuntimeError(f"inplace_tutorial has only the CPU; device={device!r} is not one")
-    if kwargs.get("layout") is not None:
-        raise RuntimeError("inplace_tutorial has only the strided layout (layout=None)")
+    if not isinstance(kwargs.get("layout"), (layout, type(None))):
+        raise argument_error(op, "layout", None, "torch.layout", kwargs["layout"])
+    if kwargs.get("layout") not in (None, strided):
+        raise RuntimeError("inplace_tutorial has only the strided layout (layout=None or "
+                           "torch.strided)")
     pin = kwargs.get("pin_memory")
     if pin is not None and not isinstance(pin, bool):
         raise argument_error(op, "pin_memory", None, "bool", pin)

@@ -226,6 +226,7 @@ FACTORIES = [  # new_zeros/new_ones/new_empty/new_full/new_tensor: sizes, dtypes
     "x.new_zeros((2,), 3)", "x.new_zeros(2, dtype='a')",
     "x.new_zeros(2, requires_grad=True).requires_grad", "i.new_zeros(2, requires_grad=True)",
     "x.new_zeros(2, device='cpu').shape", "x.new_zeros(2, layout=t.strided).shape",
+    "x.layout", "t.strided", "x.new_empty(2, layout=t.strided).shape", "x.new_ones(2, layout=1)",
     "x.new_zeros(2, pin_memory=False).shape", "x.new_zeros(2, foo=1)",
     "x.new_zeros(t.tensor(2)).shape", "x.new_zeros(True)", "x.new_zeros(2**63)",
     "w.new_zeros(2).requires_grad", "w.new_zeros(2).grad_fn", "x.new_ones(2, 3).dtype",
