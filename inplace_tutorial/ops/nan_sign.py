@@ -128,8 +128,12 @@ def libm_nan(kernel, negate: bool = False, invalid_positive: bool = False):
             saved = saved_t._array().view(uint)
             np.copyto(saved, x.view(uint))
         kernel(x, out=out, dtype=dtype)
-        if saved is None and not invalid_positive:
-            return
+        if saved is None:
+            if not invalid_positive:
+                return
+            with np.errstate(invalid="ignore", over="ignore"):
+                if not np.isnan(np.add.reduce(out, axis=None)):
+                    return  # no negative input made a NaN: no masks (in-place ops stay 0 B)
         mask_t = Tensor._empty((2, *x.shape), dtypes.bool_, "NaN bits (masks)")
         was_nan, now_nan = mask_t._array()
         ou = out.view(uint)
