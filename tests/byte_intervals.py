@@ -29,6 +29,9 @@ import tracemalloc
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
+import numpy as np
+
+import inplace_tutorial as ipt
 from inplace_tutorial import memory, storage
 from inplace_tutorial.ops.tensor_iterator import LOOP_BUFFER_ELEMENTS
 
@@ -166,6 +169,20 @@ def measure(thunk: Callable):
 # kernel can route through the allocator, a constant 8 KiB in float64 however large the tensors.
 # test_byte_accounting.py::test_numpy_loop_buffer_is_capped measures it.
 LOOP_BUFFER_BYTES = 8 * LOOP_BUFFER_ELEMENTS
+
+
+def fwd_bwd(run: Callable, inputs: list):
+    """Measure forward then backward of ``run(*inputs)`` with a gradient of ones (after one
+    warm-up run): the two Excess records of ``measure``."""
+    out = run(*inputs)
+    g = ipt.tensor(np.ones(tuple(out.shape)), dtype=out.dtype)
+    out.backward(g)
+    for t in inputs:
+        t.grad = None
+    del out
+    out, fwd = measure(lambda: run(*inputs))
+    _, bwd = measure(lambda: out.backward(g))
+    return fwd, bwd
 
 
 def allowed(peak: int) -> int:

@@ -21,7 +21,7 @@ import tracemalloc
 
 import numpy as np
 import pytest
-from byte_intervals import check, measure, set_floor, tracing
+from byte_intervals import check, fwd_bwd, measure, set_floor, tracing
 from test_gradcheck_table import CASES, NOT_IMPLEMENTED
 
 import inplace_tutorial as ipt
@@ -86,19 +86,6 @@ def traced():
         yield
 
 
-def _fwd_bwd(run, inputs):
-    """Measure forward then backward of ``run(*inputs)`` (after one warm-up run)."""
-    out = run(*inputs)
-    g = ipt.tensor(np.ones(tuple(out.shape)), dtype=out.dtype)
-    out.backward(g)
-    for t in inputs:
-        t.grad = None
-    del out
-    out, fwd = measure(lambda: run(*inputs))
-    _, bwd = measure(lambda: out.backward(g))
-    return fwd, bwd
-
-
 # Rows over the limit, each with the bytes its worst interval held beyond the count, as
 # measured, and where it comes from. The interval measurement found 44 of them (NumPy's loop
 # buffers, now capped at ops/tensor_iterator.py's LOOP_BUFFER_ELEMENTS, and index pieces of
@@ -137,11 +124,11 @@ def _case(op):
 def test_every_derivative_table_op_counts_its_bytes(op):
     fn, small_shapes, big_shapes, kind = _case(op)
     set_floor()
-    small = _fwd_bwd(fn, _leaves(small_shapes, kind))
+    small = fwd_bwd(fn, _leaves(small_shapes, kind))
     try:
-        big = _fwd_bwd(fn, _leaves(big_shapes, kind))
+        big = fwd_bwd(fn, _leaves(big_shapes, kind))
     except Exception:  # sizes written into the case (an OVERRIDES row would measure it large)
-        big = _fwd_bwd(fn, _leaves(small_shapes, kind))
+        big = fwd_bwd(fn, _leaves(small_shapes, kind))
         assert op in _GRADCHECK_SIZE, f"{op}: its case does not scale; add an OVERRIDES row"
     assert big[0].peak + big[1].peak > 1 << 19 or op in _NO_DATA | _GRADCHECK_SIZE, (op, big)
     _check(f"{op} forward", small[0], big[0])
@@ -189,8 +176,8 @@ def _put(a, index):
 def test_advanced_indexing_counts_its_gather(name):
     fn = INDEXING[name]
     set_floor()
-    small = _fwd_bwd(fn, _leaves([(3, 4)], False))
-    big = _fwd_bwd(fn, _leaves(_scaled([(3, 4)]), False))
+    small = fwd_bwd(fn, _leaves([(3, 4)], False))
+    big = fwd_bwd(fn, _leaves(_scaled([(3, 4)]), False))
     _check(f"{name} forward", small[0], big[0])
     _check(f"{name} backward", small[1], big[1])
 
@@ -300,9 +287,9 @@ def _layer_fwd_bwd(make, shape, loss_target=None):
     x = ipt.tensor(np.random.default_rng(1).uniform(-2, 2, shape), dtype=ipt.float32,
                    requires_grad=True)
     if loss_target is None:
-        return _fwd_bwd(layer, [x])
+        return fwd_bwd(layer, [x])
     t = loss_target(x)
-    return _fwd_bwd(lambda x: layer(x, t), [x])
+    return fwd_bwd(lambda x: layer(x, t), [x])
 
 
 @pytest.mark.parametrize("name", sorted(LAYERS))

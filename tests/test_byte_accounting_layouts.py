@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from byte_intervals import check, measure, set_floor, tracing
+from byte_intervals import check, fwd_bwd, measure, set_floor, tracing
 
 import inplace_tutorial as ipt
 from inplace_tutorial.nn import functional as F
@@ -27,19 +27,6 @@ def _leaves(shapes, seed=0):
     rng = np.random.default_rng(seed)
     return [ipt.tensor(rng.uniform(-2.0, 2.0, s), dtype=ipt.float64, requires_grad=True)
             for s in shapes]
-
-
-def _fwd_bwd(run, inputs):
-    """Forward, then backward with a gradient of ones, each measured (after a warm-up)."""
-    out = run(*inputs)
-    g = ipt.tensor(np.ones(tuple(out.shape)), dtype=out.dtype)
-    out.backward(g)
-    for t in inputs:
-        t.grad = None
-    del out
-    out, fwd = measure(lambda: run(*inputs))
-    _, bwd = measure(lambda: out.backward(g))
-    return fwd, bwd
 
 
 def _strided(a):
@@ -81,8 +68,8 @@ PRODUCTS = {
 def test_matrix_products_count_the_copies_blas_needs(name):
     fn, small_shapes, big_shapes = PRODUCTS[name]
     set_floor()
-    small = _fwd_bwd(fn, _leaves(small_shapes))
-    big = _fwd_bwd(fn, _leaves(big_shapes))
+    small = fwd_bwd(fn, _leaves(small_shapes))
+    big = fwd_bwd(fn, _leaves(big_shapes))
     assert big[0].peak > 1 << 18, big  # the large run really allocates
     check(f"{name} forward", small[0], big[0])
     check(f"{name} backward", small[1], big[1])
