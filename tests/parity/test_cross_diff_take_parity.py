@@ -437,7 +437,7 @@ print(json.dumps(seen))
 """
 
 
-def test_cross_without_dim_warns_once():
+def test_cross_without_dim_warns_once(torch_mod):
     """TORCH_WARN_ONCE: the first torch.cross without dim warns (not the out= form, which
     doesn't warn at all), later ones don't (a fresh process per library)."""
     def seen(which):

@@ -189,7 +189,7 @@ print(json.dumps(seen))
 """
 
 
-def test_same_padding_warns_once():
+def test_same_padding_warns_once(torch_mod):
     """TORCH_WARN_ONCE: the first odd-total 'same' convolution of a process warns, a
     symmetric one before it doesn't, the later ones don't (a fresh process per library)."""
     def seen(which):
