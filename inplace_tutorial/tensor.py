@@ -15,6 +15,7 @@ from typing import Any
 import numpy as np
 
 from . import dtypes
+from . import layout as layouts
 from ._repr import tensor_repr
 from .layout import (  # noqa: F401  (contiguous_strides ... stay importable from here)
     contiguous_format,
@@ -306,7 +307,7 @@ class Tensor:
         return "cpu"
 
     @property
-    def layout(self):  # -> layout.layout (the module's name is taken by the class here)
+    def layout(self) -> layouts.layout:  # module imported as `layouts`: `layout` is this
         return strided
 
     # ------------------------------------------------------------------ autograd state
