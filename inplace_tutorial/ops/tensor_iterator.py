@@ -25,7 +25,7 @@ from ..layout import out_strides as layout_out_strides
 from ..modes import STATE
 from ..storage import UntypedStorage
 from ..tensor import Tensor
-from . import dtype_rules, reduced
+from . import cpu_loops, dtype_rules, reduced
 from .arg_checks import argument_error
 
 WORKSPACE_BYTES = 256 * 1024  # the one scratch buffer every chunked kernel shares
@@ -378,6 +378,19 @@ def inplace_elementwise(name: str, float_out: bool, kernel, self: Tensor, *other
     inputs = dict(zip(("self", "other"), (self, *others)))
     return record_inplace(
         name, self, inputs,
-        compute=lambda: call_kernel(kernel, [a, *[arr(o, dtypes.compute_np(rd)) for o in others]],
-                                    a, dtypes.compute_np(rd)),
+        compute=lambda: _inplace_kernel(kernel, name + "_", self, a, others, rd),
         check=lambda: check_inplace_operands(self, others, rd), **attrs)
+
+
+def _inplace_kernel(kernel, method: str, self: Tensor, a: np.ndarray, others: tuple, rd) -> None:
+    """Write the op into self's cells. An operand overlapping self in a way the overlap check
+    let through (``x[:, 1:].add_(x[:, :-1])``) reads cells already written, in the order
+    PyTorch's loop writes them (cpu_loops.py); only when every tensor shares self's dtype,
+    as otherwise PyTorch computes from cast copies."""
+    cd = dtypes.compute_np(rd)
+    xs = [a, *[arr(o, cd) for o in others]]
+    if (cpu_loops.overlaps(self, others)
+            and all(o.dtype is self.dtype for o in others if isinstance(o, Tensor))):
+        cpu_loops.walk(lambda o, parts: call_kernel(kernel, parts, o, cd), a, xs, method)
+    else:
+        call_kernel(kernel, xs, a, cd)

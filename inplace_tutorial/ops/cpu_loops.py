@@ -1,0 +1,172 @@
+"""PyTorch's CPU element-wise loop (``aten/src/ATen/native/cpu/Loops.h``) walked step by step,
+for the one case where its order shows in the result: an in-place op whose operand overlaps the
+written tensor in a way TensorIterator's overlap check calls "too hard" and lets through
+(``x[:, 1:].add_(x[:, :-1])``, ``x.div_(x[:, :1])``: neither operand is dense).
+
+TensorIterator orders the dims by the operands' strides (``reorder_dimensions``) and merges
+dims that are contiguous in every operand (``coalesce_dimensions``); the innermost merged dim
+is a row, and rows run one after another, the next outer dim varying fastest. A row whose
+operands are all contiguous (or all but one input, which is broadcast along it) runs
+``vectorized_loop``: 64 bytes at a time, each step loading all its inputs before it stores (two
+vectors loaded, computed, stored), the broadcast input read once when the row starts. The
+rest of that row (under 64 bytes), and every element of any other row, run ``basic_loop``:
+one element at a time, each input read from memory just before that element is written. So a
+step reads what earlier steps wrote. Measured on torch 2.13, one thread, under
+``ATEN_CPU_CAPABILITY`` default, avx2 and avx512: the same 64-byte step in all three builds
+(16 float32, 8 float64 or int64, 32 float16, 64 int8), as ``cpu_lanes.py`` found for NaN bits.
+With more than one thread and more than 32,768 elements, torch splits the walk between threads
+wherever the split falls, and a cell read near a split may be read before or after its write:
+the core, single-threaded, gives the one-thread answer.
+"""
+from __future__ import annotations
+
+import itertools
+
+import numpy as np
+from numpy.lib.stride_tricks import as_strided
+
+from ..storage import UntypedStorage
+from ..tensor import Tensor
+
+STEP_BYTES = 64  # one step of vectorized_loop: two 32-byte vectors, in every x86 build
+
+
+def _span(t: Tensor) -> tuple[int, int]:
+    """The first and last storage element a tensor addresses (strides are never negative)."""
+    last = t._offset
+    for size, stride in zip(t._shape, t._stride):
+        last += (size - 1) * stride
+    return t._offset, last
+
+
+def _same_cells(self: Tensor, o: Tensor) -> bool:
+    """``o``, broadcast to self's shape, reads each cell self writes at the same index
+    (``x.add_(x)``): then the order can't show."""
+    if o._offset != self._offset:
+        return False
+    lead = len(self._shape) - len(o._shape)
+    for d, size in enumerate(self._shape):
+        if size == 1:
+            continue
+        k = d - lead
+        if k < 0 or o._shape[k] != size or o._stride[k] != self._stride[d]:
+            return False
+    return True
+
+
+def overlaps(self: Tensor, others) -> bool:
+    """Does an operand read cells of ``self`` (other than the cell written at its own index)?
+    Checked by address ranges, so two disjoint halves of one storage are quick to pass."""
+    if 0 in self._shape:
+        return False
+    lo, hi = _span(self)
+    for o in others:
+        if (isinstance(o, Tensor) and o._storage is self._storage and 0 not in o._shape
+                and not _same_cells(self, o)):
+            olo, ohi = _span(o)
+            if olo <= hi and lo <= ohi:
+                return True
+    return False
+
+
+def _should_swap(d0: int, d1: int, shape: tuple, strides: list[tuple]) -> int:
+    """TensorIterator::reorder_dimensions' comparison: 1 if dim d0 goes outside d1, -1 if
+    inside, 0 if no operand can tell (broadcast dims are skipped, ties go to the smaller size)."""
+    for st in strides:
+        s0, s1 = st[d0], st[d1]
+        if s0 == 0 or s1 == 0:
+            continue
+        if s0 < s1:
+            return -1
+        if s0 > s1:
+            return 1
+        if shape[d0] > shape[d1]:
+            return 1
+    return 0
+
+
+def iteration_dims(shape: tuple, strides: list[tuple]) -> tuple[list[int], list[list[int]]]:
+    """The shape TensorIterator loops over and each operand's strides, innermost dim first,
+    after reordering and coalescing. ``strides`` are in elements, the output's first."""
+    nd = len(shape)
+    perm = list(range(nd - 1, -1, -1))  # innermost (last) dim first, then insertion sort
+    for i in range(1, nd):
+        d1 = i
+        for d0 in range(i - 1, -1, -1):
+            c = _should_swap(perm[d0], perm[d1], shape, strides)
+            if c > 0:
+                perm[d0], perm[d1] = perm[d1], perm[d0]
+                d1 = d0
+            elif c < 0:
+                break
+    sh = [shape[p] for p in perm]
+    st = [[s[p] for p in perm] for s in strides]
+    if not sh:
+        return [1], [[0] for _ in strides]
+    prev = 0
+    for d in range(1, len(sh)):
+        if sh[prev] == 1 or sh[d] == 1 or all(sh[prev] * s[prev] == s[d] for s in st):
+            if sh[prev] == 1:
+                for s in st:
+                    s[prev] = s[d]
+            sh[prev] *= sh[d]
+        else:
+            prev += 1
+            if prev != d:
+                for s in st:
+                    s[prev] = s[d]
+                sh[prev] = sh[d]
+    return sh[: prev + 1], [s[: prev + 1] for s in st]
+
+
+def _vector_kind(inner: list[int], n_inputs: int) -> int | None:
+    """Which loop a row takes: 0 vectorized (all contiguous), k > 0 vectorized with input k
+    broadcast along the row (the first such input, as unroll_contiguous_scalar_checks tries
+    them), None the element loop."""
+    if all(s == 1 for s in inner):
+        return 0
+    for k in range(1, n_inputs + 1):
+        if inner[k] == 0 and all(s == 1 for j, s in enumerate(inner) if j != k):
+            return k
+    return None
+
+
+def walk(step, out: np.ndarray, inputs: list, op: str) -> None:
+    """Run ``step(out_part, input_parts)`` over ``out`` in PyTorch's order: the in-place
+    kernel of an op whose ``inputs`` (``out`` itself first, then arrays broadcastable to it,
+    or Python scalars) overlap ``out``. ``step`` computes one part."""
+    shape, item = out.shape, out.itemsize
+    arrays = [out] + [x if x is out else np.broadcast_to(x, shape)
+                      for x in inputs if isinstance(x, np.ndarray)]
+    sh, st = iteration_dims(shape, [tuple(s // item for s in a.strides) for a in arrays])
+    views = [as_strided(a, tuple(reversed(sh)), tuple(s * item for s in reversed(ss)),
+                        writeable=a is out) for a, ss in zip(arrays, st)]
+    n = sh[0]
+    kind = _vector_kind([s[0] for s in st], len(arrays) - 1)
+    lanes = STEP_BYTES // item
+    vector_end = n - n % lanes if kind is not None else 0
+    # a step's inputs are loaded before it stores (copied here, so the kernel never sees
+    # them overlap its output), the broadcast input once per row: a small counted buffer
+    buf = UntypedStorage(lanes * (len(arrays) + 1), out.dtype, op + " (overlap walk)")._array
+    held = buf[lanes * len(arrays):][:1]
+    copied = [k for k in range(1, len(arrays)) if arrays[k] is not out and k != kind]
+
+    def call(o, parts):
+        it = iter(parts)
+        step(o, [next(it) if isinstance(x, np.ndarray) else x for x in inputs])
+
+    for outer in itertools.product(*(range(s) for s in reversed(sh[1:]))):
+        rows = [v[outer] for v in views]
+        if kind and vector_end:
+            held[0] = rows[kind][0]  # the broadcast input, read once as the row starts
+        for i in range(0, vector_end, lanes):
+            parts = [r[i: i + lanes] for r in rows]
+            for k in copied:
+                p = buf[lanes * k: lanes * (k + 1)]
+                p[:] = parts[k]
+                parts[k] = p
+            if kind:
+                parts[kind] = np.broadcast_to(held, (lanes,))
+            call(parts[0], parts[1:])
+        for i in range(vector_end, n):
+            call(rows[0][i: i + 1], [r[i: i + 1] for r in rows[1:]])
