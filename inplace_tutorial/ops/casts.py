@@ -105,54 +105,63 @@ def _to_bw(ctx, g):
     return (g,)  # the engine casts the gradient back to the input's dtype
 
 
-@tensor_method
-def half(self) -> Tensor:
-    return self.to(dtypes.float16)
+def _shorthand(op: str, self: Tensor, dtype, memory_format) -> Tensor:
+    """x.float(memory_format=...) and the others: ``to(dtype, memory_format=...)``, with the
+    type of memory_format checked in the shorthand's own name."""
+    check_memory_format(op, memory_format, optional=True)
+    if memory_format is None:
+        return self.to(dtype)
+    return self.to(dtype, memory_format=memory_format)
 
 
 @tensor_method
-def bfloat16(self) -> Tensor:
-    return self.to(dtypes.bfloat16)
+def half(self, *, memory_format=None) -> Tensor:
+    return _shorthand("half", self, dtypes.float16, memory_format)
 
 
 @tensor_method
-def float(self) -> Tensor:  # noqa: A001
-    return self.to(dtypes.float32)
+def bfloat16(self, *, memory_format=None) -> Tensor:
+    return _shorthand("bfloat16", self, dtypes.bfloat16, memory_format)
 
 
 @tensor_method
-def double(self) -> Tensor:
-    return self.to(dtypes.float64)
+def float(self, *, memory_format=None) -> Tensor:  # noqa: A001
+    return _shorthand("float", self, dtypes.float32, memory_format)
 
 
 @tensor_method
-def char(self) -> Tensor:
-    return self.to(dtypes.int8)
+def double(self, *, memory_format=None) -> Tensor:
+    return _shorthand("double", self, dtypes.float64, memory_format)
 
 
 @tensor_method
-def byte(self) -> Tensor:
-    return self.to(dtypes.uint8)
+def char(self, *, memory_format=None) -> Tensor:
+    return _shorthand("char", self, dtypes.int8, memory_format)
 
 
 @tensor_method
-def short(self) -> Tensor:
-    return self.to(dtypes.int16)
+def byte(self, *, memory_format=None) -> Tensor:
+    return _shorthand("byte", self, dtypes.uint8, memory_format)
 
 
 @tensor_method
-def int(self) -> Tensor:  # noqa: A001
-    return self.to(dtypes.int32)
+def short(self, *, memory_format=None) -> Tensor:
+    return _shorthand("short", self, dtypes.int16, memory_format)
 
 
 @tensor_method
-def long(self) -> Tensor:
-    return self.to(dtypes.int64)
+def int(self, *, memory_format=None) -> Tensor:  # noqa: A001
+    return _shorthand("int", self, dtypes.int32, memory_format)
 
 
 @tensor_method
-def bool(self) -> Tensor:  # noqa: A001
-    return self.to(dtypes.bool_)
+def long(self, *, memory_format=None) -> Tensor:
+    return _shorthand("long", self, dtypes.int64, memory_format)
+
+
+@tensor_method
+def bool(self, *, memory_format=None) -> Tensor:  # noqa: A001
+    return _shorthand("bool", self, dtypes.bool_, memory_format)
 
 
 @binding()
