@@ -9,8 +9,11 @@ only ``pad``; its backward pads the gradient by ``-pad``, i.e. cuts the border o
 """
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
+from .. import dtypes
 from ..arg_parser import argument_error, int_list, saved, signed
 from ..autograd.derivatives import derivative
 from ..autograd.record import record
@@ -18,15 +21,25 @@ from ..creation import empty_strided
 from ..layout import dense_strides
 from ..tensor import Tensor
 from .arg_checks import check_tensor, is_number
+from .joining import _like_channels_last
+
+_MISSING = object()
 
 
-def constant_pad_nd(input: Tensor, pad, value=0) -> Tensor:
+def constant_pad_nd(input: Tensor, pad=_MISSING, value=0, *extra) -> Tensor:
     """torch.constant_pad_nd(input, pad, value=0), PyTorch's PadNd.cpp step by step: the
     negative amounts narrow the input first; with no positive amount left the result is a
     clone of that narrowed view, else a new tensor filled with ``value`` whose inner block
     receives it."""
+    if extra:
+        raise TypeError("constant_pad_nd() takes from 2 to 3 positional arguments but "
+                        f"{3 + len(extra)} were given")
     check_tensor("constant_pad_nd", "input", input, 1)
+    if pad is _MISSING:
+        raise TypeError('constant_pad_nd() missing 1 required positional arguments: "pad"')
     pad = int_list("constant_pad_nd", "pad", (pad,), position=2, varargs=False)
+    if isinstance(value, Tensor) and value.dim() == 0 and not value.requires_grad:
+        value = value.item()  # (the parser's Scalar: a 0-dim tensor without grad is one)
     if not is_number(value):
         raise argument_error("constant_pad_nd", "value", 3, "Number", value)
     if len(pad) % 2:
@@ -57,12 +70,26 @@ def constant_pad_nd(input: Tensor, pad, value=0) -> Tensor:
     if not positive:  # only cuts: PyTorch returns the narrowed view's clone()
         out = _clone_layout(tuple(shape), inner, input)
         np.copyto(out._array(), inner)
-    else:
-        out = Tensor._empty(tuple(shape), input.dtype, "constant_pad_nd")
+    else:  # empty(new_shape, memory_format=self.suggest_memory_format()), then fill_(value)
+        fill = dtypes.checked_scalar(value, input.dtype, "fill", math.prod(shape))
+        out = _suggested_layout(tuple(shape), input)
         a = out._array()
-        a.fill(value)
+        a.fill(fill)
         np.copyto(a[tuple(dst)], inner)
     return record("constant_pad_nd", out, {"self": input}, pad=saved(pad))
+
+
+def _suggested_layout(shape: tuple, input: Tensor) -> Tensor:
+    """A new tensor in the memory format input's strides suggest (channels-last ones keep
+    channels innermost), as PyTorch's suggest_memory_format picks it."""
+    if not _like_channels_last(input._shape, input._stride):
+        return Tensor._empty(shape, input.dtype, "constant_pad_nd")
+    strides, step = [0] * len(shape), 1
+    for d in (1, 3, 2, 0) if len(shape) == 4 else (1, 4, 3, 2, 0):
+        strides[d], step = step, step * max(shape[d], 1)
+    out = empty_strided(shape, tuple(strides), input.dtype)
+    out._storage.op = "constant_pad_nd"
+    return out
 
 
 def _clone_layout(shape: tuple, inner: np.ndarray, input: Tensor) -> Tensor:
