@@ -67,7 +67,7 @@ class Node:
                 return value
             if formula is not None and key in formula.saves:
                 return None  # declared but not needed this time (its partner needs no grad)
-        raise AttributeError(attr)
+        raise AttributeError(f"'{type(self).__name__}' object has no attribute '{attr}'")
 
     def __dir__(self):
         # PyTorch lists every field its node declares, saved this time or not (then None)

@@ -117,7 +117,7 @@ def _function_args(op: str, input, other, dim, out, keyword_dim: bool) -> int | 
     if other is _MISSING:
         raise TypeError(f'{op}() missing 1 required positional arguments: "other"')
     check_tensor(op, "other", other, 2)
-    if dim is not None:
+    if dim is not None or keyword_dim:  # (linalg.cross's dim is an int, not int?)
         dim = check_int(op, "dim", dim, None if keyword_dim else 3)
     if out is not None and not isinstance(out, Tensor):
         raise TypeError(f"{op}(): argument 'out' must be Tensor, not {type(out).__name__}")

@@ -45,7 +45,7 @@ def fminmax_bits(out: Tensor, a: Tensor, b: Tensor) -> None:
     o = out._array()
     first, second = np.broadcast_to(a._array(), shape), np.broadcast_to(b._array(), shape)
     masks = Tensor._empty((4, *shape), dtypes.bool_, f"{name} fmax/fmin (masks)")
-    m, a_nan, b_nan, s = masks._array()
+    m, a_nan, b_nan, s = (masks._array()[k, ...] for k in range(4))  # (arrays, also 0-dim)
     np.equal(first, second, out=m)
     # 0.0 and -0.0: a's, but b's where the 16-bit path calls its float function the other way
     keep_b = name == "bfloat16" or (name == "float16" and not VECTOR_INSTRUCTIONS)

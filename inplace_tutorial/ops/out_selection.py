@@ -222,20 +222,24 @@ def cummin_out(self: Tensor, dim, *, out=None) -> tuple:
                       self._shape)
 
 
-def _aminmax_checks(self: Tensor) -> Callable[[Tensor, Tensor, tuple], None]:
+def _aminmax_checks(self: Tensor, dim) -> Callable[[Tensor, Tensor, tuple], None]:
     """A structured kernel's set_output, output by output: min's dtype must match exactly and
-    min is resized, then max."""
+    min is resized, then max. With a dim, compare_base_kernel's TensorIterator then refuses
+    an out that writes a cell twice or shares only some cells with self (the whole-tensor
+    kernel has no such check: it reads self before writing its two scalars)."""
     def checks(mn: Tensor, mx: Tensor, shape: tuple) -> None:
         for o in (mn, mx):
             exact(o, self.dtype)
             out_variants.resize_output(o, shape)
+        if dim is not None and self.numel():
+            _iterator_overlaps((mn, mx), self)
     return checks
 
 
 @out_form("aminmax")
 def aminmax_out(self: Tensor, *, dim=None, keepdim=False, out=None) -> tuple:
     return _pair_into("aminmax", self, out, 3, lambda: self.aminmax(dim=dim, keepdim=keepdim),
-                      _aminmax_checks(self))
+                      _aminmax_checks(self, dim))
 
 
 __all__ = ["aminmax_out", "cummax_out", "cummin_out", "kthvalue_out", "median_out",

@@ -2,7 +2,8 @@
 
 PyTorch builds it from other ops, so its graph is theirs: with a dim, self and indices are
 broadcast to each other (every dim but ``dim``; ExpandBackward0 under self) and gathered
-(GatherBackward0, which saves the broadcast self and a copy of the indices); without one,
+(GatherBackward0, which saves the broadcast self and the indices wrapped into the dim's
+size by remainder, as PyTorch 2.13 does: 5 or -1 of 3 pick the last); without one,
 both are seen as 1-D with ``view(-1)`` (ViewBackward0; a layout view(-1) can't read is
 refused) and gathered along dim 0. ``out=`` is gather's out=
 (ops/out_functions.py:gather_out), in gather's words.
@@ -39,9 +40,14 @@ def _operands(self: Tensor, indices: Tensor, dim: int) -> tuple[Tensor, Tensor, 
     sizes[dim] = self._shape[dim]
     self_shape = broadcast_shapes(tuple(sizes), self._shape)
     index = indices.broadcast_to(index_shape)
-    # PyTorch 2.13 gathers with (and GatherBackward0 saves) a contiguous copy of the
-    # broadcast indices, never indices' own cells: changing them later breaks nothing
-    index = index.clone() if index.is_contiguous() else index.contiguous()
+    # PyTorch 2.13 wraps every index into [0, size) with remainder (Python's sign rule: -1
+    # and 5 both pick the last of 3; an index into a dim of size 0 is a ZeroDivisionError),
+    # and gathers with (GatherBackward0 saves) that new tensor, laid out as remainder lays
+    # out its result: never indices' own cells, so changing them later breaks nothing
+    if index.numel() == 0:
+        index = index.clone() if index.is_contiguous() else index.contiguous()
+    else:
+        index = index.remainder(self._shape[dim])
     return self.broadcast_to(self_shape), index, dim
 
 

@@ -25,4 +25,28 @@ KNOWN_DIFFERENT: dict[str, set[str]] = {
         't.any(None)',
         'F.max_pool2d(img, 2, foo=1)',
     },
+    "last two sessions' ops (probes3)": {  # probes3
+        'nn.Embedding(5.0, 2)',
+        'nn.Embedding(5, 0)(t.tensor([1])).shape',
+        'nn.Embedding(0, 2)(t.tensor([0]))',
+        'nn.Embedding(5, 2, _weight=m)',
+        'nn.Embedding(3, 3, _weight=m).weight.data_ptr() == m.data_ptr()',
+        'nn.Embedding(3, 3, _weight=m).weight.requires_grad',
+        'nn.Embedding(5, 2, _freeze=True).weight.requires_grad',
+        'nn.Embedding.from_pretrained(m).weight.requires_grad',
+        'nn.Embedding.from_pretrained(m, freeze=False).weight.requires_grad',
+        'nn.Embedding.from_pretrained(m, padding_idx=1).padding_idx',
+        'nn.Embedding.from_pretrained(v)',
+        'nn.Embedding.from_pretrained(m)(t.tensor([2]))',
+        'nn.Embedding(5, 2, dtype=t.float64).weight.dtype',
+        'nn.Embedding(5, 2, dtype=t.int64)',
+    },
+    "probes3's finds in other helpers' files": {  # overlap, funcsig (probes_probes3.OTHER_OWNERS)
+        't.diff(x, out=x)',
+        "t.div(7, x, rounding_mode='floor')",
+    },
+    'sparse gradients (probes3)': {  # none: the core has no sparse tensors
+        'F.embedding(t.tensor([0, 0, 2]), m.requires_grad_(), sparse=True).sum().backward()',
+        'nn.Embedding(5, 2, sparse=True)(t.tensor([1])).sum().backward()',
+    },
 }

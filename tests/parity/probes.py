@@ -28,6 +28,7 @@ from . import (
     probes_nnops,
     probes_outgrow,
     probes_probes2,
+    probes_probes3,
     probes_selectops,
 )
 from .harness import Raised, _raised, compare, observe
@@ -304,6 +305,9 @@ PROBES: dict[str, list[str]] = {
     "selecting reductions (selectops)": [
         *probes_selectops.KTHVALUE, *probes_selectops.MEDIAN, *probes_selectops.MODE,
         *probes_selectops.CUMMAX, *probes_selectops.AMINMAX],
+    "last two sessions' ops (probes3)": probes_probes3.PROBES3,
+    "probes3's finds in other helpers' files": probes_probes3.OTHER_OWNERS,
+    "sparse gradients (probes3)": probes_probes3.NO_SPARSE,
     "modes and misc": [
         *probes_args.SEEDS, "t.set_grad_enabled('a')", "callable(t.no_grad(1))",
         "t.manual_seed('a')",
@@ -339,6 +343,9 @@ OWNER = {  # which helper's files hold the fix for a class (HELPERS.md)
         "nnrest",
     "selecting reductions (selectops)": "selectops",
     "div rounding modes (divmem)": "divmem", "memory formats (divmem)": "divmem",
+    "last two sessions' ops (probes3)": "probes3",
+    "probes3's finds in other helpers' files": "overlap, funcsig (probes_probes3.OTHER_OWNERS)",
+    "sparse gradients (probes3)": "none: the core has no sparse tensors",
 }
 
 
