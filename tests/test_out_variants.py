@@ -102,6 +102,7 @@ NOT_POINTWISE |= {"any_all", "reduce_ops", "tensor_compare"}  # issue 10's reduc
 NOT_POINTWISE |= {"aminmax", "cummaxmin", "mode", "out_selection", "selection", "pad_nd"}
 # cross (its own out=), and the composites whose out= is sub's/gather's (diff, take_along_dim)
 NOT_POINTWISE |= {"cross", "diff", "take_along_dim"}
+NOT_POINTWISE |= {"nan_bits16"}  # the 16-bit NaN bits of unary ops (no ops of its own)
 
 
 def test_every_ops_module_is_classified():

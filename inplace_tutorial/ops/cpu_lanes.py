@@ -53,11 +53,13 @@ def inner_row(shape: tuple, strides: list[tuple]) -> tuple[list[int], bool]:
     return row, contiguous or one_scalar
 
 
-def vector_mask(shape: tuple, strides: list[tuple], itemsize: int) -> np.ndarray | None:
+def vector_mask(shape: tuple, strides: list[tuple], itemsize: int,
+                register_bytes: int = REGISTER_BYTES) -> np.ndarray | None:
     """A bool array broadcastable to ``shape``, True where PyTorch's loop takes the element
     in a vector; None if no element is. ``strides`` are each operand's strides in elements
-    (the output's first, a broadcast dim's 0)."""
-    lanes = REGISTER_BYTES // itemsize
+    (the output's first, a broadcast dim's 0); ``register_bytes``: the bytes one step takes
+    (16-bit unary ops step 128 bytes in the AVX512 build: nan_bits16.py)."""
+    lanes = register_bytes // itemsize
     row, vectorised = inner_row(shape, strides)
     n = 1
     for d in row:

@@ -13,6 +13,7 @@ from .. import dtypes
 from ..autograd.derivatives import derivative
 from ..tensor import Tensor, tensor_method
 from ._chunked import with_temporaries
+from .nan_bits16 import tag
 from .nan_sign import clamp_bound, keeps_second, libm_nan
 from .tensor_iterator import (
     Scratch,
@@ -66,7 +67,7 @@ def _neg_bw(ctx, g):
 
 
 # --------------------------------------------------------------------------- exp
-exp_kernel = libm_nan(ufunc_kernel(np.exp))  # (NaN bits: nan_sign.py)
+exp_kernel = tag("exp", libm_nan(ufunc_kernel(np.exp)))  # (NaN bits: nan_sign.py, nan_bits16.py)
 
 
 @tensor_method
@@ -85,7 +86,7 @@ def _exp_bw(ctx, g):
 
 
 # --------------------------------------------------------------------------- log
-log_kernel = libm_nan(ufunc_kernel(np.log), invalid_positive=True)
+log_kernel = tag("log", libm_nan(ufunc_kernel(np.log), invalid_positive=True))
 
 
 @tensor_method
@@ -104,7 +105,7 @@ def _log_bw(ctx, g):
 
 
 # --------------------------------------------------------------------------- sqrt
-sqrt_kernel = libm_nan(ufunc_kernel(np.sqrt), invalid_positive=True)
+sqrt_kernel = tag("sqrt", libm_nan(ufunc_kernel(np.sqrt), invalid_positive=True))
 
 
 @tensor_method
@@ -205,7 +206,7 @@ def _sigmoid(x, out, dtype):
     np.reciprocal(out, out=out)
 
 
-sigmoid_kernel = libm_nan(_sigmoid, negate=True)  # a NaN's sign flips, as -x flips it
+sigmoid_kernel = tag("sigmoid", libm_nan(_sigmoid, negate=True))  # -x flips a NaN's sign
 
 
 @tensor_method
@@ -225,7 +226,7 @@ def _sigmoid_bw(ctx, g):
 
 
 # --------------------------------------------------------------------------- tanh
-tanh_kernel = libm_nan(ufunc_kernel(np.tanh))
+tanh_kernel = tag("tanh", libm_nan(ufunc_kernel(np.tanh)))
 
 
 @tensor_method
@@ -245,7 +246,7 @@ def _tanh_bw(ctx, g):
 
 
 # --------------------------------------------------------------------------- reciprocal
-reciprocal_kernel = ufunc_kernel(np.reciprocal)
+reciprocal_kernel = tag("reciprocal", ufunc_kernel(np.reciprocal))
 
 
 @tensor_method
