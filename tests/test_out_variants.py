@@ -103,6 +103,7 @@ NOT_POINTWISE |= {"aminmax", "cummaxmin", "mode", "out_selection", "selection", 
 # cross (its own out=), and the composites whose out= is sub's/gather's (diff, take_along_dim)
 NOT_POINTWISE |= {"cross", "diff", "take_along_dim"}
 NOT_POINTWISE |= {"nan_bits16"}  # the 16-bit NaN bits of unary ops (no ops of its own)
+NOT_POINTWISE |= {"cpu_loops"}  # the overlap walk's loop order (no ops of its own)
 
 
 def test_every_ops_module_is_classified():
