@@ -8,6 +8,7 @@ saved for backward (the *activation memory*), and the peak of the whole step.
 """
 from __future__ import annotations
 
+import gc
 import math
 from dataclasses import dataclass, field
 
@@ -109,20 +110,29 @@ def measure_block(choices: Choices = Choices(), seq_len: int = 32, batch: int = 
     x = randn(batch, seq_len, n_embd, requires_grad=True)
     params = {p.untyped_storage().label for p in block.parameters()}
     params |= {t.untyped_storage().label for t in block.buffers()}
-    with memory.record() as trace:
-        with memory.phase("forward"):
-            loss = block(x).sum()
-        forward_peak = trace.peak - trace.start_allocated
-        forward_allocated = sum(e.nbytes for e in trace.events if e.kind == "alloc")
-        saved = {label: n for label, n in saved_storages(loss.grad_fn).items()
-                 if label not in params}
-        ops = {e.label: e.op for e in trace.events if e.kind == "alloc"}
-        by_op: dict[str, int] = {}
-        for label, n in saved.items():
-            op = "input x" if label == x.untyped_storage().label else ops.get(label, "?")
-            by_op[op] = by_op.get(op, 0) + n
-        with memory.phase("backward"):
-            loss.backward()
+    # garbage of earlier code must not be freed inside the measured step: its bytes would
+    # come off the count and the forward peak could read below the saved bytes
+    gc.collect()
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        with memory.record() as trace:
+            with memory.phase("forward"):
+                loss = block(x).sum()
+            forward_peak = trace.peak - trace.start_allocated
+            forward_allocated = sum(e.nbytes for e in trace.events if e.kind == "alloc")
+            saved = {label: n for label, n in saved_storages(loss.grad_fn).items()
+                     if label not in params}
+            ops = {e.label: e.op for e in trace.events if e.kind == "alloc"}
+            by_op: dict[str, int] = {}
+            for label, n in saved.items():
+                op = "input x" if label == x.untyped_storage().label else ops.get(label, "?")
+                by_op[op] = by_op.get(op, 0) + n
+            with memory.phase("backward"):
+                loss.backward()
+    finally:
+        if was_enabled:
+            gc.enable()
     return BlockMemory(seq_len, forward_peak, forward_allocated, sum(saved.values()),
                        trace.peak - trace.start_allocated,
                        dict(sorted(by_op.items(), key=lambda kv: -kv[1])), trace)
