@@ -157,7 +157,7 @@ _NAMES = ("add sub mul div pow neg exp log sqrt abs relu sigmoid tanh clamp clam
           "matmul mm bmm dot addmm addbmm baddbmm transpose permute t reshape flatten squeeze "
           "unsqueeze select narrow unbind split chunk as_strided clone detach sign reciprocal "
           "rsub relu_ sigmoid_ exp_ tanh_ clamp_ addmm_ addbmm_ baddbmm_ gt lt ge le eq ne isnan "
-          "isinf isfinite").split()
+          "isinf isfinite positive").split()
 
 for _name in _NAMES:
     globals()[_name] = _method(_name)

@@ -77,6 +77,7 @@ CASES = {
     "tanh": (lambda a: a.tanh(), [A], False),
     "reciprocal": (lambda a: a.reciprocal(), [A], True),
     "sign": (lambda a: a.sign() * a, [A], False),
+    "angle": (lambda a: a.angle() * a + ipt.angle(a.t()).t(), [A], False),
     "clamp": (lambda a: a.clamp(-0.3, 0.4), [A], False),
     "clamp_min": (lambda a: a.clamp_min(0.1), [A], False),
     "clamp_max": (lambda a: a.clamp_max(0.1), [A], False),

@@ -27,4 +27,5 @@ from . import selection, out_selection  # noqa: F401
 from . import pad_nd, cross, diff, take_along_dim  # noqa: F401
 from . import cummaxmin, aminmax, mode  # noqa: F401
 from . import fmax_fmin  # noqa: F401
+from . import sign_angle  # noqa: F401
 # isort: on

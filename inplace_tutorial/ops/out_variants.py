@@ -58,13 +58,18 @@ MATRIX = ("matmul", "mm", "bmm")
 # the op families whose ops work cell by cell (their modules in ops/)
 POINTWISE_MODULES = ("unary", "unary_math", "rounding", "trig", "binary_math", "elementwise",
                      "div_rounding", "compare", "compare_inplace", "logical", "bitwise",
-                     "ternary", "special", "fmax_fmin")
+                     "ternary", "special", "fmax_fmin", "sign_angle")
 _NO_OUT = {"relu"}  # torch.relu has no out= (F.relu neither)
 # TensorIterator ops built with check_all_same_dtype (build_borrowing_unary_op, lerp, and the
 # clamps with Number bounds): out's dtype must be the inputs' ("Found dtype Long but expected
 # Float"), not merely one the result casts to
 SAME_DTYPE = {"abs", "absolute", "bitwise_not", "ceil", "conj_physical", "fix", "floor", "frac",
               "lerp", "neg", "negative", "round", "sgn", "sign", "trunc"}
+# ops whose result carries no gradient (bool): PyTorch's out= forms of them take inputs that
+# require grad without complaint (torch.eq(x, 0, out=b) with x requiring grad)
+_NOT_DIFFERENTIABLE = {"eq", "ne", "lt", "le", "gt", "ge", "greater", "greater_equal", "less",
+                       "less_equal", "not_equal", "logical_and", "logical_or", "logical_xor",
+                       "logical_not", "signbit"}
 _SCALAR_BOUNDS = {"clamp", "clip", "clamp_min", "clamp_max"}
 # kernels that exist for integers only: TensorIterator's cast check comes before the kernel
 # says "not implemented for 'Float'"
@@ -76,8 +81,8 @@ def pointwise_ops() -> tuple[str, ...]:
     """The element-wise ops that take ``out=``: every out-of-place Tensor method of the
     element-wise families that has an in-place twin (sin/sin_, add/add_ ...), read from the
     Tensor class after ops/ registered them, plus maximum/minimum/fmax/fmin (no in-place
-    twin)."""
-    names = {"maximum", "minimum", "fmax", "fmin"}
+    twin), angle and signbit (none either)."""
+    names = {"maximum", "minimum", "fmax", "fmin", "angle", "signbit"}
     for name, fn in vars(Tensor).items():
         module = getattr(fn, "__module__", "") or ""
         if (not name.startswith("_") and not name.endswith("_") and callable(fn)
@@ -124,7 +129,10 @@ def with_out(name: str, operands: tuple, out: Tensor, **kwargs) -> Tensor:
     """Compute ``name(*operands, **kwargs)`` into ``out``; returns ``out``."""
     if not isinstance(out, Tensor):
         raise TypeError(f"{name}(): argument 'out' must be Tensor, not {type(out).__name__}")
-    _refuse_autograd(name, (*operands, *kwargs.values()), out)
+    if name == "signbit" and out.dtype is not dtypes.bool_:  # (its kernel's check comes first)
+        raise RuntimeError("signbit does not support non-boolean outputs.")
+    if name not in _NOT_DIFFERENTIABLE:
+        _refuse_autograd(name, (*operands, *kwargs.values()), out)
     if name in MATRIX:
         return _matrix_out(name, operands, out)
     # PyTorch's TensorIterator checks overlaps first, on out as it is (before any resize)

@@ -24,6 +24,7 @@ from . import (
     probes_divmem,
     probes_indexing,
     probes_keywords,
+    probes_miscops,
     probes_nn,
     probes_nnops,
     probes_outgrow,
@@ -308,6 +309,7 @@ PROBES: dict[str, list[str]] = {
     "last two sessions' ops (probes3)": probes_probes3.PROBES3,
     "probes3's finds in other helpers' files": probes_probes3.OTHER_OWNERS,
     "sparse gradients (probes3)": probes_probes3.NO_SPARSE,
+    "positive, angle, signbit (miscops)": probes_miscops.SIGN_ANGLE,
     "modes and misc": [
         *probes_args.SEEDS, "t.set_grad_enabled('a')", "callable(t.no_grad(1))",
         "t.manual_seed('a')",
@@ -346,6 +348,7 @@ OWNER = {  # which helper's files hold the fix for a class (HELPERS.md)
     "last two sessions' ops (probes3)": "probes3",
     "probes3's finds in other helpers' files": "overlap, funcsig (probes_probes3.OTHER_OWNERS)",
     "sparse gradients (probes3)": "none: the core has no sparse tensors",
+    "positive, angle, signbit (miscops)": "miscops",
 }
 
 

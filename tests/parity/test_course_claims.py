@@ -392,7 +392,7 @@ def _pointwise_saved_programs(t, x, nl):
     """The pointwise rows (trig, unary math, comparisons in place, binary math, overloads)."""
     progs = {op: (lambda op=op: getattr(x(3), op)()) for op in (
         "sin cos tan atan sinh cosh asinh deg2rad rad2deg sinc floor ceil trunc round frac "
-        "exp2 expm1 log2 log10 log1p rsqrt sgn nan_to_num").split()}
+        "exp2 expm1 log2 log10 log1p rsqrt sgn nan_to_num angle").split()}
     for op in ("asin", "acos", "atanh"):
         progs[op] = lambda op=op: getattr(x(3) * 0.4, op)()
     for op in ("asinh_", "acosh_", "atanh_"):
