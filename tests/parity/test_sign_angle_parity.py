@@ -77,7 +77,7 @@ def angle_layouts(t):
     obs = {}
     for name, v in {"permuted": x.permute(2, 0, 1), "sliced": x[:, ::2],
                     "expanded": x[:1].expand(3, 4, 5), "empty": x[:, :0],
-                    "scalar": x[0, 0, 0], "int_transposed": x.long().t()}.items():
+                    "scalar": x[0, 0, 0], "int_transposed": x[0].long().t()}.items():
         y = v.angle()
         obs[name] = {"y": y, "meta": meta(y)}
     return obs
