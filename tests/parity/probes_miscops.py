@@ -8,7 +8,7 @@ SIGN_ANGLE = [
     "t.positive(x) is x", "(+x) is x", "x.positive() is x", "(+y) is y", "t.positive(y) is y",
     "t.positive(i) is i", "t.positive(b)", "+b", "b.positive()", "t.positive(x, out=x)",
     "t.positive(x, out=None)", "t.positive(1)", "t.positive(None)", "t.positive()",
-    "x.positive(1)", "x.positive(foo=1)", "t.positive(input=x) is x", "t.positive(x, x)",
+    "x.positive(foo=1)", "t.positive(input=x) is x", "t.positive(x, x)",
     "x.__pos__(1)", "t.positive(x.t()) is not None", "t.positive(s) is s",
     "t.positive(x.half()).dtype", "t.positive(w).grad_fn", "(+w).requires_grad",
     # angle: values, dtypes, views, autograd
@@ -19,7 +19,7 @@ SIGN_ANGLE = [
     "t.angle(w)", "t.angle(y).grad_fn._saved_self",
     "t.angle(w).sum().backward() or w.grad", "t.angle(w.t()).sum().backward() or w.grad.stride()",
     "t.angle(t.tensor([0.0, -0.0, float('nan'), -float('inf'), float('inf')]))",
-    "x.angle(1)", "x.angle(foo=1)", "t.angle(1)", "t.angle(None)", "t.angle()",
+    "x.angle(foo=1)", "t.angle(1)", "t.angle(None)", "t.angle()",
     "t.angle(x, x)", "t.angle(input=x)",
     # angle out=
     "t.angle(x, out=t.empty(2, 3))", "t.angle(x, out=t.empty(0))", "t.angle(x, out=t.empty(6))",
@@ -36,7 +36,7 @@ SIGN_ANGLE = [
     "t.signbit(x.t()).stride()", "t.signbit(x[:, ::2])", "t.signbit(v.expand(2, 3))",
     "t.signbit(t.tensor([0.0, -0.0, float('nan'), -float('nan'), -float('inf')]))",
     "t.signbit(w)", "t.signbit(w).requires_grad", "t.signbit(w).grad_fn",
-    "t.signbit(y).sum().backward()", "x.signbit(1)", "x.signbit(foo=1)", "t.signbit(1)",
+    "t.signbit(y).sum().backward()", "x.signbit(foo=1)", "t.signbit(1)",
     "t.signbit(None)", "t.signbit()", "t.signbit(x, x)", "t.signbit(input=x)",
     # signbit out=
     "t.signbit(x, out=t.empty(2, 3, dtype=t.bool))", "t.signbit(x, out=t.empty(2, 3))",
