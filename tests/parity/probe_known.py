@@ -49,4 +49,12 @@ KNOWN_DIFFERENT: dict[str, set[str]] = {
         'F.embedding(t.tensor([0, 0, 2]), m.requires_grad_(), sparse=True).sum().backward()',
         'nn.Embedding(5, 2, sparse=True)(t.tensor([1])).sum().backward()',
     },
+    'positive, angle, signbit (miscops)': {  # miscops
+        't.positive()',
+        't.positive(x, x)',
+        't.angle()',
+        't.angle(x, x)',
+        't.signbit()',
+        't.signbit(x, x)',
+    },
 }
