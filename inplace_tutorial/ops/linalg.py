@@ -6,6 +6,8 @@ All buffers come from the allocator, so the course can measure that difference.
 """
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from .. import dtypes
@@ -228,8 +230,9 @@ def matmul(self, other: Tensor) -> Tensor:
         raise RuntimeError(f"Expected size for first two dimensions of batch2 tensor to be: "
                            f"[{batch[0] if batch else 1}, {m}] but got: "
                            f"[{batch[0] if batch else 1}, {b._shape[-2]}].")
-    a3 = a.expand(*batch, n, m).reshape(-1, n, m)
-    b3 = b.expand(*batch, m, p).reshape(-1, m, p)
+    nb = math.prod(batch)  # (not -1: a batch of empty matrices has no size to infer)
+    a3 = a.expand(*batch, n, m).reshape(nb, n, m)
+    b3 = b.expand(*batch, m, p).reshape(nb, m, p)
     shape = tuple(batch) + ((n,) if da > 1 else ()) + ((p,) if db > 1 else ())
     return _unsafe_view(a3.bmm(b3), shape)
 
