@@ -1,6 +1,6 @@
-"""torch.linalg, the part the core has: vector_norm, matrix_norm, norm and svdvals
-(ops/norms.py, ops/svd.py), cross (ops/cross.py). Tensor.norm and torch.norm call these, as
-in PyTorch.
+"""torch.linalg, the part the core has: vector_norm, matrix_norm, norm (ops/norms.py), svd
+and svdvals (ops/svd.py, ops/svd_out.py), cross (ops/cross.py). Tensor.norm and torch.norm
+call these, as in PyTorch.
 
 The norms here are the functions as the user calls them: input must be a Tensor, and ``out=``
 gets the result copied in. vector_norm is a structured kernel (out's dtype must be the
@@ -8,14 +8,18 @@ result's, ``Expected out tensor to have dtype ...``); matrix_norm and norm are c
 (they compute, then check out's dtype in their own words and copy)."""
 from __future__ import annotations
 
-from .arg_parser import as_called, invalid_combination, is_index, is_number
-from .ops import norms, svd
+from .arg_parser import argument_error, as_called, invalid_combination, is_index, is_number
+from .ops import norms, svd_out
+from .ops import svd as svd_ops
 from .ops.arg_checks import check_tensor
 from .ops.cross import linalg_cross as cross
 from .ops.out_functions import computed, exact
+from .signatures import binding_error, form_params
 from .tensor import Tensor
 
-__all__ = ["cross", "matrix_norm", "norm", "svdvals", "vector_norm"]
+__all__ = ["LinAlgError", "cross", "matrix_norm", "norm", "svd", "svdvals", "vector_norm"]
+
+LinAlgError = svd_ops.LinAlgError  # a RuntimeError
 
 
 def _composite_dtype(name: str):
@@ -82,10 +86,35 @@ def svdvals(A: Tensor, *args, driver: str | None = None, out: Tensor | None = No
         raise TypeError(f"linalg_svdvals() takes 1 positional argument but {1 + len(args)} "
                         "were given")
     check_tensor("linalg_svdvals", "A", A, 1)
-    if driver is not None:
+    if driver is not None and A.numel():  # (an empty A never reaches the kernel's check)
         raise RuntimeError("torch.linalg.svd: keyword argument `driver=` is only supported on "
                            "CUDA inputs with cuSOLVER backend.")
     if out is None:
-        return svd.svdvals(A)
-    return computed("_linalg_svd", out, (A,), lambda: svd.svdvals(A),
+        return svd_ops.svdvals(A)
+    return computed("_linalg_svd", out, (A,), lambda: svd_ops.svdvals(A),
                     lambda o, r: exact(o, r.dtype), internal=False)
+
+
+_SVD = form_params("Tensor A, bool full_matrices = True, *, c10::string_view? driver = None, "
+                   "tuple of Tensors out = None")
+
+
+def svd(*args, **kwargs) -> tuple:
+    """torch.linalg.svd(A, full_matrices=True, *, driver=None, out=None): (U, S, Vh) with
+    A = U diag(S) Vh, as torch.return_types.linalg_svd (ops/svd.py); out= writes into a
+    triple of the caller's (ops/svd_out.py)."""
+    error = binding_error("linalg_svd", _SVD, args, kwargs)
+    if error is not None:
+        raise error
+    values = dict(zip(("A", "full_matrices"), args))
+    values.update(kwargs)
+    A, full = values["A"], values.get("full_matrices", True)
+    driver, out = values.get("driver"), values.get("out")
+    check_tensor("linalg_svd", "A", A, 1)
+    if not isinstance(full, bool):
+        raise argument_error("linalg_svd", "full_matrices", 2, "bool", full)
+    if driver is not None and not isinstance(driver, str):
+        raise argument_error("linalg_svd", "driver", None, "str", driver)
+    if out is not None:
+        return svd_out.linalg_svd_out(A, full, driver, svd_out.three_outs("linalg_svd", out, 3))
+    return svd_ops.LinalgSvdResult(svd_ops.linalg_svd(A, full, driver))

@@ -48,6 +48,18 @@ def _zero_first(a):
     return a * mask
 
 
+def _svd_vectors(a):
+    """Functions of U and Vh that no sign choice of LAPACK changes (u_j v_jᵀ, squares), of
+    the reduced SVD of a (wide) and the full SVD of its transpose (tall: U's columns past k
+    take no part, as their gradient is not defined)."""
+    U, S, Vh = ipt.linalg.svd(a, full_matrices=False)
+    U2, _, Vh2 = ipt.linalg.svd(a.transpose(1, 2))
+    k = S.shape[-1]
+    w = ipt.tensor(np.linspace(-1.0, 2.0, k), dtype=ipt.float64)
+    return ((U @ Vh).sum(-1) + (U2[..., :k] @ Vh2).sum(-2) + (U * U * w).sum(-1)
+            + (Vh2 * Vh2 * w.unsqueeze(-1)).sum(-2))
+
+
 def _class_weights(a):
     return ipt.tensor(np.linspace(0.5, 2.0, a.shape[1]), dtype=ipt.float64)
 
@@ -313,10 +325,10 @@ CASES.update({
     "linalg_vector_norm": (lambda a: a.norm(dim=1) + a.norm(1, 1) + a.norm(3, 1)
                            + a.norm(float("inf"), 1), [A], False),
     "renorm": (lambda a: a.renorm(2, 0, 1.0) + (a * 1).renorm_(1, 1, 0.5), [A], False),
-    # the SVD's singular values (ops/svd.py), and the matrix norms built on them (norms.py)
+    # the SVD (ops/svd.py): U, S and Vh, reduced and full, and the matrix norms built on S
     "_linalg_svd": (lambda a: ipt.linalg.svdvals(a) * 2 + a.norm("nuc", (1, 2)).unsqueeze(-1)
-                    + ipt.linalg.matrix_norm(a.transpose(1, 2), -2, keepdim=True)[:, 0],
-                    [BATCH], False),
+                    + ipt.linalg.matrix_norm(a.transpose(1, 2), -2, keepdim=True)[:, 0]
+                    + _svd_vectors(a), [BATCH], False),
     # reductions of issue 10 (ops/reduce_ops.py); _zero_first puts a zero in each row, so
     # prod's backward takes its division-free path too
     "prod": (lambda a: a.prod() + _zero_first(a).prod() + _zero_first(_zero_first(a).t()).prod(),
