@@ -24,6 +24,7 @@ from .tensor_iterator import (
     new_elementwise,
     out_strides,
     pure_kernel,
+    write_inplace,
 )
 
 # name -> (kernel(x, out, dtype), integer inputs give a float result?)
@@ -102,7 +103,8 @@ def nondiff_inplace(op: str, self: Tensor, others: tuple, kernel: Callable,
         raise RuntimeError(INFERENCE_INPLACE)
     check_inplace_operands(self, others, result_dtype)
     a = self._array()
-    kernel(a, *[arr(o) for o in others], out=a, dtype=result_dtype.np)
+    write_inplace(lambda o, xs: kernel(*xs, out=o, dtype=result_dtype.np), op, self,
+                  [a, *[arr(o) for o in others]], others)
     self._vc.bump(op)
     return self
 

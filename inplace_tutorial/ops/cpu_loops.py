@@ -12,8 +12,10 @@ vectors loaded, computed, stored), the broadcast input read once when the row st
 rest of that row (under 64 bytes), and every element of any other row, run ``basic_loop``:
 one element at a time, each input read from memory just before that element is written. So a
 step reads what earlier steps wrote. Measured on torch 2.13, one thread, under
-``ATEN_CPU_CAPABILITY`` default, avx2 and avx512: the same 64-byte step in all three builds
-(16 float32, 8 float64 or int64, 32 float16, 64 int8), as ``cpu_lanes.py`` found for NaN bits.
+``ATEN_CPU_CAPABILITY`` default, avx2 and avx512: a 64-byte step in all three builds (16 float32,
+8 float64 or int64, 32 float16, 64 int8) for most kernels, 128 bytes in the AVX512 build for
+the few compiled with 512-bit vectors there (pow, atan2, hypot), no vector loop at all for
+some (``STEP_BYTES`` below).
 With more than one thread and more than 32,768 elements, torch splits the walk between threads
 wherever the split falls, and a cell read near a split may be read before or after its write:
 the core, single-threaded, gives the one-thread answer.
@@ -25,10 +27,26 @@ import itertools
 import numpy as np
 from numpy.lib.stride_tricks import as_strided
 
+from .. import cpu_capability
 from ..storage import UntypedStorage
 from ..tensor import Tensor
 
-STEP_BYTES = 64  # one step of vectorized_loop: two 32-byte vectors, in every x86 build
+# Bytes one step of vectorized_loop covers (two vectors), by op where it isn't 64; 0: the
+# kernel has no vector loop (cpu_kernel), every element in turn. Measured with rows of 5 to
+# 140 elements of float32/float64/int32/int64 (tests/parity/test_overlap_walk_parity.py).
+_WIDE = 128 if cpu_capability.CAPABILITY == cpu_capability.AVX512 else 64
+STEP_BYTES = {"pow": _WIDE, "float_power": _WIDE, "atan2": _WIDE, "hypot": _WIDE, "xlogy": 0,
+              "lcm": 0}
+INTEGER_STEP_BYTES = {"floor_divide": 0, "div_mode": 0}  # the integer kernels: scalar only
+# ldexp_ is mul_(other.exp2()): its operand becomes a new tensor before the loop starts
+READS_FIRST = ("ldexp",)
+
+
+def step_bytes(op: str, integer: bool) -> int:
+    """Bytes per vectorized_loop step of ``op``'s CPU kernel (0: one element at a time)."""
+    if integer and op in INTEGER_STEP_BYTES:
+        return INTEGER_STEP_BYTES[op]
+    return STEP_BYTES.get(op, 64)
 
 
 def _span(t: Tensor) -> tuple[int, int]:
@@ -131,10 +149,11 @@ def _vector_kind(inner: list[int], n_inputs: int) -> int | None:
     return None
 
 
-def walk(step, out: np.ndarray, inputs: list, op: str) -> None:
+def walk(step, out: np.ndarray, inputs: list, op: str, nbytes: int = 64) -> None:
     """Run ``step(out_part, input_parts)`` over ``out`` in PyTorch's order: the in-place
     kernel of an op whose ``inputs`` (``out`` itself first, then arrays broadcastable to it,
-    or Python scalars) overlap ``out``. ``step`` computes one part."""
+    or Python scalars) overlap ``out``. ``step`` computes one part; ``nbytes`` per vector
+    step (step_bytes), 0 for a kernel without a vector loop."""
     shape, item = out.shape, out.itemsize
     arrays = [out] + [x if x is out else np.broadcast_to(x, shape)
                       for x in inputs if isinstance(x, np.ndarray)]
@@ -142,8 +161,8 @@ def walk(step, out: np.ndarray, inputs: list, op: str) -> None:
     views = [as_strided(a, tuple(reversed(sh)), tuple(s * item for s in reversed(ss)),
                         writeable=a is out) for a, ss in zip(arrays, st)]
     n = sh[0]
-    kind = _vector_kind([s[0] for s in st], len(arrays) - 1)
-    lanes = STEP_BYTES // item
+    kind = _vector_kind([s[0] for s in st], len(arrays) - 1) if nbytes else None
+    lanes = max(nbytes // item, 1)
     vector_end = n - n % lanes if kind is not None else 0
     # a step's inputs are loaded before it stores (copied here, so the kernel never sees
     # them overlap its output), the broadcast input once per row: a small counted buffer

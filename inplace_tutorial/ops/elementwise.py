@@ -26,6 +26,7 @@ from .tensor_iterator import (
     inplace_elementwise,
     new_elementwise,
     ufunc_kernel,
+    write_inplace,
 )
 
 
@@ -243,7 +244,8 @@ def _pow_tensor_(op: str, self: Tensor, exponent: Tensor, rd) -> Tensor:
     a = self._array()
     return record_inplace(
         "pow_tensor", self, {"self": self, "exponent": exponent},
-        compute=lambda: pow_kernel(a, exponent._array(), out=a, dtype=rd.np),
+        compute=lambda: write_inplace(lambda o, xs: pow_kernel(*xs, out=o, dtype=rd.np),
+                                      op, self, [a, exponent._array()], (exponent,)),
         check=lambda: check_inplace_operands(self, (exponent,), rd))
 def int_power(x, e, out, dtype) -> None:
     """C integer power, as PyTorch computes it: a negative exponent gives 0, except for a

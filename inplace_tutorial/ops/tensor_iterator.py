@@ -388,14 +388,20 @@ def inplace_elementwise(name: str, float_out: bool, kernel, self: Tensor, *other
 
 
 def _inplace_kernel(kernel, method: str, self: Tensor, a: np.ndarray, others: tuple, rd) -> None:
-    """Write the op into self's cells. An operand overlapping self in a way the overlap check
-    let through (``x[:, 1:].add_(x[:, :-1])``) reads cells already written, in the order
-    PyTorch's loop writes them (cpu_loops.py); only when every tensor shares self's dtype,
-    as otherwise PyTorch computes from cast copies."""
     cd = dtypes.compute_np(rd)
-    xs = [a, *[arr(o, cd) for o in others]]
-    if (cpu_loops.overlaps(self, others)
+    write_inplace(lambda o, xs: call_kernel(kernel, xs, o, cd), method, self,
+                  [a, *[arr(o, cd) for o in others]], others)
+
+
+def write_inplace(run, method: str, self: Tensor, xs: list, others: tuple) -> None:
+    """``run(out, xs)``: the kernel writing into self's array ``xs[0]``. An operand that
+    overlaps self in a way the overlap check let through (``x[:, 1:].add_(x[:, :-1])``)
+    reads cells already written, in the order PyTorch's CPU loop writes them (cpu_loops.py);
+    only when every tensor shares self's dtype, as otherwise PyTorch reads cast copies."""
+    op = method[:-1]
+    if (cpu_loops.overlaps(self, others) and op not in cpu_loops.READS_FIRST
             and all(o.dtype is self.dtype for o in others if isinstance(o, Tensor))):
-        cpu_loops.walk(lambda o, parts: call_kernel(kernel, parts, o, cd), a, xs, method)
+        cpu_loops.walk(run, xs[0], xs, method,
+                       cpu_loops.step_bytes(op, not self.dtype.is_floating_point))
     else:
-        call_kernel(kernel, xs, a, cd)
+        run(xs[0], xs)

@@ -181,6 +181,72 @@ print("m =", m.tolist())
 print("m._version =", m._version, "| row._version =", row._version)
 
 # %% [markdown]
+# ## When the operand overlaps what you write
+#
+# `x.add_(y)` reads `y` while it writes `x`. If `y` is a view of `x`, some cells it reads may
+# already have been overwritten. PyTorch refuses the overlaps it can recognise:
+
+# %%
+v = ipt.ones(6)
+try:
+    v[1:].add_(v[:-1])
+except RuntimeError as e:
+    print(e)
+
+# %% [markdown]
+# Its check only understands views that cover one solid block of memory. For any other view it
+# gives up and lets the op run, and then the answer depends on the order in which the loop
+# visits the cells. "Add its left neighbour to every cell", on two rows this time:
+
+# %%
+x = ipt.ones(2, 6)
+x[:, 1:].add_(x[:, :-1])
+print(x[0].tolist())
+
+# %% [markdown]
+# Not `[1, 2, 2, 2, 2, 2]`: each cell read its neighbour *after* the neighbour had been
+# updated, so the row became a running sum. Now the same line on rows of 41:
+
+# %%
+x = ipt.ones(2, 41)
+x[:, 1:].add_(x[:, :-1])
+print([int(c) for c in x[0].tolist()])
+
+# %% [markdown]
+# PyTorch's CPU loop walks a row 64 bytes at a time (16 float32 values), reading all 16 before
+# it writes any, and finishes what is left of the row (fewer than 16) one element at a time.
+# Here cells 1 to 32 are written in two steps of 16 and read old values, except cell 17: its
+# step reads cell 16, which the step before wrote (the 3). Cells 33 to 40 are written one by
+# one, a running sum. A 6-element row is all "leftover". So the result depends on the row
+# length, and for a few ops on the CPU build too (AVX512 takes 128-byte steps for `pow_`,
+# `atan2_` and `hypot_`).
+#
+# A realistic version of the bug: "divide every row by its first element".
+
+# %%
+x = ipt.tensor([[2.0, 4.0, 6.0], [10.0, 20.0, 30.0]])
+x.div_(x[:, :1])
+print("x.div_(x[:, :1])        ->", x.tolist())
+x = ipt.tensor([[2.0, 4.0, 6.0], [10.0, 20.0, 30.0]])
+x.div_(x[:, :1].clone())
+print("x.div_(x[:, :1].clone()) ->", x.tolist())
+
+# %% [markdown]
+# Without the `clone()`, the first element of each row is divided first and becomes 1, and
+# the other elements are then divided by that 1. With `clone()`, the divisors are a separate
+# copy, and every element is divided by the original value. Rule: **if the operand of an
+# in-place op is a view of the tensor you write, `clone()` it first** (or use the
+# out-of-place `x = x / x[:, :1]`).
+#
+# > **In real PyTorch** these results are the same: parity programs
+# > `nb01_overlap_refused_and_running_sum` and `nb01_overlap_div_by_first_column`, and
+# > `tests/parity/test_overlap_walk_parity.py` for every dtype and row length. With more than
+# > one thread, PyTorch splits tensors of over 32,768 elements between threads, and each
+# > thread's 64-byte steps start where its share starts, so some cells come out differently
+# > than with one thread (test `test_01_overlap_depends_on_threads`). The core always gives the
+# > one-thread answer.
+
+# %% [markdown]
 # ## Exercises
 #
 # **01.1** Write a function that doubles a tensor **in place** and returns it: same object, same
@@ -213,5 +279,7 @@ check("01.2", answer)
 # - 50M float32 parameters are 200,000,000 B (190.7 MiB) (claim 6's arithmetic ✔); whether an
 #   update saves it depends on how it is written (notebook 05).
 # - Views share their base's storage and version counter.
+# - An in-place op whose operand is a view of the tensor it writes can read cells it has
+#   already overwritten; the result depends on PyTorch's loop order. `clone()` the operand.
 #
 # **Next:** [02 Memory layout](02_memory_layout.ipynb).

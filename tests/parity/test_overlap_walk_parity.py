@@ -54,6 +54,60 @@ for _op in ("add_", "sub_", "mul_", "div_"):
         prog(_column(_op, _dt))
 
 
+def _pattern(t, m, dtype, mixed=False):
+    """Two equal rows of m + 1 values that tell every walk order apart."""
+    if dtype.startswith("int"):
+        row = np.arange(m + 1) % 5 + 1
+    else:
+        row = (np.arange(m + 1) % 7 - (3 if mixed else 0)) * 0.37 + 1.1
+    return t.tensor(np.stack([row, row]).astype(dtype))
+
+
+def _shift_op(method, dtype, mixed=False, **kw):
+    def program(t):
+        out = {}
+        for m in (5, 13, 20, 40, 70, 140):
+            x = _pattern(t, m, dtype, mixed)
+            getattr(x[:, 1:], method)(x[:, :-1], **kw)
+            out[m] = x
+        return out
+    program.__name__ = f"shift_{method}_{dtype}" + "".join(f"_{v}" for v in kw.values())
+    return program
+
+
+# kernels with a 64-byte step, a 128-byte step in the AVX512 build, or no vector loop at all
+for _method, _dts in (("pow_", ("float32", "float64")), ("atan2_", ("float32", "float64")),
+                      ("hypot_", ("float32", "float64")), ("float_power_", ("float64",)),
+                      ("xlogy_", ("float32", "float64")), ("ldexp_", ("float32",)),
+                      ("fmod_", ("float32",)), ("remainder_", ("float64",)),
+                      ("floor_divide_", ("float32", "int64", "int32")),
+                      ("bitwise_or_", ("int64", "int32")), ("bitwise_xor_", ("int64",)),
+                      ("lcm_", ("int64",)), ("gcd_", ("int32",)), ("mul_", ("int32",))):
+    for _dt in _dts:
+        prog(_shift_op(_method, _dt))
+for _dt in ("float32", "float64"):
+    prog(_shift_op("copysign_", _dt, mixed=True))
+    prog(_shift_op("lt_", _dt, mixed=True))
+for _mode in ("floor", "trunc"):
+    for _dt in ("float32", "int64"):
+        prog(_shift_op("div_", _dt, rounding_mode=_mode))
+
+
+@prog
+def integer_fmod_reads_a_zero_it_wrote(t):
+    """fmod(2, 1) writes 0 and the next element divides by it: torch raises in the middle of
+    the walk, the cells before it already written."""
+    out = {}
+    for method in ("fmod_", "remainder_"):
+        x = _pattern(t, 5, "int64")
+        try:
+            getattr(x[:, 1:], method)(x[:, :-1])
+            out[method] = x
+        except RuntimeError as e:
+            out[method] = (str(e), x, x._version)
+    return out
+
+
 @prog
 def column_in_the_middle_mul_(t):
     """The broadcast cell (column 20) is written by the second step; the tail reads it again."""
