@@ -39,7 +39,6 @@ from .creation import (
 )
 from .dtypes import (  # noqa: A001  (torch.float, torch.int ... are dtypes)
     bfloat16,
-    can_cast,
     double,
     dtype,
     finfo,
@@ -55,14 +54,12 @@ from .dtypes import (  # noqa: A001  (torch.float, torch.int ... are dtypes)
     int32,
     int64,
     long,
-    promote_types,
-    result_type,
     short,
     uint8,
 )
 from .dtypes import bool_ as bool  # noqa: A001
 from .functional import *  # noqa: F403
-from .functional import einsum, where
+from .functional import can_cast, einsum, promote_types, result_type, where
 from .layout import (  # torch.channels_last ... (torch.memory_format objects)
     channels_last,
     channels_last_3d,

@@ -13,16 +13,14 @@ import numpy as np
 
 from . import cpu_capability, dtypes, storage
 from .arg_parser import (
-    Overloads,
     argument_error,
     call_keywords,
     int_list,
-    invalid_combination,
     is_number,
-    parser_error,
     size_arg,
     type_name,
 )
+from .function_parser import torch_function
 from .layout import (
     check_rank,
     contiguous_strides,
@@ -32,7 +30,9 @@ from .layout import (
     preserve_format,
     storage_extent,
     storage_nbytes,
+    strided,
 )
+from .layout import layout as layout_type
 from .storage import UntypedStorage
 from .tensor import Tensor, check_memory_format
 
@@ -69,12 +69,35 @@ def _shape(op: str, size: tuple, varargs: bool = True, kwargs: dict | None = Non
     return shape
 
 
-def _check_options(op: str, dtype, requires_grad) -> None:
-    """The keyword arguments every factory takes."""
+def _check_options(op: str, dtype, requires_grad, layout=None, device=None,
+                   pin_memory=None) -> bool:
+    """The keyword arguments every factory takes (torch's ``ScalarType? dtype=None, Layout?
+    layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False``:
+    None is each one's default). Returns requires_grad as a bool."""
     if dtype is not None and not isinstance(dtype, dtypes.dtype):
         raise argument_error(op, "dtype", None, "torch.dtype", dtype)
-    if not isinstance(requires_grad, bool):
+    if requires_grad is not None and not isinstance(requires_grad, bool):
         raise argument_error(op, "requires_grad", None, "bool", requires_grad)
+    if layout is not None and not isinstance(layout, layout_type):
+        raise argument_error(op, "layout", None, "torch.layout", layout)
+    if layout not in (None, strided):  # (the core has no other layout object)
+        raise RuntimeError("inplace_tutorial has only the strided layout (layout=None or "
+                           "torch.strided)")
+    if device not in (None, "cpu"):
+        raise RuntimeError(f"inplace_tutorial has only the CPU; device={device!r} is not one")
+    if pin_memory is not None and not isinstance(pin_memory, bool):
+        raise argument_error(op, "pin_memory", None, "bool", pin_memory)
+    if pin_memory:  # torch's CPU-only build
+        raise RuntimeError("pin_memory=True requires a CUDA or other accelerator backend; no "
+                           "pinned memory allocator is available on this system.")
+    return bool(requires_grad)
+
+
+def _no_out(op: str, out) -> None:
+    """out=None is torch's default; the core's factories don't write into a given tensor."""
+    if out is not None:
+        raise NotImplementedError(f"inplace_tutorial: {op}(out=...) is not implemented; "
+                                  f"write {op}(...) and copy_ it into the tensor")
 
 
 def _finish(t: Tensor, requires_grad: bool) -> Tensor:
@@ -314,10 +337,13 @@ def _from_sequence(data, dtype: dtypes.dtype | None) -> tuple:
     return src.reshape(shape), dtype
 
 
+@torch_function()
 def tensor(data, *, dtype: dtypes.dtype | None = None, device=None,
-           requires_grad: bool = False) -> Tensor:
+           pin_memory: bool = False, requires_grad: bool = False) -> Tensor:
     """A new tensor holding a copy of ``data`` (nested lists, scalars, NumPy arrays)."""
-    _check_options("tensor", dtype, requires_grad)
+    if requires_grad is None:  # torch.tensor's requires_grad is a plain bool (no ``?``)
+        raise argument_error("tensor", "requires_grad", None, "bool", None)
+    _check_options("tensor", dtype, requires_grad, None, device, pin_memory)
     if isinstance(data, Tensor):
         src, inferred = data.detach()._array(), data.dtype
     elif isinstance(data, np.ndarray):
@@ -338,9 +364,16 @@ _NEGATIVE_STRIDES = ("At least one stride in the given numpy array is negative, 
                      "array.copy().) ")
 
 
-def from_numpy(ndarray: np.ndarray) -> Tensor:
+def from_numpy(*args, **kwargs) -> Tensor:
     """A tensor sharing ``ndarray``'s memory (no copy), keeping its dtype and strides.
-    Writes through either one show in the other, as in PyTorch."""
+    Writes through either one show in the other, as in PyTorch. torch binds it without its
+    parser (CPython's METH_O: one positional argument), so its refusals are CPython's."""
+    if kwargs:
+        raise TypeError("torch._VariableFunctionsClass.from_numpy() takes no keyword arguments")
+    if len(args) != 1:
+        raise TypeError("torch._VariableFunctionsClass.from_numpy() takes exactly one argument "
+                        f"({len(args)} given)")
+    ndarray = args[0]
     if not isinstance(ndarray, np.ndarray):
         raise TypeError(f"expected np.ndarray (got {_np_type_name(ndarray)})")
     if not ndarray.dtype.isnative:
@@ -428,31 +461,39 @@ def _empty_preserving(shape, strides, dtype, op: str) -> Tensor:
     return t
 
 
-def empty(*size, dtype: dtypes.dtype | None = None, requires_grad: bool = False,
-          **kwargs) -> Tensor:
-    _check_options("empty", dtype, requires_grad)
+@torch_function()
+def empty(*size, dtype: dtypes.dtype | None = None, requires_grad: bool | None = False,
+          layout=None, device=None, pin_memory: bool | None = None, out=None, **kwargs) -> Tensor:
+    _no_out("empty", out)
+    requires_grad = _check_options("empty", dtype, requires_grad, layout, device, pin_memory)
     shape = _shape("empty", size, kwargs=kwargs)
     return _finish(Tensor._empty(shape, dtype or dtypes.float32, "empty"), requires_grad)
 
 
-def empty_strided(size, stride, dtype: dtypes.dtype | None = None) -> Tensor:
+@torch_function()
+def empty_strided(size, stride, dtype: dtypes.dtype | None = None, *, layout=None, device=None,
+                  pin_memory: bool | None = None, requires_grad: bool | None = False
+                  ) -> Tensor:
     size = _shape("empty_strided", (size,), varargs=False)
     stride = int_list("empty_strided", "stride", (stride,), position=2, varargs=False)
-    _check_options("empty_strided", dtype, False)
+    requires_grad = _check_options("empty_strided", dtype, requires_grad, layout, device,
+                                   pin_memory)
     dtype = dtype or dtypes.float32
     if storage_nbytes(size, stride, dtype.itemsize) is None:
         raise RuntimeError(f"Storage size calculation overflowed with sizes={list(size)} and "
                            f"strides={list(stride)}")
     storage = UntypedStorage(storage_extent(size, stride), dtype.np, "empty_strided")
-    return Tensor._make(storage, size, stride, 0, dtype)
+    return _finish(Tensor._make(storage, size, stride, 0, dtype), requires_grad)
 
 
+@torch_function()
 def full(size, fill_value, dtype: dtypes.dtype | None = None,
-         requires_grad: bool = False) -> Tensor:
+         requires_grad: bool | None = False, *, layout=None, device=None,
+         pin_memory: bool | None = None) -> Tensor:
     shape = _shape("full", (size,), varargs=False)
     if not is_number(fill_value):
         raise argument_error("full", "fill_value", 2, "Number", fill_value)
-    _check_options("full", dtype, requires_grad)
+    requires_grad = _check_options("full", dtype, requires_grad, layout, device, pin_memory)
     dtype = dtype or dtypes.scalar_dtype(fill_value)
     value = dtypes.checked_scalar(fill_value, dtype, "fill", math.prod(shape))
     t = Tensor._empty(shape, dtype, "full")
@@ -460,29 +501,33 @@ def full(size, fill_value, dtype: dtypes.dtype | None = None,
     return _finish(t, requires_grad)
 
 
-def zeros(*size, dtype: dtypes.dtype | None = None, requires_grad: bool = False,
-          **kwargs) -> Tensor:
-    _check_options("zeros", dtype, requires_grad)
+@torch_function()
+def zeros(*size, dtype: dtypes.dtype | None = None, requires_grad: bool | None = False,
+          layout=None, device=None, pin_memory: bool | None = None, out=None, **kwargs) -> Tensor:
+    _no_out("zeros", out)
+    requires_grad = _check_options("zeros", dtype, requires_grad, layout, device, pin_memory)
     t = Tensor._empty(_shape("zeros", size, kwargs=kwargs), dtype or dtypes.float32, "zeros")
     t._array().fill(0)
     return _finish(t, requires_grad)
 
 
-def ones(*size, dtype: dtypes.dtype | None = None, requires_grad: bool = False,
-         **kwargs) -> Tensor:
-    _check_options("ones", dtype, requires_grad)
+@torch_function()
+def ones(*size, dtype: dtypes.dtype | None = None, requires_grad: bool | None = False,
+         layout=None, device=None, pin_memory: bool | None = None, out=None, **kwargs) -> Tensor:
+    _no_out("ones", out)
+    requires_grad = _check_options("ones", dtype, requires_grad, layout, device, pin_memory)
     t = Tensor._empty(_shape("ones", size, kwargs=kwargs), dtype or dtypes.float32, "ones")
     t._array().fill(1)
     return _finish(t, requires_grad)
 
 
-def _like(t: Tensor, dtype, requires_grad: bool, fill, op: str,
-          memory_format=preserve_format) -> Tensor:
+def _like(t: Tensor, dtype, requires_grad: bool | None, fill, op: str,
+          memory_format=preserve_format, placement: tuple = (None, None, None)) -> Tensor:
     if not isinstance(t, Tensor):
         raise argument_error(op, "input", 1, "Tensor", t)
     if op == "full_like" and not is_number(fill):
         raise argument_error(op, "fill_value", 2, "Number", fill)
-    _check_options(op, dtype, requires_grad)
+    requires_grad = _check_options(op, dtype, requires_grad, *placement)
     if memory_format is preserve_format or memory_format is None:
         strides = _dense_layout(t)
     else:
@@ -495,49 +540,59 @@ def _like(t: Tensor, dtype, requires_grad: bool, fill, op: str,
     return _finish(out, requires_grad)
 
 
-def empty_like(input: Tensor, dtype=None, requires_grad: bool = False,  # noqa: A002
-               *, memory_format=preserve_format) -> Tensor:
-    return _like(input, dtype, requires_grad, None, "empty_like", memory_format)
+@torch_function()
+def empty_like(input: Tensor, dtype=None, requires_grad: bool | None = False,  # noqa: A002
+               *, memory_format=preserve_format, layout=None, device=None,
+               pin_memory: bool | None = None) -> Tensor:
+    return _like(input, dtype, requires_grad, None, "empty_like", memory_format,
+                 (layout, device, pin_memory))
 
 
-def zeros_like(input: Tensor, dtype=None, requires_grad: bool = False,  # noqa: A002
-               *, memory_format=preserve_format) -> Tensor:
-    return _like(input, dtype, requires_grad, 0, "zeros_like", memory_format)
+@torch_function()
+def zeros_like(input: Tensor, dtype=None, requires_grad: bool | None = False,  # noqa: A002
+               *, memory_format=preserve_format, layout=None, device=None,
+               pin_memory: bool | None = None) -> Tensor:
+    return _like(input, dtype, requires_grad, 0, "zeros_like", memory_format,
+                 (layout, device, pin_memory))
 
 
-def ones_like(input: Tensor, dtype=None, requires_grad: bool = False,  # noqa: A002
-              *, memory_format=preserve_format) -> Tensor:
-    return _like(input, dtype, requires_grad, 1, "ones_like", memory_format)
+@torch_function()
+def ones_like(input: Tensor, dtype=None, requires_grad: bool | None = False,  # noqa: A002
+              *, memory_format=preserve_format, layout=None, device=None,
+              pin_memory: bool | None = None) -> Tensor:
+    return _like(input, dtype, requires_grad, 1, "ones_like", memory_format,
+                 (layout, device, pin_memory))
 
 
+@torch_function()
 def full_like(input: Tensor, fill_value, dtype=None,  # noqa: A002
-              requires_grad: bool = False, *, memory_format=preserve_format) -> Tensor:
-    return _like(input, dtype, requires_grad, fill_value, "full_like", memory_format)
+              requires_grad: bool | None = False, *, memory_format=preserve_format,
+              layout=None, device=None, pin_memory: bool | None = None) -> Tensor:
+    return _like(input, dtype, requires_grad, fill_value, "full_like", memory_format,
+                 (layout, device, pin_memory))
 
 
 _ARANGE_CHUNK = 1024  # float64 positions arange computes at a time (8 KiB, never counted)
 
 
-_FACTORY = ("torch.dtype dtype = None, torch.layout layout = None, torch.device device = None, "
-            "bool pin_memory = False, bool requires_grad = False")
-_ARANGE_FORMS = [f"Number end, *, Tensor out = None, {_FACTORY}",
-                 f"Number start, Number end, *, {_FACTORY}",
-                 f"Number start, Number end, Number step = 1, *, Tensor out = None, {_FACTORY}"]
 _NOT_GIVEN = object()
 
 
+@torch_function()
 def arange(start=_NOT_GIVEN, end=None, step=1, dtype: dtypes.dtype | None = None,
-           requires_grad: bool = False) -> Tensor:
+           requires_grad: bool | None = False, *, layout=None, device=None,
+           pin_memory: bool | None = None, out=None) -> Tensor:
+    """torch.arange's three forms (end), (start, end), (start, end, step); a call that fits
+    none (``arange()``, ``arange(start=1)``) is refused by torch's parser in its words."""
+    _no_out("arange", out)
+    requires_grad = _check_options("arange", dtype, requires_grad, layout, device, pin_memory)
     if start is _NOT_GIVEN:  # arange(end=3): PyTorch's (Number end) form by name
         if end is None:
-            raise invalid_combination("arange", (), _ARANGE_FORMS)
+            raise TypeError("arange() fits none of torch's forms")  # (torch_function words it)
         start = 0
     elif end is None:
-        keywords = call_keywords()
-        if "start" in keywords:  # arange(start=1): only (Number end) takes one argument
-            given = {"start": start, "step": step, "dtype": dtype, "requires_grad": requires_grad}
-            raise parser_error("arange", Overloads(_ARANGE_FORMS), None, (),
-                               {k: given[k] for k in keywords if k in given}, None)
+        if "start" in call_keywords():  # arange(start=1): only (Number end) takes one argument
+            raise TypeError("arange() fits none of torch's forms")  # (torch_function words it)
         if not is_number(start):
             raise argument_error("arange", "end", 1, "Number", start)
         start, end = 0, start
@@ -566,9 +621,11 @@ def arange(start=_NOT_GIVEN, end=None, step=1, dtype: dtypes.dtype | None = None
     return _finish(t, requires_grad)
 
 
-def randn(*size, dtype: dtypes.dtype | None = None, requires_grad: bool = False,
-          generator: np.random.Generator | None = None, **kwargs) -> Tensor:
-    _check_options("randn", dtype, requires_grad)
+@torch_function()
+def randn(*size, dtype: dtypes.dtype | None = None, requires_grad: bool | None = False,
+          generator: np.random.Generator | None = None, layout=None, device=None,
+          pin_memory: bool | None = None, **kwargs) -> Tensor:
+    requires_grad = _check_options("randn", dtype, requires_grad, layout, device, pin_memory)
     dtype = dtype or dtypes.float32
     t = Tensor._empty(_shape("randn", size, kwargs=kwargs), dtype, "randn")
     gen = generator or _generator
@@ -576,9 +633,11 @@ def randn(*size, dtype: dtypes.dtype | None = None, requires_grad: bool = False,
     return _finish(t, requires_grad)
 
 
-def rand(*size, dtype: dtypes.dtype | None = None, requires_grad: bool = False,
-         generator: np.random.Generator | None = None, **kwargs) -> Tensor:
-    _check_options("rand", dtype, requires_grad)
+@torch_function()
+def rand(*size, dtype: dtypes.dtype | None = None, requires_grad: bool | None = False,
+         generator: np.random.Generator | None = None, layout=None, device=None,
+         pin_memory: bool | None = None, **kwargs) -> Tensor:
+    requires_grad = _check_options("rand", dtype, requires_grad, layout, device, pin_memory)
     dtype = dtype or dtypes.float32
     t = Tensor._empty(_shape("rand", size, kwargs=kwargs), dtype, "rand")
     _draw(t, (generator or _generator).random, "check_uniform_bounds")

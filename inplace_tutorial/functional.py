@@ -4,17 +4,14 @@ from __future__ import annotations
 
 import re
 
+from . import dtypes, function_parser
 from .arg_parser import (
     argument_error,
-    binding_error,
     binds,
     call_keywords,
-    form_params,
-    forms_fitting,
-    invalid_combination,
-    is_number,
     numpy_aliases,
 )
+from .creation import tensor
 from .ops import joining, out_functions, out_reductions, out_variants, tensor_shape  # noqa: F401
 from .ops.compare import where as _where
 from .ops.cross import cross_function as cross
@@ -38,23 +35,37 @@ _ABSENT = object()  # out= not given at all (PyTorch refuses even out=None where
 
 
 def _method(name: str):
-    def fn(input: Tensor, *args, out=_ABSENT, **kwargs):
+    limit = []  # torch's most positional arguments for this function (found on first call)
+
+    def fn(input=_ABSENT, *args, out=_ABSENT, **kwargs):  # noqa: A002 - PyTorch's name
+        if input is _ABSENT and kwargs:  # torch.sum(a=x): NumPy's names for input
+            kwargs = numpy_aliases(kwargs)
+            input = kwargs.pop("input", _ABSENT)  # noqa: A001
         if not isinstance(input, Tensor):
-            raise argument_error(name, "input", 1, "Tensor", input)
+            input = _not_a_tensor(name, input, args, _with_out(kwargs, out))  # noqa: A001
         has_out = out is not _ABSENT and (out is not None or name not in _OUT | OUT_FUNCTIONS)
         if name in _SIZES and args and (len(args) > 1 or not isinstance(args[0], (list, tuple))):
             _refuse_sizes(name, args)  # the function takes one sequence: no varargs
         kwargs = numpy_aliases(kwargs)
+        if "dtype" in kwargs:  # torch.sum(x, dtype=float)
+            kwargs["dtype"] = function_parser.scalar_type(kwargs["dtype"])
+        if not limit:
+            limit.append(function_parser.max_positional(name) or 64)
         try:
-            forms = _FORMS.get(name) if kwargs or out is not _ABSENT else None
-            if forms and not binds(forms, (input, *args), _with_out(kwargs, out)):
-                raise TypeError  # no form takes these keywords: the forms say how PyTorch refuses
+            if (kwargs or out is not _ABSENT or len(args) >= limit[0]) and not _keywords_bind(
+                    name, len(args) + 1, kwargs, out):
+                raise TypeError  # no form takes these keywords: the parser says how torch refuses
             if not has_out:
                 return getattr(input, name)(*args, **kwargs)
             if name in out_functions.OUT:  # addmv, addr, take ... (ops/out_functions.py)
                 return out_functions.OUT[name](input, *args, out=out, **kwargs)
         except TypeError as e:
-            raise _function_error(e, name, (input, *args), _with_out(kwargs, out)) from None
+            bound = _torch_parse(name, (input, *args), _with_out(kwargs, out))
+            if bound is None or not bound[0].hidden:  # torch takes it: the op refused it
+                raise _as_function(e, name) from None
+            # one of torch's deprecated forms (torch.add(x, 2, y) is add(input, alpha, other)):
+            # the call again, by name
+            return fn(**{k: v for k, v in bound[1].items() if v is not None})
         if name not in _OUT:
             raise TypeError(f"{name}() got an unexpected keyword argument 'out'")
         return out_variants.with_out(name, (input, *args), out, **kwargs)
@@ -67,20 +78,44 @@ def _with_out(kwargs: dict, out) -> dict:
     return kwargs if out is _ABSENT else {**kwargs, "out": out}
 
 
-def _function_error(e: TypeError, name: str, args: tuple, kwargs: dict) -> TypeError:
-    """The method's refusal as the function words it. With the function's overloads known
-    (_FORMS), PyTorch's parser decides: the one form that takes that many arguments names the
-    problem, otherwise all are listed; else the method's text, with input counted."""
-    forms = _FORMS.get(name)
-    if forms:
-        fits = forms_fitting(forms, len(args) + len(kwargs))
-        keywords = {k: kwargs[k] for k in call_keywords() if k in kwargs}
-        if len(fits) != 1:
-            return invalid_combination(name, args, forms, keywords)
-        error = binding_error(name, form_params(fits[0]), args, keywords)
-        if error is not None or not e.args:
-            return error or invalid_combination(name, args, forms, keywords)
-    return _as_function(e, name)
+_BINDS: dict[tuple, bool] = {}  # (name, number of positionals, *keywords) -> some form fits
+
+
+def _keywords_bind(name: str, nargs: int, kwargs: dict, out) -> bool:
+    """Whether some signature of torch.name takes these keywords by name and count (types
+    aside); cached per call shape, so a keyword call costs one look-up after the first."""
+    key = (name, nargs, *kwargs, *(() if out is _ABSENT else ("out",)))
+    fits = _BINDS.get(key)
+    if fits is None:
+        p, limit = function_parser.parser(name), function_parser.max_positional(name)
+        fits = _BINDS[key] = p is None or (limit is None or nargs <= limit) and binds(
+            p.all_forms, (None,) * nargs, dict.fromkeys(key[2:]))
+    return fits
+
+
+def _not_a_tensor(name: str, input, args: tuple, kwargs: dict) -> Tensor:  # noqa: A002
+    """torch.name(input, ...) with no tensor first: torch's parser refuses it in its words,
+    unless the function takes a number there (torch.div(2, x): python_arg_parser.cpp's
+    numbers-as-tensors), which it wraps into a 0-dim tensor of the result's dtype."""
+    given = args if input is _ABSENT else (input, *args)
+    bound = function_parser.parse(name, given, kwargs)
+    if bound is None or input is _ABSENT or not function_parser.is_number(input):
+        raise argument_error(name, "input", 1, "Tensor", input)
+    other = bound[1].get("other")
+    dtype = dtypes.result_type(other, input) if isinstance(other, Tensor) else None
+    return tensor(input, dtype=dtype)
+
+
+def _torch_parse(name: str, args: tuple, kwargs: dict):
+    """torch's parser on a call the core refused (function_parser.py, from the function's own
+    signatures): its TypeError is raised, keywords in the call's order; else the signature
+    and values it bound (None: no table for the function)."""
+    keywords = {k: kwargs[k] for k in call_keywords() if k in kwargs}
+    try:
+        return function_parser.parse(name, args, {**keywords, **{
+            k: v for k, v in kwargs.items() if k not in keywords}})
+    except TypeError as refused:
+        raise refused from None
 
 
 _SIZES = {"permute": "dims", "reshape": "shape", "flip": "dims"}
@@ -92,47 +127,6 @@ def _refuse_sizes(name: str, args: tuple) -> None:
         raise TypeError(f"{name}() takes 2 positional arguments but {len(args) + 1} were given")
     raise argument_error(name, _SIZES[name], 2, "tuple of ints", args[0])
 
-
-# The functions' overloads as PyTorch prints them, where they decide the error. torch.mm, bmm,
-# addmm and baddbmm also take an out_dtype: when both forms fit the number of arguments,
-# PyTorch's parser lists them instead of naming the bad argument.
-_PRODUCT = "Tensor input, Tensor mat2, {}*, Tensor out = None"
-_FUSED = ("Tensor input, Tensor {0}, Tensor {1}, {2}*, Number beta = 1, Number alpha = 1, "
-          "Tensor out = None")
-_DTYPE = "torch.dtype out_dtype, "
-_MAX = ["Tensor input, *, Tensor out = None", "Tensor input, Tensor other, *, Tensor out = None",
-        "Tensor input, int dim, bool keepdim = False, *, tuple of Tensors out = None"]
-_SUM = ["Tensor input, *, torch.dtype dtype = None{}",
-        "Tensor input, tuple of ints dim, bool keepdim = False, *, torch.dtype dtype = None, "
-        "Tensor out = None"]
-_DIV, _DIV_N = "Tensor input, Tensor other{}", "Tensor input, Number other{}"
-_FORMS = {
-    "mm": [_PRODUCT.format(""), _PRODUCT.format(_DTYPE)],
-    "bmm": [_PRODUCT.format(""), _PRODUCT.format(_DTYPE)],
-    "addmm": [_FUSED.format("mat1", "mat2", ""), _FUSED.format("mat1", "mat2", _DTYPE)],
-    "baddbmm": [_FUSED.format("batch1", "batch2", ""), _FUSED.format("batch1", "batch2", _DTYPE)],
-    "max": _MAX, "min": _MAX, "sum": [_SUM[0].format(""), _SUM[1]],
-    "mean": [_SUM[0].format(", Tensor out = None"), _SUM[1]],
-    "squeeze": ["Tensor input", "Tensor input, int dim", "Tensor input, tuple of ints dim"],
-    "narrow": ["Tensor input, int dim, Tensor start, int length",
-               "Tensor input, int dim, int start, int length"],
-    "masked_fill": ["Tensor input, Tensor mask, Tensor value",
-                    "Tensor input, Tensor mask, Number value"],
-    "clamp_": ["Tensor input, Tensor min = None, Tensor max = None",
-               "Tensor input, Number min = None, Number max = None"],
-    "argsort": ["Tensor input, *, bool stable, int dim = -1, bool descending = False, "
-                "Tensor out = None", "Tensor input, int dim = -1, bool descending = False"],
-    # div's Number overloads take no out= (torch.div(x, 2, out=o) is the Tensor one: a number
-    # passes for a tensor there)
-    **{n: [_DIV.format(", *, Tensor out = None"), _DIV.format(", *, str rounding_mode, "
-                                                              "Tensor out = None"),
-           *([_DIV_N.format("")] if n == "divide" else []), _DIV_N.format(", *, str rounding_mode")]
-       for n in ("div", "divide")},
-    "true_divide": [_DIV.format(", *, Tensor out = None"), _DIV_N.format("")],
-    **{n: ["Tensor input, int source, int destination",
-           "Tensor input, tuple of ints source, tuple of ints destination"]
-       for n in ("movedim", "moveaxis")},
-}
 
 _POSITION = re.compile(r"^(\w+\(\): argument '\w+' \(position )(\d+)(\))")
 _COUNTS = re.compile(r"^(\w+)\(\) takes (?:from (\d+) to )?(\d+) positional arguments? but (\d+) "
@@ -181,19 +175,13 @@ _JOIN = ["cat", "concat", "concatenate", "hstack", "row_stack", "stack", "vstack
 for _name in _JOIN_INDEX:
     globals()[_name] = _method(_name)
 
-_WHERE = ["Tensor condition", "Tensor condition, Tensor input, Tensor other, *, Tensor out = None",
-          "Tensor condition, Number self, Tensor other",
-          "Tensor condition, Tensor input, Number other",
-          "Tensor condition, Number self, Number other"]
-
-
 def where(*args, **kwargs):
     """torch.where(condition) is ``condition.nonzero(as_tuple=True)``; torch.where(condition,
     input, other[, out=]) picks from input or other (ops/compare.py; out= in
-    ops/out_functions.py). The arguments are bound to the first of PyTorch's five forms they
-    fit, by position or by name; none fitting is PyTorch's overload error."""
-    form, values = _bind_where(args, kwargs)
-    if form == 0:
+    ops/out_functions.py). torch's parser binds the call to the first of its five forms it
+    fits, by position or by name (function_parser.py); none fitting is its error."""
+    form, values = function_parser.parse("where", args, kwargs)
+    if len(form.params) == 1:
         return values["condition"].nonzero(as_tuple=True)
     input = values.get("input", values.get("self"))  # noqa: A001 - PyTorch's name
     if values.get("out") is None:
@@ -201,40 +189,13 @@ def where(*args, **kwargs):
     return out_functions.where_out(values["condition"], input, values["other"],
                                    out=values["out"])
 
-
-def _bind_where(args: tuple, kwargs: dict) -> tuple[int, dict]:
-    """The first form the call fits (its index, its values by name), as PyTorch's parser."""
-    def typed(form: str) -> list[tuple[str, str, int | None, object]]:
-        pieces = [p.partition(" = ")[0].rsplit(" ", 1) for p in form.split(", ") if p != "*"]
-        return [(kind, name, k + 1 if k < len(args) else None,
-                 args[k] if k < len(args) else kwargs.get(name))
-                for k, (kind, name) in enumerate(pieces) if k < len(args) or name in kwargs]
-
-    def fits(kind: str, name: str, v) -> bool:
-        if name == "out":
-            return v is None or isinstance(v, Tensor)
-        return isinstance(v, Tensor) if kind == "Tensor" else is_number(v)
-
-    for k, form in enumerate(_WHERE):  # (all/any are torch.all/torch.any in this module)
-        if binding_error("where", form_params(form), args, kwargs) is None and not [
-                v for kind, name, _, v in typed(form) if not fits(kind, name, v)]:
-            return k, {name: v for _, name, _, v in typed(form)}
-    plausible = forms_fitting(_WHERE, len(args) + len(kwargs))
-    if len(plausible) == 1:  # one form takes that many arguments: PyTorch names the fault
-        error = binding_error("where", form_params(plausible[0]), args, kwargs)
-        if error is not None:
-            raise error
-        for kind, name, position, v in typed(plausible[0]):
-            if not fits(kind, name, v):
-                raise argument_error("where", name, position, kind, v)
-    raise invalid_combination("where", args, _WHERE, kwargs)
-
 def _joined(name: str):
     """torch.cat(tensors, dim, out=...) and the other joins (ops/joining.py); out= in
     ops/out_functions.py."""
     join = getattr(joining, name)
 
     def fn(tensors, *args, out: Tensor | None = None, **kwargs):
+        kwargs = numpy_aliases(kwargs)  # torch.concat(xs, axis=0)
         if out is None:
             return join(tensors, *args, **kwargs)
         return out_functions.join_out(name, join, tensors, args, kwargs, out)
@@ -317,7 +278,28 @@ __all__ += ["broadcast_to", "dsplit", "ger", "hsplit", "masked_select", "outer",
 _SELECTION = "kthvalue median nanmedian mode cummax cummin aminmax".split()
 for _name in _SELECTION:
     globals()[_name] = _method(_name)
-for _name in ("median", "nanmedian"):
-    _FORMS[_name] = ["Tensor input", "Tensor input, int dim, bool keepdim = False, *, tuple of "
-                     "Tensors out = None"]
 __all__ += _SELECTION
+
+# The functions written by hand (here, in creation.py or in ops/): a call torch's parser refuses
+# is refused in its words (function_parser.torch_function), before the core's own checks.
+_HAND_BOUND = ("bernoulli broadcast_to cat concat concatenate constant_pad_nd cross diff dsplit "
+               "fill ger hsplit hstack index_put index_put_ index_reduce normal outer pow "
+               "repeat_interleave row_stack scatter_reduce stack take_along_dim tensor_split "
+               "tile vsplit vstack").split()
+for _name in _HAND_BOUND:
+    globals()[_name] = function_parser.torch_function(_name)(globals()[_name])
+for _name in ("bernoulli", "normal"):  # off the hot path: every call is parsed first
+    globals()[_name] = function_parser.torch_function(_name, strict=True)(globals()[_name])
+
+
+@function_parser.torch_function(strict=True)
+def can_cast(from_: dtypes.dtype, to: dtypes.dtype) -> bool:
+    """torch.can_cast(from_, to), torch's names (dtypes.py holds the rule)."""
+    return dtypes.can_cast(from_, to)
+
+
+promote_types = function_parser.torch_function("promote_types", strict=True)(
+    dtypes.promote_types)
+result_type = function_parser.torch_function("result_type", strict=True)(dtypes.result_type)
+numel = _method("numel")
+__all__ += ["can_cast", "numel", "promote_types", "result_type"]

@@ -10,9 +10,42 @@ from __future__ import annotations
 
 import functools
 import json
+import re
 from pathlib import Path
 
 DATA = Path(__file__).parent / "data" / "torch_signatures.json"
+FUNCTIONS = Path(__file__).parent / "data" / "torch_function_signatures.json"
+
+# FunctionParameter::type_name: the parser's C++ type -> the name its messages print
+PRINTED_TYPE = {
+    "Tensor": "Tensor", "Scalar": "Number", "int64_t": "int", "SymInt": "int",
+    "double": "float", "complex": "complex", "TensorList": "tuple of Tensors",
+    "c10::List<::std::optional<Tensor>>": "tuple of Tensors", "IntArrayRef": "tuple of ints",
+    "SymIntArrayRef": "tuple of ints", "ArrayRef<double>": "tuple of floats",
+    "Generator": "torch.Generator", "bool": "bool", "Storage": "torch.Storage",
+    "PyObject*": "object", "ScalarType": "torch.dtype", "Layout": "torch.layout",
+    "MemoryFormat": "torch.memory_format", "QScheme": "torch.qscheme", "Device": "torch.device",
+    "Stream": "torch.Stream", "std::string": "str", "c10::string_view": "str",
+    "Dimname": "name", "DimnameList": "tuple of names", "ScalarList": "tuple of Scalars",
+    "DispatchKeySet": "DispatchKeySet",
+}
+
+
+def printed(signature: str) -> str:
+    """``add(Tensor other, *, Scalar alpha=1)`` as FunctionSignature::toString prints it,
+    without the parentheses: ``Tensor other, *, Number alpha = 1`` (a ``|deprecated`` tail
+    is left out)."""
+    inner = signature[signature.index("(") + 1:signature.rindex(")")]
+    out = []
+    for piece in filter(None, inner.split(", ")):
+        if piece == "*":
+            out.append("*")
+            continue
+        kind, _, rest = piece.partition(" ")
+        kind = re.sub(r"\[\d*\]", "", kind.rstrip("?")).rstrip("?")
+        name, eq, default = rest.partition("=")
+        out.append(f"{PRINTED_TYPE[kind]} {name}" + (f" = {default}" if eq else ""))
+    return ", ".join(out)
 
 
 class Param:
@@ -76,6 +109,15 @@ def overloads(method: str) -> Overloads | None:
     takes a single signature written by hand in C++, whose parameters the table can't see)."""
     entry = _entries().get(method)
     return None if entry is None else Overloads(entry["forms"], entry.get("hidden", ()))
+
+
+@functools.cache
+def function_signatures(module: str) -> dict[str, dict]:
+    """The functions of one of torch's modules ("functions": torch.*, "nn": torch._C._nn,
+    "linalg": torch._C._linalg): per name, ``raw`` (torchgen's signatures, as its parser is
+    given them) or ``forms`` (a listing torch prints, for one written by hand). Read on first
+    use: only a refused call, or a keyword call's first check, needs it."""
+    return json.loads(FUNCTIONS.read_text(encoding="utf-8"))[module]
 
 
 def _table() -> dict[str, Overloads]:

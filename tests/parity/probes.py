@@ -22,6 +22,7 @@ import numpy as np
 from . import (
     probes_args,
     probes_divmem,
+    probes_funcsig,
     probes_indexing,
     probes_keywords,
     probes_miscops,
@@ -310,6 +311,11 @@ PROBES: dict[str, list[str]] = {
     "probes3's finds in other helpers' files": probes_probes3.OTHER_OWNERS,
     "sparse gradients (probes3)": probes_probes3.NO_SPARSE,
     "positive, angle, signbit (miscops)": probes_miscops.SIGN_ANGLE,
+    "module-level functions, generic (funcsig)": probes_funcsig.GENERIC,
+    "numbers as tensors, deprecated forms (funcsig)": probes_funcsig.NUMBERS,
+    "function binding (funcsig)": probes_funcsig.BINDING,
+    "factory keywords (funcsig)": probes_funcsig.FACTORIES,
+    "hand-bound functions (funcsig)": probes_funcsig.HAND_BOUND,
     "modes and misc": [
         *probes_args.SEEDS, "t.set_grad_enabled('a')", "callable(t.no_grad(1))",
         "t.manual_seed('a')",
@@ -318,6 +324,13 @@ PROBES: dict[str, list[str]] = {
         "t.maximum(x, 1)", "t.maximum(x, i)", "x.max(v)", "t.is_tensor(1)", "t.is_grad_enabled()",
         "t.is_tensor(x)"],
 }
+
+# funcsig's generated calls (every function x four bad calls) meet lines other classes wrote
+# by hand: each probe is kept once, in the class that had it first
+_SEEN: set = set()
+for _cls, _codes in PROBES.items():
+    PROBES[_cls] = [c for c in dict.fromkeys(_codes) if c not in _SEEN]
+    _SEEN.update(PROBES[_cls])
 
 OWNER = {  # which helper's files hold the fix for a class (HELPERS.md)
     "operand type (binary in-place)": "pointwise", "operand type (out-of-place)": "pointwise",
@@ -349,6 +362,10 @@ OWNER = {  # which helper's files hold the fix for a class (HELPERS.md)
     "probes3's finds in other helpers' files": "overlap, funcsig (probes_probes3.OTHER_OWNERS)",
     "sparse gradients (probes3)": "none: the core has no sparse tensors",
     "positive, angle, signbit (miscops)": "miscops",
+    **{c: "funcsig" for c in ("module-level functions, generic (funcsig)",
+                              "numbers as tensors, deprecated forms (funcsig)",
+                              "function binding (funcsig)", "factory keywords (funcsig)",
+                              "hand-bound functions (funcsig)")},
 }
 
 

@@ -27,8 +27,22 @@ def _tool():
 
 def test_data_file_is_what_torch_says_now(torch_mod):
     tool = _tool()
-    assert signatures.DATA.read_text(encoding="utf-8") == tool.dump(tool.build()), \
+    data = tool.build()
+    assert signatures.DATA.read_text(encoding="utf-8") == tool.dump(data), \
         "stale: run tools/gen_torch_signatures.py"
+    assert signatures.FUNCTIONS.read_text(encoding="utf-8") == tool.dump_functions(data), \
+        "stale: run tools/gen_torch_signatures.py"
+
+
+def test_function_table_covers_torchs_parsed_functions(torch_mod):
+    """Every torch.* function bound by torch's parser is in the table, and none of torch's
+    Python functions (torch.split, torch.norm ... in torch/functional.py) is."""
+    table = signatures.function_signatures("functions")
+    assert "split" not in table and "norm" not in table and "einsum" not in table
+    for name in ("add", "div", "zeros", "empty_like", "where", "tensor", "nonzero", "arange"):
+        assert name in table, name
+    assert "linalg_matrix_norm" in signatures.function_signatures("linalg")
+    assert "avg_pool2d" in signatures.function_signatures("nn")
 
 
 def test_printing_follows_function_signature_to_string():
