@@ -22,7 +22,6 @@ KNOWN_DIFFERENT: dict[str, set[str]] = {
         "i.div_(t.tensor([2, -3, 0]), rounding_mode='trunc')",
     },
     "last session's ops (probes2)": {  # probes2
-        't.any(None)',
         'F.max_pool2d(img, 2, foo=1)',
     },
     "last two sessions' ops (probes3)": {  # probes3
@@ -43,18 +42,18 @@ KNOWN_DIFFERENT: dict[str, set[str]] = {
     },
     "probes3's finds in other helpers' files": {  # overlap, funcsig (probes_probes3.OTHER_OWNERS)
         't.diff(x, out=x)',
-        "t.div(7, x, rounding_mode='floor')",
     },
     'sparse gradients (probes3)': {  # none: the core has no sparse tensors
         'F.embedding(t.tensor([0, 0, 2]), m.requires_grad_(), sparse=True).sum().backward()',
         'nn.Embedding(5, 2, sparse=True)(t.tensor([1])).sum().backward()',
     },
-    'positive, angle, signbit (miscops)': {  # miscops
-        't.positive()',
-        't.positive(x, x)',
-        't.angle()',
-        't.angle(x, x)',
-        't.signbit()',
-        't.signbit(x, x)',
+    'function binding (funcsig)': {  # funcsig
+        't.mm(x, x.t(), out_dtype=t.float32)',
+        't.mm(x, x.t(), t.float32)',
+        't.bmm(x[None], x[None].mT, out_dtype=t.float64)',
+        't.gather(x, 0, t.tensor([[0]]), sparse_grad=1)',
+    },
+    'factory keywords (funcsig)': {  # funcsig
+        't.empty((2,), memory_format=t.contiguous_format).shape',
     },
 }
