@@ -10,12 +10,71 @@ heapsort below a depth limit, one insertion sort at the end) on integer keys.
 Only the order of equal keys depends on this; sorting.py calls in here only for a line that
 has ties. Keys are ranks: a smaller key comes first, equal keys are "equivalent" under
 PyTorch's comparator (NaN == NaN, -0.0 == 0.0).
+
+The steps are whole-array NumPy calls over a range, with ``out=`` into a ``Work`` (counted
+scratch the caller carved, four line-sized buffers); where NumPy can only return an array of
+its own (np.flatnonzero, a gather by index), it is called on pieces of at most _PIECE
+elements, so nothing line-sized is made behind the allocator's back.
 """
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 
+from ..storage import UntypedStorage
+
 _THRESHOLD = 16  # libstdc++'s _S_threshold: ranges this short are left to insertion sort
+_PIECE = 256  # elements per NumPy call that returns an array of its own (2 KiB of int64)
+
+
+class Work(NamedTuple):
+    """Counted scratch for replaying on a line of n keys: four int64 buffers and a bool one,
+    each at least n long (``parts(n)`` says what to carve)."""
+
+    left: np.ndarray
+    right: np.ndarray
+    comp: np.ndarray
+    aux: np.ndarray
+    mask: np.ndarray
+
+    @staticmethod
+    def parts(n: int) -> list:
+        return [(np.int64, n), (np.int64, n + 1), (np.int64, n), (np.int64, n + 64),
+                (np.bool_, n)]
+
+    @staticmethod
+    def new(n: int, op: str) -> Work:
+        """A Work in storages of its own, counted (the caller has no scratch to carve)."""
+        return Work(*[UntypedStorage(size, dt, op + " (scratch)")._array
+                      for dt, size in Work.parts(n)])
+
+
+def _positions(mask: np.ndarray, base: int, out: np.ndarray) -> int:
+    """np.flatnonzero(mask) + base, written into ``out``, piece by piece; the count."""
+    count = 0
+    for c in range(0, mask.size, _PIECE):
+        found = np.flatnonzero(mask[c:c + _PIECE])
+        np.add(found, base + c, out=out[count:count + found.size])
+        count += found.size
+    return count
+
+
+def _swap_many(arrays: tuple, li: np.ndarray, ri: np.ndarray) -> None:
+    """Swap arr[li] with arr[ri] in each of ``arrays``, positions all distinct, piece by
+    piece."""
+    for c in range(0, li.size, _PIECE):
+        a, b = li[c:c + _PIECE], ri[c:c + _PIECE]
+        for arr in arrays:
+            held = arr[a]
+            arr[a] = arr[b]
+            arr[b] = held
+
+
+def _gather_into(out: np.ndarray, src: np.ndarray, index: np.ndarray) -> None:
+    """out = src[index], piece by piece."""
+    for c in range(0, index.size, _PIECE):
+        out[c:c + _PIECE] = src[index[c:c + _PIECE]]
 
 
 def _lg(n: int) -> int:
@@ -38,25 +97,99 @@ def _move_median_to_first(keys, pos, result: int, a: int, b: int, c: int) -> Non
     _swap(keys, pos, result, m)
 
 
-def _partition_pivot(keys: np.ndarray, pos: np.ndarray, first: int, last: int) -> int:
+def _partition_pivot(keys: np.ndarray, pos: np.ndarray, first: int, last: int,
+                     work: Work) -> int:
     """``__unguarded_partition_pivot``: the median of three goes to ``first``, then a Hoare
     partition of [first + 1, last). Done with whole-array steps: the left scan stops at the
     positions whose key is >= the pivot, in order, the right scan at those <= the pivot, from
     the end; the m-th stops of both are swapped while they haven't crossed."""
     _move_median_to_first(keys, pos, first, first + 1, first + (last - first) // 2, last - 1)
-    p = keys[first]
-    seg = keys[first + 1:last]
-    left = np.flatnonzero(seg >= p) + (first + 1)
-    right = np.flatnonzero(keys[first:last] <= p)[::-1] + first  # the pivot: a sentinel
+    p, r = keys[first], last - first
+    if r <= _PIECE:  # NumPy's own arrays are small here
+        left = np.flatnonzero(keys[first + 1:last] >= p) + (first + 1)
+        right = np.flatnonzero(keys[first:last] <= p)[::-1] + first  # the pivot: a sentinel
+    else:
+        mask = work.mask
+        np.greater_equal(keys[first + 1:last], p, out=mask[:r - 1])
+        left = work.left[:_positions(mask[:r - 1], first + 1, work.left)]
+        np.less_equal(keys[first:last], p, out=mask[:r])
+        right = work.right[:_positions(mask[:r], first, work.right)][::-1]
+    if left.size == r - 1 and right.size == r:  # every key equal: [first + 1, last) reversed
+        _reverse(pos, first + 1, last, work)
+        return first + (r + 1) // 2
     m = min(left.size, right.size)
     k = int(np.count_nonzero(left[:m] < right[:m]))  # a prefix: left rises, right falls
     if k:
-        li, ri = left[:k], right[:k]
-        keys[li], keys[ri] = keys[ri], keys[li].copy()
-        pos[li], pos[ri] = pos[ri], pos[li].copy()
+        _swap_many((keys, pos), left[:k], right[:k])
     # the left scan stops at its next original stop, or at the last swapped right position
     cut = int(left[k]) if k < left.size else last
     return min(cut, int(right[k - 1])) if k else cut
+
+
+def _reverse(pos: np.ndarray, first: int, last: int, work: Work) -> None:
+    held = work.comp[:last - first]
+    np.copyto(held, pos[first:last][::-1])
+    np.copyto(pos[first:last], held)
+
+
+def _equal_run(pos: np.ndarray, lo: int, hi: int, depth: int, stack: list, work: Work) -> None:
+    """__introsort_loop over [lo, hi) where every key is equal, one level of ranges at a time.
+    Every partition there swaps first with the middle and reverses [first + 1, last) (see
+    _partition_pivot), so a level's ranges are done together: each position of the level's
+    ranges gets its source index (first + last - p inside them, p elsewhere), then one gather.
+    The ranges, their sources and the gather live in ``work``. Below the depth limit, the
+    ranges left go back on ``stack`` for the heapsort."""
+    r = hi - lo
+    cap = r // (_THRESHOLD + 1) + 1  # ranges longer than the threshold one level can hold
+    aux = work.aux
+    firsts, lasts, cuts, tmp = [aux[i * cap:(i + 1) * cap] for i in range(4)]
+    firsts2, lasts2, keep = [aux[(4 + 2 * i) * cap:(6 + 2 * i) * cap] for i in range(3)]
+    source, held, mask = work.right[:r + 1], work.comp[:r], work.mask
+    firsts[0], lasts[0], c = lo, hi, 1
+    while c:
+        f, la, cu, t = firsts[:c], lasts[:c], cuts[:c], tmp[:c]
+        if depth == 0:
+            stack.extend([(int(a), int(b), 0) for a, b in zip(f, la, strict=True)])
+            return
+        depth -= 1
+        np.subtract(la, f, out=cu)  # the middle of each range: its median of three
+        np.floor_divide(cu, 2, out=cu)
+        np.add(cu, f, out=cu)
+        _swap_many((pos,), f, cu)
+        # source: first + last over (first, last) of each range, by a running sum of steps
+        source.fill(0)
+        np.add(f, 1 - lo, out=t)
+        np.add(f, la, out=cu)
+        source[t] = cu
+        np.subtract(la, lo, out=t)
+        for i in range(0, c, _PIECE):  # (distinct positions)
+            source[t[i:i + _PIECE]] -= cu[i:i + _PIECE]
+        np.cumsum(source, out=source)
+        src = source[:r]
+        np.greater(src, 0, out=mask[:r])
+        ramp = held
+        ramp.fill(1)
+        ramp[:1] = lo
+        np.cumsum(ramp, out=ramp)
+        np.subtract(src, ramp, out=src)
+        np.logical_not(mask[:r], out=mask[:r])
+        np.copyto(src, ramp, where=mask[:r])
+        _gather_into(held, pos, src)
+        np.copyto(pos[lo:hi], held)
+        # the children: [first, cut) and [cut, last), cut = first + ceil((last - first) / 2)
+        np.subtract(la, f, out=cu)
+        np.add(cu, 1, out=cu)
+        np.floor_divide(cu, 2, out=cu)
+        np.add(cu, f, out=cu)
+        np.copyto(firsts2[:c], f)
+        np.copyto(firsts2[c:2 * c], cu)
+        np.copyto(lasts2[:c], cu)
+        np.copyto(lasts2[c:2 * c], la)
+        np.subtract(lasts2[:2 * c], firsts2[:2 * c], out=keep[:2 * c])
+        np.greater(keep[:2 * c], _THRESHOLD, out=mask[:2 * c])
+        c = _positions(mask[:2 * c], 0, keep)
+        _gather_into(firsts[:c], firsts2, keep[:c])
+        _gather_into(lasts[:c], lasts2, keep[:c])
 
 
 def _adjust_heap(keys, pos, first: int, hole: int, length: int, vk, vp) -> None:
@@ -91,13 +224,15 @@ def _pop_heap(keys, pos, first: int, last: int, result: int) -> None:
     _adjust_heap(keys, pos, first, 0, last - first, vk, vp)
 
 
-def _heap_select(keys, pos, first: int, middle: int, last: int) -> None:
+def _heap_select(keys, pos, first: int, middle: int, last: int, work: Work) -> None:
     """Keep the best ``middle - first`` in a max-heap; only the elements that beat its top
     (found with one comparison over the rest, checked again as the top improves) move."""
     _make_heap(keys, pos, first, middle)
     if middle >= last or middle == first:
         return
-    for i in np.flatnonzero(keys[middle:last] < keys[first]) + middle:
+    r = last - middle
+    np.less(keys[middle:last], keys[first], out=work.mask[:r])
+    for i in work.left[:_positions(work.mask[:r], middle, work.left)]:
         if keys[i] < keys[first]:
             _pop_heap(keys, pos, first, middle, int(i))
 
@@ -108,35 +243,78 @@ def _sort_heap(keys, pos, first: int, last: int) -> None:
         _pop_heap(keys, pos, first, last, last)
 
 
-def _insertion_sort(keys, pos, first: int, last: int) -> None:
+def _insertion_sort(keys, pos, first: int, last: int, work: Work) -> None:
     """libstdc++'s insertion sort moves a value only past strictly larger ones: it is a
-    stable sort of what it is given."""
-    if last - first > 1:
-        order = np.argsort(keys[first:last], kind="stable") + first
-        keys[first:last], pos[first:last] = keys[order], pos[order]
+    stable sort of what it is given. Sorted here in place as distinct int64 pairs
+    ``key << 32 | offset`` (keys are ranks, below 2**31), then pos gathered by offset."""
+    r = last - first
+    if r <= 1:
+        return
+    comp, held = work.comp[:r], work.left[:r]
+    np.left_shift(keys[first:last], 32, out=comp)
+    held.fill(1)
+    held[:1] = 0
+    np.cumsum(held, out=held)
+    np.bitwise_or(comp, held, out=comp)
+    comp.sort()
+    np.right_shift(comp, 32, out=keys[first:last])
+    np.bitwise_and(comp, 0xFFFFFFFF, out=comp)  # the offsets, in their new order
+    np.copyto(held, pos[first:last])
+    for c in range(0, r, _PIECE):
+        pos[first + c:min(last, first + c + _PIECE)] = held[comp[c:c + _PIECE]]
 
 
-def std_sort(keys: np.ndarray, pos: np.ndarray, first: int, last: int) -> None:
-    """``std::sort`` of keys[first:last], carrying pos along."""
+def tie_keys(tie: np.ndarray, order: np.ndarray, step: np.ndarray, keys: np.ndarray) -> None:
+    """The keys std_sort takes, for one line, into ``keys``: ``tie`` says where neighbours of
+    the line's stable ``order`` are equal (n - 1 bools); an element's key is twice the rank
+    of its value among the line's distinct values, plus 1 if another element shares it.
+    ``step``: an int64 buffer of n."""
+    step[:1] = 0
+    np.logical_not(tie, out=step[1:], casting="unsafe")  # +1 at each new value
+    np.cumsum(step, out=step)
+    np.left_shift(step, 1, out=step)
+    np.bitwise_or(step[1:], tie, out=step[1:], casting="unsafe")  # equal to the one before
+    np.bitwise_or(step[:-1], tie, out=step[:-1], casting="unsafe")  # ... or the one after
+    keys[order] = step
+
+
+def _ties_inside(keys: np.ndarray, lo: int, hi: int, work: Work) -> bool:
+    """Two odd keys in [lo, hi)? (tie_keys: only values that occur twice have odd keys.)
+    Without two, the range's own arrangement can't change the order of equal values: they
+    sit in other ranges, and the final insertion sort keeps the ranges' order."""
+    odd = np.bitwise_and(keys[lo:hi], 1, out=work.comp[:hi - lo])
+    return np.count_nonzero(odd) >= 2
+
+
+def _all_equal(keys: np.ndarray, lo: int, hi: int, work: Work) -> bool:
+    return bool(np.equal(keys[lo:hi], keys[lo], out=work.mask[:hi - lo]).all())
+
+
+def std_sort(keys: np.ndarray, pos: np.ndarray, first: int, last: int, work: Work) -> None:
+    """``std::sort`` of keys[first:last] (tie_keys' keys), carrying pos along; the ranges
+    whose arrangement can't matter are left as they are (_ties_inside)."""
     n = last - first
     if n <= 0:
         return
     stack = [(first, last, 2 * _lg(n))]
     while stack:  # __introsort_loop; its ranges are disjoint, so any visiting order will do
         lo, hi, depth = stack.pop()
-        while hi - lo > _THRESHOLD:
+        while hi - lo > _THRESHOLD and _ties_inside(keys, lo, hi, work):
+            if depth and keys[lo] == keys[hi - 1] and _all_equal(keys, lo, hi, work):
+                _equal_run(pos, lo, hi, depth, stack, work)
+                break
             if depth == 0:
-                _heap_select(keys, pos, lo, hi, hi)
+                _heap_select(keys, pos, lo, hi, hi, work)
                 _sort_heap(keys, pos, lo, hi)
                 break
             depth -= 1
-            cut = _partition_pivot(keys, pos, lo, hi)
+            cut = _partition_pivot(keys, pos, lo, hi, work)
             stack.append((cut, hi, depth))
             hi = cut
-    _insertion_sort(keys, pos, first, last)  # __final_insertion_sort over the whole range
+    _insertion_sort(keys, pos, first, last, work)  # __final_insertion_sort over the whole range
 
 
-def nth_element(keys: np.ndarray, pos: np.ndarray, nth: int) -> None:
+def nth_element(keys: np.ndarray, pos: np.ndarray, nth: int, work: Work) -> None:
     """``std::nth_element(begin, begin + nth, end)``."""
     first, last = 0, keys.size
     if first == last or nth == last:
@@ -144,33 +322,34 @@ def nth_element(keys: np.ndarray, pos: np.ndarray, nth: int) -> None:
     depth = 2 * _lg(last - first)
     while last - first > 3:  # __introselect
         if depth == 0:
-            _heap_select(keys, pos, first, nth + 1, last)
+            _heap_select(keys, pos, first, nth + 1, last, work)
             _swap(keys, pos, first, nth)
             return
         depth -= 1
-        cut = _partition_pivot(keys, pos, first, last)
+        cut = _partition_pivot(keys, pos, first, last, work)
         if cut <= nth:
             first = cut
         else:
             last = cut
-    _insertion_sort(keys, pos, first, last)
+    _insertion_sort(keys, pos, first, last, work)
 
 
-def partial_sort(keys: np.ndarray, pos: np.ndarray, middle: int) -> None:
+def partial_sort(keys: np.ndarray, pos: np.ndarray, middle: int, work: Work) -> None:
     """``std::partial_sort(begin, begin + middle, end)``."""
-    _heap_select(keys, pos, 0, middle, keys.size)
+    _heap_select(keys, pos, 0, middle, keys.size, work)
     _sort_heap(keys, pos, 0, middle)
 
 
-def topk_order(keys: np.ndarray, pos: np.ndarray, k: int, sorted_: bool) -> np.ndarray:
+def topk_order(keys: np.ndarray, pos: np.ndarray, k: int, sorted_: bool,
+               work: Work) -> np.ndarray:
     """The positions PyTorch's topk_impl_loop leaves in its first k slots (keys already say
     largest or smallest first; ``pos``: 0, 1, ... n - 1, carried along, then cut to k)."""
     if k == 0:
         return pos[:0]
     if k * 64 <= keys.size:
-        partial_sort(keys, pos, k)
+        partial_sort(keys, pos, k, work)
     else:
-        nth_element(keys, pos, k - 1)
+        nth_element(keys, pos, k - 1, work)
         if sorted_:
-            std_sort(keys, pos, 0, k - 1)
+            std_sort(keys, pos, 0, k - 1, work)
     return pos[:k]

@@ -144,7 +144,7 @@ def _runs_pick(values: list) -> int:
     return best_at
 
 
-def _mode_line(line: np.ndarray) -> int:
+def _mode_line(line: np.ndarray, work: _std_sort.Work | None) -> int:
     """The index mode_kernel_impl reports for one line."""
     n = line.shape[0]
     if _isnan(line).any():
@@ -159,9 +159,9 @@ def _mode_line(line: np.ndarray) -> int:
     if n <= _THRESHOLD or counts[g] == 1:
         return int(order[last])  # insertion sort is stable; a run of one has one index
     keys = np.empty(n, dtype=np.int64)
-    keys[order] = np.cumsum(np.concatenate(([0], s[1:] != s[:-1])))
+    _std_sort.tie_keys(s[1:] == s[:-1], order, np.empty(n, dtype=np.int64), keys)
     pos = np.arange(n)
-    _std_sort.std_sort(keys, pos, 0, n)
+    _std_sort.std_sort(keys, pos, 0, n, work)
     return int(pos[last])
 
 
@@ -182,8 +182,10 @@ def mode(self, dim: int = -1, keepdim: bool = False):
     lines = np.moveaxis(a, d, -1)
     vals, idxs = np.moveaxis(values._array(), d, -1), np.moveaxis(indices._array(), d, -1)
     wide = self.dtype is dtypes.bfloat16  # NumPy orders bfloat16 as float32 (exact)
+    n = lines.shape[-1]
+    work = _std_sort.Work.new(n, "mode") if n > _THRESHOLD else None
     for where in np.ndindex(*lines.shape[:-1]):
-        p = _mode_line(lines[where].astype(np.float32) if wide else lines[where])
+        p = _mode_line(lines[where].astype(np.float32) if wide else lines[where], work)
         idxs[where] = p
         vals[where] = lines[where][p]
     values, indices = _finish(values, indices, d, keepdim, self)

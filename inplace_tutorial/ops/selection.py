@@ -87,7 +87,7 @@ def _pick(a: np.ndarray, dtype: dtypes.dtype, d: int, rank, op: str, replay
     _sort_lines(a, d, False, None, None, order._array(), stable=True)
     lines, ordered = np.moveaxis(a, d, -1), np.moveaxis(order._array(), d, -1)
     vals, idxs = np.moveaxis(values._array(), d, -1), np.moveaxis(indices._array(), d, -1)
-    n = lines.shape[-1]
+    n, work = lines.shape[-1], None
     for part in chunks(lines.shape[:-1], max(1, 512 // n)):
         line, o = lines[part], ordered[part]
         nans = _isnan(line).sum(axis=-1, keepdims=True)
@@ -105,7 +105,9 @@ def _pick(a: np.ndarray, dtype: dtypes.dtype, d: int, rank, op: str, replay
             keys = np.empty(n, dtype=np.int64)
             step = np.concatenate(([0], ~_same(s[w][1:], s[w][:-1])))
             keys[o[w]] = np.cumsum(step)
-            p = replay(line[w], keys, int(r[w][0]))
+            if work is None:
+                work = _std_sort.Work.new(n, op)
+            p = replay(line[w], keys, int(r[w][0]), work)
             if p is None:
                 continue
             idxs[part][w] = p
@@ -117,7 +119,7 @@ def _kth_rank(k: int):
     return lambda nans, n: np.full(nans.shape, k - 1, dtype=np.int64)
 
 
-def quick_select(line: np.ndarray, keys: np.ndarray, k: int) -> int:
+def quick_select(line: np.ndarray, keys: np.ndarray, k: int, work=None) -> int:
     """The position (in the line) that PyTorch's quick_select_template leaves at ``k``:
     Sedgewick's median-of-three quickselect over a copy of the line, ``keys`` its ranks (a
     larger key compares greater; NaN has the largest)."""
@@ -211,11 +213,11 @@ def _nanmedian_rank(nans, n):
     return np.maximum((n - nans - 1) // 2, 0)
 
 
-def _nth_element(keys: np.ndarray, r: int) -> int:
+def _nth_element(keys: np.ndarray, r: int, work: _std_sort.Work) -> int:
     """The position std::nth_element leaves at ``r``."""
     pos = np.arange(keys.size)
     keys = keys.copy()
-    _std_sort.nth_element(keys, pos, r)
+    _std_sort.nth_element(keys, pos, r, work)
     return int(pos[r])
 
 
@@ -273,18 +275,22 @@ def _median_all(self: Tensor, op: str, ignore_nan: bool) -> Tensor:
     return out
 
 
-def _all_nan_line(line: np.ndarray, keys: np.ndarray, r: int) -> int | None:
+def _all_nan_line(line: np.ndarray, keys: np.ndarray, r: int,
+                  work: _std_sort.Work) -> int | None:
     """nanmedian(dim) breaks ties by index, except among NaNs: an all-NaN line's pick is
     std::nth_element's."""
-    return _nth_element(keys, r) if _isnan(line).all() else None
+    return _nth_element(keys, r, work) if _isnan(line).all() else None
 
 
-def _nth_whole(line: np.ndarray, keys: np.ndarray, r: int) -> int | None:
+def _nth_whole(line: np.ndarray, keys: np.ndarray, r: int,
+               work: _std_sort.Work) -> int | None:
     """The whole-tensor median's std::nth_element compares values only, so of equal values
     only -0.0 and 0.0 can be told apart: where the median is a zero, its sign is the one
     nth_element leaves there."""
     zero = line.dtype.kind == "f" or line.dtype.name == "bfloat16"
-    return _nth_element(keys, r) if zero and line[keys == np.sort(keys)[r]][0] == 0 else None
+    if zero and line[keys == np.sort(keys)[r]][0] == 0:
+        return _nth_element(keys, r, work)
+    return None
 
 
 _ABSENT = object()  # median() without a dim: the whole-tensor form

@@ -10,6 +10,7 @@ leaves them, which _std_sort.py replays. A few lines at a time, 512 elements.
 from __future__ import annotations
 
 import contextlib
+import math
 from collections.abc import Iterator
 
 import numpy as np
@@ -32,7 +33,7 @@ from .tensor_iterator import WORKSPACE_BYTES, Scratch, chunks
 # of its own, behind the allocator's back, so a call is kept to 512 elements (4 KiB of int64,
 # the size of a few Python objects) and its result is copied at once into counted memory
 # (the indices' own cells, or the workspace for topk); everything else a chunk needs lives
-# there too. A line longer than this is still one call (its index array line-sized).
+# there too. A longer line is sorted in place in counted memory instead (_order_long).
 _LINE_CHUNK = 512
 
 
@@ -51,8 +52,9 @@ TopkResult = _return_type("topk")
 
 
 def _order(line: np.ndarray, descending: bool, out: np.ndarray) -> None:
-    """Stable argsort along the last axis, into ``out``. Descending: sort the reversed line
-    ascending and reverse back, so equal values still keep their order and NaN comes first."""
+    """Stable argsort along the last axis, into ``out`` (at most _LINE_CHUNK elements).
+    Descending: sort the reversed line ascending and reverse back, so equal values still keep
+    their order and NaN comes first."""
     if not descending:
         np.copyto(out, np.argsort(line, axis=-1, kind="stable"))
         return
@@ -60,59 +62,103 @@ def _order(line: np.ndarray, descending: bool, out: np.ndarray) -> None:
     np.subtract(line.shape[-1] - 1, rev[..., ::-1], out=out)
 
 
+def _order_long(line: np.ndarray, descending: bool, out: np.ndarray, vals: np.ndarray,
+                comp: np.ndarray, mask: np.ndarray) -> None:
+    """Stable argsort of one 1-D line longer than _LINE_CHUNK, into ``out``, with no array
+    NumPy makes for itself larger than _LINE_CHUNK elements: each value gets an int64 key
+    (_key_of), and the int64 pairs ``key << 32 | index`` (``comp``, counted) are sorted in
+    place: as every pair is distinct, that order is the stable one, whatever algorithm NumPy
+    uses. ``vals``: a counted buffer of the line's dtype; ``mask``: a bool one."""
+    _key_of(line, comp, vals, mask)
+    if descending:  # the largest key first (NaN's), equal values still by index
+        np.negative(comp, out=comp)
+    np.left_shift(comp, 32, out=comp)
+    np.bitwise_or(comp, ramp(out, 0), out=comp)
+    comp.sort()
+    np.bitwise_and(comp, 0xFFFFFFFF, out=out)
+
+
+_SIGNED = {2: np.int16, 4: np.int32}  # the float dtypes whose bits fit a key: their int twins
+
+
+def _key_of(line: np.ndarray, key: np.ndarray, vals: np.ndarray, mask: np.ndarray) -> None:
+    """An int64 per value, in the order PyTorch sorts them (NaN last, all NaNs equal, -0.0
+    equal to 0.0), below 2**31 in size. Floats up to 32 bits: their bits as a signed int with
+    the negatives' magnitude bits flipped (IEEE order), after 0.0 is added (-0.0 becomes 0.0)
+    and every NaN is made the same quiet NaN; integers: themselves. float64 and int64: the
+    rank among the line's values, found by binary search in a sorted copy (``vals``)."""
+    if line.dtype.itemsize <= 4 and line.dtype.kind != "f":
+        np.copyto(key, line, casting="unsafe")
+        return
+    if line.dtype.kind == "f" and line.dtype.itemsize in _SIGNED:
+        np.add(line, 0, out=vals)
+        np.isnan(vals, out=mask)
+        np.copyto(vals, np.nan, where=mask)
+        bits = vals.view(_SIGNED[line.dtype.itemsize])
+        np.copyto(key, bits)
+        np.less(key, 0, out=mask)
+        np.bitwise_xor(key, np.iinfo(bits.dtype).max, out=key, where=mask)
+        return
+    np.copyto(vals, line)
+    vals.sort()
+    for c in range(0, line.shape[0], _LINE_CHUNK):
+        np.copyto(key[c:c + _LINE_CHUNK], np.searchsorted(vals, line[c:c + _LINE_CHUNK]))
+
+
 _ROWS = np.arange(_LINE_CHUNK)[:, None]  # a chunk's line numbers, for _gather
 
 
 def _gather(line: np.ndarray, order: np.ndarray, out: np.ndarray) -> None:
     """``out = line`` in ``order`` along the last axis (NumPy's gather makes an array of its
-    own first: a chunk's values, at most 4 KiB)."""
-    if line.ndim == 2:  # np.take_along_axis, without its Python-level index building
+    own first: at most _LINE_CHUNK values, so a long 1-D line is gathered piece by piece)."""
+    if line.ndim == 1:
+        for c in range(0, line.shape[0], _LINE_CHUNK):
+            np.copyto(out[c:c + _LINE_CHUNK], line[order[c:c + _LINE_CHUNK]])
+    elif line.ndim == 2:  # np.take_along_axis, without its Python-level index building
         np.copyto(out, line[_ROWS[:line.shape[0]], order])
     else:
         np.copyto(out, np.take_along_axis(line, order, axis=-1))
 
 
-def _ties(s: np.ndarray) -> np.ndarray:
+def _ties(s: np.ndarray, out: np.ndarray, nan_a: np.ndarray, nan_b: np.ndarray) -> np.ndarray:
     """Where a sorted line holds two neighbours that compare equal under PyTorch's comparator
-    (NaN equals NaN, -0.0 equals 0.0); one bool per neighbouring pair."""
-    tie = s[..., 1:] == s[..., :-1]
+    (NaN equals NaN, -0.0 equals 0.0); one bool per neighbouring pair, into ``out`` (``nan_a``,
+    ``nan_b``: bool buffers of the same size, for floats)."""
+    np.equal(s[..., 1:], s[..., :-1], out=out)
     if s.dtype.kind == "f" or s.dtype.name == "bfloat16":
-        tie |= np.isnan(s[..., 1:]) & np.isnan(s[..., :-1])
-    return tie
-
-
-def _ranks(s: np.ndarray, order: np.ndarray, step: np.ndarray, keys: np.ndarray) -> None:
-    """int64 keys of one line for _std_sort, into ``keys``: the rank of each value among the
-    line's distinct values, counted in the sort's direction, so a smaller key comes first.
-    ``s``: the line in the stable ``order``, where equal values sit side by side; ``step``:
-    a line-sized buffer."""
-    step[:1] = 0
-    np.logical_not(_ties(s), out=step[1:], casting="unsafe")  # +1 at each new value
-    np.cumsum(step, out=step)
-    keys[order] = step
+        np.isnan(s[..., 1:], out=nan_a)
+        np.isnan(s[..., :-1], out=nan_b)
+        np.logical_and(nan_a, nan_b, out=nan_a)
+        np.logical_or(out, nan_a, out=out)
+    return out
 
 
 def _std_order(lines: np.ndarray, s: np.ndarray, order: np.ndarray, k: int | None,
-               sorted_: bool, step: np.ndarray, keys: np.ndarray) -> bool:
+               sorted_: bool, step: np.ndarray, keys: np.ndarray, tie: tuple,
+               work: _std_sort.Work) -> bool:
     """The stable ``order`` (``s``: the lines in it), replaced where PyTorch's unstable
     algorithm decides otherwise: std::sort on lines with ties; topk's
     partial_sort/nth_element on lines with ties and on every line of an unsorted topk whose
-    nth_element leaves its own arrangement. ``step``, ``keys``: line-sized int64 buffers.
-    False if no line was replayed."""
+    nth_element leaves its own arrangement. ``step``, ``keys``: line-sized int64 buffers;
+    ``tie``: _ties' three bool buffers, as large as ``s``; ``work``: _std_sort's. False if
+    no line was replayed."""
     n = lines.shape[-1]
     if k is None and n <= 16:  # std::sort is an insertion sort there: stable
         return False
     if k is not None and not sorted_ and k * 64 > n:
         replay = np.argwhere(np.ones(lines.shape[:-1], dtype=bool))
     else:
-        replay = np.argwhere(_ties(s).any(axis=-1))
+        shape = s.shape[:-1] + (n - 1,)
+        bufs = [t[:math.prod(shape)].reshape(shape) if t.size else t for t in tie]
+        replay = np.argwhere(_ties(s, *bufs).any(axis=-1))
+    line_tie = [t[:n - 1] for t in tie]
     for where in map(tuple, replay):
-        _ranks(s[where], order[where], step, keys)
+        _std_sort.tie_keys(_ties(s[where], *line_tie), order[where], step, keys)
         pos = ramp(order[where] if k is None else step, 0)  # positions carried along keys
         if k is None:
-            _std_sort.std_sort(keys, pos, 0, n)
+            _std_sort.std_sort(keys, pos, 0, n, work)
         else:
-            order[where][:k] = _std_sort.topk_order(keys, pos, k, sorted_)
+            order[where][:k] = _std_sort.topk_order(keys, pos, k, sorted_, work)
     return len(replay) > 0
 
 
@@ -132,7 +178,8 @@ def _sort_lines(a: np.ndarray, dim: int, descending: bool, k: int | None,
     """Sort ``a`` along dim into ``values``/``indices`` (the first k of each line for topk),
     equal values in the order PyTorch's CPU kernel leaves them (``stable=False``: the order
     std::sort leaves; topk: std::partial_sort's or std::nth_element's). Chunk by chunk of
-    lines; the order, the lines in it and _std_sort's keys are written into counted memory."""
+    lines (a line longer than _LINE_CHUNK alone); the order, the lines in it and _std_sort's
+    keys are written into counted memory."""
     a, idx_out = np.moveaxis(a, dim, -1), np.moveaxis(indices, dim, -1)
     val_out = None if values is None else np.moveaxis(values, dim, -1)
     n = a.shape[-1]
@@ -140,41 +187,53 @@ def _sort_lines(a: np.ndarray, dim: int, descending: bool, k: int | None,
         return
     whole = k is not None and k < n  # topk: a chunk's full order, before its first k
     m = min(max(1, _LINE_CHUNK // n), a.size // n) * n  # elements of the largest chunk
+    long = n > _LINE_CHUNK
     # ml_dtypes' bfloat16 compares NaN as C does (never smaller, never larger), so NumPy's
     # sort leaves a line with NaN unsorted: bfloat16 lines are sorted as float32 (exact)
     wide = m if a.dtype.name == "bfloat16" else 0
+    key_dtype = np.float32 if wide else a.dtype
+    floats = a.dtype.kind == "f" or bool(wide)
     parts = [(np.int64, n), (np.int64, n), (np.int64, m * whole), (np.float32, wide),
-             (a.dtype, m)]
-    with _scratch(sum(np.dtype(t).itemsize * size for t, size in parts)) as raw:
-        step, keys, full, as_float, s_all = _carve(raw, parts)
+             (a.dtype, m), (key_dtype, n * long), (np.bool_, m), (np.bool_, m * floats),
+             (np.bool_, m * floats), *_std_sort.Work.parts(n)]
+    with _scratch(sum([np.dtype(t).itemsize * size for t, size in parts])) as raw:
+        step, keys, full, as_float, s_all, vals, *rest = _carve(raw, parts)
+        tie, work = tuple(rest[:3]), _std_sort.Work(*rest[3:])
         for part in chunks(a.shape[:-1], m // n):
             sel = part + (slice(None),)
             line = a[sel]
             order = full[:line.size].reshape(line.shape) if whole else idx_out[sel]
             if wide:
                 np.copyto(as_float[:line.size].reshape(line.shape), line, casting="unsafe")
-            _order(as_float[:line.size].reshape(line.shape) if wide else line, descending,
-                   order)
+            key_line = as_float[:line.size].reshape(line.shape) if wide else line
+            if long:  # one line: 1-D views of it
+                line, order, key_line = [x.reshape(n) for x in (line, order, key_line)]
+                _order_long(key_line, descending, order, vals, work.comp, work.mask)
+            else:
+                _order(key_line, descending, order)
             if stable and val_out is None:
                 continue
             s = s_all[:line.size].reshape(line.shape)  # the lines in the stable order
             _gather(line, order, s)
-            replayed = not stable and _std_order(line, s, order, k, sorted_, step, keys)
+            replayed = not stable and _std_order(line, s, order, k, sorted_, step, keys, tie,
+                                                  work)
             if replayed and val_out is not None:  # equal values moved: their signs, NaNs
                 _gather(line, order, s)
             if whole:
-                idx_out[sel] = order[..., :k]
+                idx_out[sel] = order[..., :k].reshape(idx_out[sel].shape)
             if val_out is not None:
-                val_out[sel] = s[..., :k]
+                val_out[sel] = s[..., :k].reshape(val_out[sel].shape)
 
 
 def _carve(raw: np.ndarray, parts: list) -> list:
-    """1-D arrays of the (dtype, size) ``parts`` cut one after the other from the bytes
-    ``raw`` (int64 first, so every part stays aligned)."""
-    out, start = [], 0
-    for dt, size in parts:
+    """1-D arrays of the (dtype, size) ``parts`` cut from the bytes ``raw``, in the order
+    given; laid out widest dtype first, so every part stays aligned."""
+    out: list = [None] * len(parts)
+    start = 0
+    for i in sorted(range(len(parts)), key=lambda i: -np.dtype(parts[i][0]).itemsize):
+        dt, size = parts[i]
         nbytes = np.dtype(dt).itemsize * size
-        out.append(raw[start:start + nbytes].view(dt))
+        out[i] = raw[start:start + nbytes].view(dt)
         start += nbytes
     return out
 
