@@ -47,3 +47,48 @@ def test_log_softmax_makes_no_input_sized_temporary(shape, rows):
     out = x.log_softmax(1)
     assert memory.max_memory_allocated() - base == 4 * (x.numel() + rows * shape[0])
     del out
+
+
+# nll_loss's usual call (every target a class, no weight, mean or sum) skips the masks and
+# index buffers of the general path: same bits, fewer counted buffers. An ignore_index inside
+# the targets' range that no target has sends the same call down the general path.
+@pytest.mark.parametrize("dtype", ["float32", "float64", "float16"])
+@pytest.mark.parametrize("reduction", ["mean", "sum"])
+@pytest.mark.parametrize("shape", [(64, 10), (5, 3), (300, 7)])
+def test_nll_loss_usual_call_matches_the_general_path(shape, reduction, dtype):
+    n, c = shape
+    scores = np.random.default_rng(1).standard_normal((n, c + 1)).astype(dtype)[:, :c]
+    target = np.arange(n) % (c - 1)  # class c - 1 never appears: an ignore_index to route
+    results = []
+    for ignore_index in (-100, c - 1):
+        x = ipt.tensor(scores, requires_grad=True)
+        loss = ipt.nn.functional.nll_loss(x, ipt.tensor(target), reduction=reduction,
+                                          ignore_index=ignore_index)
+        total_weight = loss.grad_fn._saved_total_weight.numpy().copy()
+        loss.backward()
+        results.append((loss.detach().numpy().copy(), x.grad.numpy().copy(), total_weight))
+    (l1, g1, w1), (l2, g2, w2) = results
+    bits = f"u{np.dtype(dtype).itemsize}"
+    np.testing.assert_array_equal(l1.view(bits), l2.view(bits))
+    np.testing.assert_array_equal(g1.view(bits), g2.view(bits))
+    np.testing.assert_array_equal(w1, w2)
+
+
+def test_nll_loss_usual_call_allocates_only_its_results():
+    x = ipt.randn(64, 10).log_softmax(1).requires_grad_()
+    t = ipt.tensor(np.arange(64) % 10)
+    gc.collect()
+    memory.reset_peak_memory_stats()
+    base = memory.memory_allocated()
+    loss = ipt.nn.functional.nll_loss(x, t)
+    assert memory.max_memory_allocated() - base == 4 + 4  # the loss and total_weight
+    loss.backward()
+    assert memory.max_memory_allocated() - base == 4 + 4 + 4 + 64 * 10 * 4  # + grad, x.grad
+
+
+@pytest.mark.parametrize("bad", [10, -1])
+def test_nll_loss_out_of_range_target_still_raises(bad):
+    t = np.arange(64) % 10
+    t[7] = bad
+    with pytest.raises(IndexError, match=f"Target {bad} is out of bounds."):
+        ipt.nn.functional.nll_loss(ipt.randn(64, 10), ipt.tensor(t))

@@ -14,6 +14,7 @@ from ..layout import non_overlapping_and_dense
 from ..modes import STATE
 from ..tensor import Tensor
 from ._chunked import ramp, run_chunked
+from .tensor_iterator import WORKSPACE_BYTES, Scratch
 
 _REDUCTIONS = ("none", "mean", "sum")  # PyTorch's at::Reduction enum: 0, 1, 2
 
@@ -73,6 +74,12 @@ def nll_loss(input: Tensor, target: Tensor, weight: Tensor | None = None,
     if spatial and target.dtype is not dtypes.int64:  # the 2-D kernel reads int64 only
         raise RuntimeError(f"expected scalar type Long but found {target.dtype.short}")
     target_c = target if target.is_contiguous() else target.contiguous()
+    if weight is None and reduction != "none" and _plain_rows(input, target_c, ignore_index, c):
+        loss = _picked_sum(input._array(), target_c._array(), op)
+        total = np.float64(target_c.numel())
+        out = Tensor._empty((), input.dtype, op)
+        out._array()[...] = loss / total if reduction == "mean" else loss
+        return _record_nll(op, out, input, target, weight, reduction, ignore_index, total)
     counts, cells, k = _target_cells(target_c, ignore_index, c, input, op)
     # every position's loss, -input[target] * weight[target], 0 where the target is ignored
     # (an ignored position reads a cell of its own, unused)
@@ -98,12 +105,52 @@ def nll_loss(input: Tensor, target: Tensor, weight: Tensor | None = None,
             loss = losses.sum(dtype=np.float64)
             out._array()[...] = loss / total if reduction == "mean" else loss
     del losses, wp
+    return _record_nll(op, out, input, target, weight, reduction, ignore_index, total)
+
+
+def _record_nll(op: str, out: Tensor, input: Tensor, target: Tensor, weight: Tensor | None,
+                reduction: str, ignore_index: int, total) -> Tensor:
     total_weight = Tensor._empty((), input.dtype, op + " (total_weight)")
     total_weight._array()[...] = total
     # torch keeps ignore_index as an unsigned 64-bit SymInt: -100 reads back as 2**64 - 100
     return record(op, out, {"self": input}, target=target, weight=weight,
                   reduction=_REDUCTIONS.index(reduction), ignore_index=ignore_index % 2**64,
                   total_weight=total_weight)
+
+
+# The usual call (a batch of class scores, every target a class, no weight, a mean or a sum)
+# needs neither the "counts" mask nor counted index buffers: the targets' smallest and largest
+# values settle every check, and the cells' offsets live in the shared workspace for the op.
+def _plain_rows(input: Tensor, target: Tensor, ignore_index: int, c: int) -> bool:
+    """(N, C) scores whose classes are contiguous, and targets all in [0, C) of which none
+    can be ``ignore_index`` (it lies outside their range), small enough for the workspace."""
+    if input.dim() != 2 or input._stride[1] != 1 or target.dim() != 1:
+        return False
+    p = target._shape[0]
+    if p == 0 or p * (8 + input.dtype.itemsize) > WORKSPACE_BYTES:
+        return False
+    t = target._array()
+    lo, hi = int(np.minimum.reduce(t)), int(np.maximum.reduce(t))
+    return 0 <= lo and hi < c and not lo <= ignore_index <= hi
+
+
+def _row_cells(cells: np.ndarray, t: np.ndarray, row_step: int) -> None:
+    """cells[i] = i * row_step + t[i]: where row i's target sits in the rows' span."""
+    ramp(cells, 0, row_step)
+    np.add(cells, t, out=cells, casting="unsafe")
+
+
+def _picked_sum(a: np.ndarray, t: np.ndarray, op: str) -> np.float64:
+    """-sum(a[i, t[i]]) in float64, summed in the order the general path sums."""
+    p = t.size
+    with Scratch(np.uint8, op, p * (8 + a.itemsize)) as scratch:
+        raw = scratch.view((p * (8 + a.itemsize),))
+        cells = raw[:8 * p].view(np.int64)
+        losses = raw[8 * p:].view(a.dtype)
+        _row_cells(cells, t, a.strides[0] // a.itemsize)
+        np.take(_span(a), cells, out=losses)
+        np.negative(losses, out=losses)
+        return losses.sum(dtype=np.float64)
 
 
 def _check_nll_shapes(input: Tensor, target: Tensor, weight: Tensor | None,
@@ -254,13 +301,21 @@ def _nll_loss_bw(ctx, g):
     ignore_index -= 2**64 if ignore_index >= 2**63 else 0  # back from the unsigned SymInt
     target = target if target.is_contiguous() else target.contiguous()
     c = a.shape[0 if a.ndim == 1 else 1]
-    counts, cells, k = _target_cells(target, ignore_index, c, gx, "nll_loss backward")
     reduction = _REDUCTIONS[ctx.attr("reduction")]
     value = None  # the one value every target cell gets (a mean or a sum)
     if reduction != "none" or a.ndim == 1:
         with np.errstate(divide="ignore", invalid="ignore"):
             scale = np.float64(g._array().item())
             value = -(scale / np.float64(total.item()) if reduction == "mean" else scale)
+        if weight is None and _plain_rows(gx, target, ignore_index, c):
+            t = target._array()
+            with Scratch(np.int64, "nll_loss backward", t.size) as scratch:
+                cells = scratch.view((t.size,))
+                _row_cells(cells, t, c)
+                np.put(a.reshape(-1), cells, value)
+            return (gx,)
+    counts, cells, k = _target_cells(target, ignore_index, c, gx, "nll_loss backward")
+    if value is not None:
         if weight is None and k == counts.size:  # nothing to weigh or leave out
             np.put(a.reshape(-1), cells, value)
             return (gx,)
