@@ -8,8 +8,9 @@ result's, ``Expected out tensor to have dtype ...``); matrix_norm and norm are c
 (they compute, then check out's dtype in their own words and copy)."""
 from __future__ import annotations
 
+from . import modes
 from .arg_parser import argument_error, as_called, invalid_combination, is_index, is_number
-from .ops import norms, svd_out
+from .ops import norms, out_variants, svd_out
 from .ops import svd as svd_ops
 from .ops.arg_checks import check_tensor
 from .ops.cross import linalg_cross as cross
@@ -20,6 +21,21 @@ from .tensor import Tensor
 __all__ = ["LinAlgError", "cross", "matrix_norm", "norm", "svd", "svdvals", "vector_norm"]
 
 LinAlgError = svd_ops.LinAlgError  # a RuntimeError
+
+
+def _composite_out(name: str, out, input: Tensor, compute, rule) -> Tensor:  # noqa: A002
+    """out= of a composite (linalg_matrix_norm_out, linalg_norm_out): torch computes the
+    result as the function would, with autograd, checks out's dtype, resizes out and copies
+    the result in with ``copy_``, so out= with an input that requires grad is accepted and out
+    gets a CopyBackwards node (a leaf out that requires grad is copy_'s own refusal). Without
+    grad in play, the shared out= path does the same (one version step, resize warning)."""
+    if not (isinstance(out, Tensor) and modes.is_grad_enabled()
+            and (input.requires_grad or out.requires_grad)):
+        return computed(name, out, (input,), compute, rule)
+    result = compute()
+    rule(out, result)
+    out_variants.resize_output(out, result._shape)
+    return out.copy_(result)
 
 
 def _composite_dtype(name: str):
@@ -63,8 +79,8 @@ def matrix_norm(input: Tensor, ord="fro", dim=(-2, -1), keepdim: bool = False, *
         return norms.matrix_norm(input, ord, dim, keepdim, dtype=dtype)
     if out is None:
         return compute()
-    return computed("linalg_matrix_norm", out, (input,), compute,
-                    _composite_dtype("linalg.matrix_norm"))
+    return _composite_out("linalg_matrix_norm", out, input, compute,
+                          _composite_dtype("linalg.matrix_norm"))
 
 
 def norm(input: Tensor, ord=None, dim=None, keepdim: bool = False, *,  # noqa: A002
@@ -76,7 +92,7 @@ def norm(input: Tensor, ord=None, dim=None, keepdim: bool = False, *,  # noqa: A
         return norms.linalg_norm(input, ord, dim, keepdim, dtype=dtype)
     if out is None:
         return compute()
-    return computed("linalg_norm", out, (input,), compute, _composite_dtype("linalg.norm"))
+    return _composite_out("linalg_norm", out, input, compute, _composite_dtype("linalg.norm"))
 
 
 def svdvals(A: Tensor, *args, driver: str | None = None, out: Tensor | None = None) -> Tensor:
