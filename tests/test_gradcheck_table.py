@@ -384,6 +384,15 @@ CASES.update({
                 + a.aminmax(dim=0).min[0], [A], False),
 })
 
+# F.pad's reflect/replicate kernels (ops/padding.py): 1-D, 2-D and 3-D, borders that fold
+# back onto the edge, a negative amount that cuts
+_PADS = {1: ((2, 5), (3, 1)), 2: ((2, 4, 5), (2, 1, -1, 2)), 3: ((2, 3, 4, 5), (2, 1, -1, 1, 1, 0))}
+CASES.update({
+    f"{kernel}_pad{k}d": (lambda a, mode=mode, pad=pad: F.pad(a, pad, mode=mode) * 1.5,
+                          [shape], False)
+    for kernel, mode in (("reflection", "reflect"), ("replication", "replicate"))
+    for k, (shape, pad) in _PADS.items()})
+
 # Rows whose backward PyTorch leaves unimplemented (derivatives.yaml's not_implemented, or
 # its NotImplemented node): backward through them must raise PyTorch's error instead.
 NOT_IMPLEMENTED = {

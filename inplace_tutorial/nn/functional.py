@@ -20,6 +20,7 @@ from ..ops import activations, attention, loss_ops, nn_ops, normalization, pad_n
 from ..ops import batch_norm as batch_norm_ops
 from ..ops import cross_entropy as cross_entropy_ops
 from ..ops import embedding as embedding_ops
+from ..ops import padding as padding_ops
 from ..ops.arg_checks import check_tensor, check_type, int_list
 from ..tensor import Tensor
 from . import checks
@@ -306,3 +307,9 @@ def mse_loss(input: Tensor, target: Tensor, size_average: bool | None = None,
     if target._shape != shape:
         target = target.expand(shape)
     return loss_ops.mse_loss(input, target, reduction)
+
+
+def pad(input: Tensor, pad, mode: str = "constant", value=None) -> Tensor:  # noqa: A002
+    """F.pad (ops/padding.py): 'constant' is constant_pad_nd; 'reflect' and 'replicate' are
+    kernels with their own nodes (ReflectionPad2DBackward0 ...); 'circular' is slice copies."""
+    return padding_ops.pad(input, pad, mode, value)

@@ -28,4 +28,5 @@ from . import pad_nd, cross, diff, take_along_dim  # noqa: F401
 from . import cummaxmin, aminmax, mode  # noqa: F401
 from . import fmax_fmin  # noqa: F401
 from . import sign_angle  # noqa: F401
+from . import padding  # noqa: F401
 # isort: on

@@ -298,6 +298,10 @@ def _saved_programs(t):
         "native_layer_norm": lambda: F.layer_norm(x(2, 3), (3,), x(3, seed=1), x(3, seed=2)),
         "embedding": lambda: F.embedding(t.tensor([1, 0]), x(2, 3)),
         "constant_pad_nd": lambda: t.constant_pad_nd(x(2, 3), (1, 2)),
+        **{f"{kernel}_pad{k}d": (lambda mode=mode, k=k: F.pad(
+            x(*(2, 3, 4, 5)[3 - k:]), (2, 1, 1, 0, 1, 1)[:2 * k], mode=mode))
+           for kernel, mode in (("reflection", "reflect"), ("replication", "replicate"))
+           for k in (1, 2, 3)},
         "linalg_cross": lambda: t.linalg.cross(x(2, 3), x(2, 3, seed=1)),
         "gelu": lambda: F.gelu(x(3)),
         "sdpa": lambda: F.scaled_dot_product_attention(x(1, 1, 2, 4), x(1, 1, 3, 4, seed=1),
