@@ -104,6 +104,7 @@ NOT_POINTWISE |= {"aminmax", "cummaxmin", "mode", "out_selection", "selection", 
 NOT_POINTWISE |= {"cross", "diff", "take_along_dim"}
 NOT_POINTWISE |= {"nan_bits16"}  # the 16-bit NaN bits of unary ops (no ops of its own)
 NOT_POINTWISE |= {"cpu_loops"}  # the overlap walk's loop order (no ops of its own)
+NOT_POINTWISE |= {"padding"}  # F.pad's reflect/replicate kernels, circular copies (no out=)
 NOT_POINTWISE |= {"svd_out"}  # linalg.svd's and torch.svd's out= triples
 
 
