@@ -9,7 +9,14 @@ result's, ``Expected out tensor to have dtype ...``); matrix_norm and norm are c
 from __future__ import annotations
 
 from . import modes
-from .arg_parser import argument_error, as_called, invalid_combination, is_index, is_number
+from .arg_parser import (
+    argument_error,
+    as_called,
+    int_list,
+    invalid_combination,
+    is_index,
+    is_number,
+)
 from .ops import norms, out_variants, svd_out
 from .ops import svd as svd_ops
 from .ops.arg_checks import check_tensor
@@ -68,12 +75,13 @@ def matrix_norm(input: Tensor, ord="fro", dim=(-2, -1), keepdim: bool = False, *
                 dtype=None, out: Tensor | None = None) -> Tensor:
     """torch.linalg.matrix_norm(A, ord, dim, keepdim, *, dtype, out)."""
     check_tensor("linalg_matrix_norm", "input", input, 1)
-    if not (isinstance(ord, (str, Tensor)) or is_number(ord)) or not (
-            isinstance(dim, (tuple, list)) and all(is_index(d) for d in dim)):
+    ints = isinstance(dim, (tuple, list)) and (not dim or is_index(dim[0]))
+    if not (isinstance(ord, (str, Tensor)) or is_number(ord)) or not ints:
         args, kwargs = as_called(["input", "ord", "dim", "keepdim", "*", "dtype", "out"],
                                  (input, ord, dim, keepdim, dtype, out),
                                  defaults=("fro", (-2, -1), False))
         raise invalid_combination("linalg_matrix_norm", args, _MATRIX_NORM, kwargs)
+    dim = int_list("linalg_matrix_norm", "dim", (dim,), position=3, varargs=False)
 
     def compute() -> Tensor:
         return norms.matrix_norm(input, ord, dim, keepdim, dtype=dtype)
@@ -87,6 +95,8 @@ def norm(input: Tensor, ord=None, dim=None, keepdim: bool = False, *,  # noqa: A
          dtype=None, out: Tensor | None = None) -> Tensor:
     """torch.linalg.norm(A, ord, dim, keepdim, *, dtype, out)."""
     check_tensor("linalg_norm", "input", input, 1)
+    if isinstance(dim, (tuple, list)) and dim and is_index(dim[0]):
+        dim = int_list("linalg_norm", "dim", (dim,), position=3, varargs=False)  # each an int
 
     def compute() -> Tensor:
         return norms.linalg_norm(input, ord, dim, keepdim, dtype=dtype)

@@ -14,6 +14,9 @@ class Parameter(Tensor):
             from ..creation import empty
 
             data = empty(0)
+        if requires_grad and not data.dtype.is_floating_point:  # (_make_subclass's words)
+            raise RuntimeError(
+                "Only Tensors of floating point and complex dtype can require gradients")
         p = cls._make(data._storage, data._shape, data._stride, data._offset, data.dtype,
                       vc=data._vc)
         p.requires_grad_(requires_grad)

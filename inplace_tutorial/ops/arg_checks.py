@@ -87,3 +87,13 @@ def check_real_scalar(self: Tensor, other) -> None:
     if type(other) is complex:
         raise RuntimeError(f"result type {_COMPLEX_OF.get(self.dtype.short, 'ComplexFloat')} "
                            f"can't be cast to the desired output type {self.dtype.short}")
+
+
+def dim_tuple(op: str, dim, position: int | None = 1) -> tuple[int, ...]:
+    """A ``tuple of ints dim`` given as a list or tuple, each element an int, in the parser's
+    words: a later element that is no int "failed to unpack the object at pos k"; a first one
+    "found element of type ... at pos 0", or, when dim was passed by keyword, "must be tuple
+    of ints, not tuple"."""
+    if dim and not is_index(dim[0]) and "dim" in call_keywords():
+        raise argument_error(op, "dim", None, "tuple of ints", dim)
+    return int_list(op, "dim", (dim,), position=position, varargs=False)

@@ -328,14 +328,19 @@ def where(condition: Tensor, input, other) -> Tensor:
     rd = dtypes.result_type(input, other)
     shape = broadcast_shapes(broadcast_shapes(condition._shape, shape_of(input)),
                              shape_of(other))
+    # a Python number branch is converted to the result's type the C++ way, before any
+    # write: an int that doesn't fit is refused (-1 still wraps into uint8), a float is not
+    # checked against float16/bfloat16 (it becomes inf)
+    first, second = (v if isinstance(v, Tensor) else dtypes.checked_scalar(v, rd, "fill", 1)
+                     for v in (input, other))
     out = new_output("where", shape, rd, (condition, input, other))
     o = out._array()
-    np.copyto(o, arr(other), casting="unsafe")
+    np.copyto(o, arr(second), casting="unsafe")
     pick = arr(condition)
     if condition.dtype is dtypes.uint8:  # any non-zero byte picks input (a counted bool copy)
         mask = Tensor._empty(condition._shape, dtypes.bool_, "where (uint8 condition)")
         pick = np.not_equal(pick, 0, out=mask._array())
-    np.copyto(o, arr(input), casting="unsafe", where=pick)
+    np.copyto(o, arr(first), casting="unsafe", where=pick)
     return record("where", out, {"self": input, "other": other, "condition": condition})
 
 

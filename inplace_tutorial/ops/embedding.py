@@ -45,15 +45,30 @@ def embedding(input: Tensor, weight: Tensor, padding_idx: int | None = None,
             "checking arguments for embedding)")
     idx = input._array()
     if idx.size and (idx.min() < 0 or idx.max() >= num):
-        raise IndexError("index out of range in self")
+        _refuse_index(idx, weight)
     out = Tensor._empty(input._shape + (weight._shape[1],), weight.dtype, "embedding")
     # straight into out (indices checked above); a weight np.take would copy whole first
     # (weight.t(): not C-contiguous) is read a few rows at a time
-    take_into(weight._array(), idx.reshape(-1), 0, out._array().reshape(-1, weight._shape[1]))
+    if out.numel():
+        take_into(weight._array(), idx.reshape(-1), 0,
+                  out._array().reshape(-1, weight._shape[1]))
     return record("embedding", out, {"weight": weight}, indices=input,
                   padding_idx=_NO_PADDING if padding_idx is None else padding_idx,
                   scale_grad_by_freq=bool(scale_grad_by_freq), sparse=bool(sparse),
                   weight_sym_argsize_0=num)
+
+
+def _refuse_index(idx: np.ndarray, weight: Tensor) -> None:
+    """An index outside the table, in the words of the index_select path PyTorch takes: no
+    rows at all, an empty table (its loop checks each index), or the usual one."""
+    num = weight._shape[0]
+    if num == 0:
+        raise RuntimeError("index_select(): self indexing axis dim should be positive")
+    if weight.numel() == 0:
+        flat = idx.reshape(-1)
+        bad = flat[(flat < 0) | (flat >= num)][0]
+        raise RuntimeError(f"INDICES element is out of DATA bounds, id={bad} axis_dim={num}")
+    raise IndexError("index out of range in self")
 
 
 @derivative("embedding", "EmbeddingBackward0", inputs=("weight",), saves={"indices": None})

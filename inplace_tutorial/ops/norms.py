@@ -23,7 +23,15 @@ from ..autograd.record import record, record_inplace
 from ..creation import zeros
 from ..layout import wrap_dim
 from ..tensor import Tensor, tensor_method
-from .arg_checks import argument_error, check_int, check_number, saved, signed, type_name
+from .arg_checks import (
+    argument_error,
+    check_int,
+    check_number,
+    dim_tuple,
+    saved,
+    signed,
+    type_name,
+)
 from .compare import where
 from .reduce import _out_shape
 from .svd import svdvals
@@ -122,11 +130,11 @@ def _vector_dims(dim):
     """linalg.vector_norm's dim argument: None or a sequence of ints."""
     if dim is None:
         return None
-    if not isinstance(dim, (list, tuple)) or not all(
-            isinstance(d, (int, np.integer)) and not isinstance(d, bool) for d in dim):
+    if not isinstance(dim, (list, tuple)):
         raise TypeError(f"linalg_vector_norm(): argument 'dim' (position 3) must be tuple of "
                         f"ints, not {type_name(dim)}")
-    return tuple(int(d) for d in dim)
+    # each element an int, in the parser's words (the first one, or "failed to unpack")
+    return dim_tuple("linalg_vector_norm", dim, position=3)
 
 
 def _check_keepdim_dtype(op: str, keepdim, dtype, called: bool = False) -> None:

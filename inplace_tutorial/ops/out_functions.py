@@ -355,6 +355,10 @@ def where_out(condition, input, other, *, out=None) -> Tensor:  # noqa: A002
         if o.dtype is not r.dtype:
             raise RuntimeError(f"Expected out type to be {r.dtype.short} but got "
                                f"{o.dtype.short}")
+        if any(o is t for t in (condition, input, other)) and o._shape != r._shape:
+            # an out that is also an input can't be resized (mark_resize_outputs)
+            raise RuntimeError(f"output with shape [{', '.join(map(str, o._shape))}] doesn't "
+                               f"match the broadcast shape [{', '.join(map(str, r._shape))}]")
         for t in (condition, input, other):
             check_partial_overlap(o, t)
     return computed("where", out, (condition, input, other),

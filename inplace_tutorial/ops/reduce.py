@@ -20,6 +20,7 @@ from .arg_checks import (
     as_called,
     call_keywords,
     check_int,
+    dim_tuple,
     int_list,
     invalid_combination,
     is_index,
@@ -202,10 +203,19 @@ _VAR_FORMS = ["tuple of ints dim, bool unbiased = True, bool keepdim = False",
               "bool unbiased = True"]
 
 
+def _all_if_empty(dim):
+    """var/std read an empty dim list as every dim (the node still shows the list given)."""
+    return None if isinstance(dim, (list, tuple)) and not dim else dim
+
+
 def _check_unbiased(op: str, dim, unbiased, keepdim) -> None:
-    if not (unbiased is None or isinstance(unbiased, bool)):  # x.var(0, 0): an int fits no form
+    ints = isinstance(dim, (list, tuple)) and (not dim or is_index(dim[0]))
+    if ints:  # each element an int, in the parser's words ("failed to unpack ... at pos 2")
+        dim_tuple(op, dim)
+    if not (unbiased is None or isinstance(unbiased, bool)) or (
+            isinstance(dim, (list, tuple)) and not ints):  # x.var(0, 0): an int fits no form
         args, kwargs = as_called(["dim", "unbiased", "keepdim"], (dim, unbiased, keepdim),
-                                 defaults=(False,))
+                                 defaults=(None, False))
         raise invalid_combination(op, args, _VAR_FORMS, kwargs)
 
 
@@ -215,7 +225,7 @@ def var(self, dim=None, unbiased=None, keepdim: bool = False, *, correction=None
     _check_unbiased("var", dim, unbiased, keepdim)
     dtype_rules.check("var", self.dtype)
     c = _correction(unbiased, correction)
-    out, dims = _reduce(self, "var", _var_kernel(c, "var"), dim, keepdim,
+    out, dims = _reduce(self, "var", _var_kernel(c, "var"), _all_if_empty(dim), keepdim,
                         dtypes.float_result(self.dtype))
     return record("var", out, {"self": self}, dim=_given(dim), keepdim=keepdim,
                   correction=_saved_correction(dim, unbiased, correction), _dims=dims,
@@ -228,7 +238,8 @@ def std(self, dim=None, unbiased=None, keepdim: bool = False, *, correction=None
     _check_unbiased("std", dim, unbiased, keepdim)
     dtype_rules.check("std", self.dtype)
     c = _correction(unbiased, correction)
-    out, dims = _reduce(self, "std", _var_kernel(c, "std", sqrt=True), dim, keepdim,
+    out, dims = _reduce(self, "std", _var_kernel(c, "std", sqrt=True), _all_if_empty(dim),
+                        keepdim,
                         dtypes.float_result(self.dtype))
     return record("std", out, {"self": self}, dim=_given(dim), keepdim=keepdim,
                   correction=_saved_correction(dim, unbiased, correction), _dims=dims,
@@ -278,6 +289,8 @@ def _check_nonempty(op: str, self, dims, as_given: bool = False) -> None:
 def _extreme(self, op: str, kernel, dim, keepdim) -> Tensor:
     """amax/amin: the largest/smallest value over ``dim`` (all dims when ``()``)."""
     _check_keepdim(op, keepdim)
+    if isinstance(dim, (list, tuple)):  # each element an int, in the parser's words
+        dim = dim_tuple(op, dim)
     dims = None if dim == () else dim
     _check_nonempty(op, self, dims, as_given=True)
     out, dims = _reduce(self, op, kernel, dims, keepdim, self.dtype)

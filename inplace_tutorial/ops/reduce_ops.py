@@ -28,6 +28,7 @@ from ..creation import zeros
 from ..modes import STATE
 from ..tensor import Tensor, tensor_method
 from . import dtype_rules
+from .arg_checks import dim_tuple
 from .joining import cat
 from .out_functions import computed, exact, out_form
 from .reduce import _dims, _out_shape, _regrow
@@ -59,8 +60,8 @@ def _dim_list(op: str, dim, position: int = 1) -> tuple:
     """An ``int[1]`` argument: an int or a sequence of ints, as a tuple."""
     if is_index(dim):
         return (int(dim),)
-    if isinstance(dim, (list, tuple)) and all(is_index(d) for d in dim):
-        return tuple(int(d) for d in dim)
+    if isinstance(dim, (list, tuple)):  # each element an int, in the parser's words
+        return dim_tuple(op, dim, position)
     raise TypeError(f"{op}(): argument 'dim' (position {position}) must be tuple of ints, not "
                     f"{type_name(dim)}")
 

@@ -259,7 +259,9 @@ MEMORY_FORMAT = [  # memory_format= on conversions beyond clone/contiguous/to
     "img.is_contiguous(memory_format=t.contiguous_format)",
     "img.is_contiguous(memory_format=t.channels_last_3d)",
     "img[None].is_contiguous(memory_format=t.channels_last_3d)",
-    "img[None].clone(memory_format=t.channels_last_3d).is_contiguous(memory_format=t.channels_last_3"
+    "img[None].clone(memory_format=t.channels_last_3d).is_contiguous(memory_format=t.channels_last"
+    "_",
+    "3",
     "d",
     ")",
     "img[None].contiguous(memory_format=t.channels_last)",
@@ -516,14 +518,35 @@ EMBEDDING = [  # F.embedding / nn.Embedding: scale_grad_by_freq, sparse, their n
     "nn.Embedding.from_pretrained(m, padding_idx=1).padding_idx",
     "nn.Embedding.from_pretrained(v)", "nn.Embedding.from_pretrained(m)(t.tensor([2]))",
     "nn.Embedding(5, 2, dtype=t.float64).weight.dtype", "nn.Embedding(5, 2, dtype=t.int64)",
+    "nn.Parameter(i)", "nn.Parameter(i, requires_grad=False).requires_grad",
+    "F.embedding(t.tensor([-1]), t.zeros(5, 0))",
+    "F.embedding(t.tensor([4, 0]), t.zeros(5, 0)).shape",
+    "F.embedding(t.tensor([5, 9]), t.zeros(5, 0))", "F.embedding(t.tensor([0]), t.zeros(0, 0))",
+    "F.embedding(t.tensor([[1]]), t.zeros(5, 0)).shape",
+    "F.embedding(t.tensor([7], dtype=t.int32), t.zeros(5, 0))",
+    "F.embedding(t.tensor([], dtype=t.long), t.zeros(0, 0)).shape",
+    "F.embedding(t.tensor([1]), t.zeros(0, 2))", "nn.Embedding(2, 3, _weight=x)(t.tensor([1]))",
+    "nn.Embedding(2, 3, _weight=x, _freeze=True).weight.requires_grad",
+    "nn.Embedding.from_pretrained(x, max_norm=1.0)(t.tensor([1]))",
+    "nn.Embedding.from_pretrained(None)",
+    "nn.Embedding.from_pretrained(x).weight._version", "nn.Embedding.from_pretrained(i)",
+    "nn.Embedding.from_pretrained(i, freeze=True)(t.tensor([1]))",
+    "nn.Embedding.from_pretrained(x, padding_idx=1)(t.tensor([1]))",
     "nn.Embedding(5, 2).weight._version", "nn.Embedding(5, 2, padding_idx=0).weight[0]",
 ]
 
 OTHER_OWNERS = [  # differences whose fix lies in another helper's files (HELPERS.md, this session)
     # overlap: sub's out= reads cells it already wrote (diff's last step is sub(out=))
     "t.diff(x, out=x)",
-    # funcsig: torch.div's first argument may be a Number in the function form
-    "t.div(7, x, rounding_mode='floor')",
+    # funcsig: torch.div's first argument may be a Number in the function form; the
+    # torch.linalg functions' binding (overload lists, missing arguments, unknown keywords);
+    # matrix_norm's out= with an input that requires grad (torch accepts it)
+    "t.div(7, x, rounding_mode='floor')", "t.linalg.matrix_norm(x, 1, keepdim='a')",
+    "t.linalg.norm(x, 2, 1, foo=1)", "t.linalg.norm()", "t.linalg.vector_norm()",
+    "t.linalg.matrix_norm()", "t.linalg.matrix_norm(w, 1, out=t.zeros(()))",
+    # funcsig: the binding takes (0, 1.0) as fitting no form of any(); torch fits it to the
+    # tuple form and fails to unpack it
+    "x.any(dim=(0, 1.0))",
 ]
 
 NO_SPARSE = [  # sparse=True: PyTorch's weight gradient is a sparse COO tensor; the core has none
@@ -531,5 +554,124 @@ NO_SPARSE = [  # sparse=True: PyTorch's weight gradient is a sparse COO tensor; 
     "nn.Embedding(5, 2, sparse=True)(t.tensor([1])).sum().backward()",
 ]
 
+
+WHERE = [  # torch.where / Tensor.where beyond probes2: dtypes of the condition, layouts, grads
+    "t.where(b, x, v)", "t.where(b[:, :1], 1.0, x)", "t.where(b, i, 2**40).dtype",
+    "t.where(b, i.int(), 2**40)", "t.where(b, i.int(), 2.5).dtype",
+    "t.where(b, x.half(), i).dtype",
+    "t.where(b, x.half(), 1e10)", "t.where(b, b, 2).dtype", "t.where(b, b, True).dtype",
+    "t.where(b, i.to(t.uint8), -1).dtype", "t.where(b, s, s).shape", "t.where(b, s, 0).dtype",
+    "t.where(t.tensor(False), x, v)", "t.where(b[0, 0], x, 0.0).shape",
+    "t.where(b.t(), x.t(), 0.0).stride()", "t.where(b, x.t().t(), x.t()[None].squeeze(0))",
+    "t.where(b, x.t().contiguous().t(), v).stride()",
+    "t.where(b.expand(3, 2, 3), x, 0.0).shape", "t.where(b, img[0, 0, :2, :3], x).shape",
+    "t.where(b, x, img)", "t.where(b.float(), x, x)", "t.where(b.half(), x, x)",
+    "t.where(b.int(), x, x)", "t.where(b.to(t.uint8), 1.0, 0.0)", "t.where(1, x, x)",
+    "t.where(b, x, float('nan')).isnan().sum()", "t.where(b, float('inf'), x)",
+    "t.where(x > 0)", "t.where(i)",
+    "t.where(t.tensor(0.0))", "t.where(x[:0] > 0)", "t.where(b, x[:0], 0.0)",
+    "t.where(b[:0], x[:0], 0.0).shape", "t.where(b, w, 0.0).grad_fn._saved_condition",
+    "t.where(b, 0.0, w).grad_fn.next_functions[0]", "t.where(b, w, w.t().t()).sum().backward()",
+    "t.where(b, w, x.double()).grad_fn.name()", "t.where(b, w, 1).dtype",
+    "t.where(b, y, w).grad_fn.name()", "t.where(b, x, w).requires_grad",
+    "sorted(k for k in dir(t.where(b, w, x).grad_fn) if k.startswith('_saved_'))",
+    "t.where(b, x, x, out=x)", "t.where(b, x, 0.0, out=x)._version",
+    "t.where(b, x, 0.0, out=t.zeros(0)).shape",
+    "t.where(b, x, 0.0, out=t.zeros(3, 2).t()).stride()",
+    "t.where(b, x, 0.0, out=x[:, :1])", "t.where(b, x, 0.0, out=b)",
+    "t.where(b, i, 0, out=i)._version",
+    "t.where(b, x, 0.0, out=t.zeros(2, 3, requires_grad=True))",
+    "t.where(b, w, 0.0, out=t.zeros(2, 3))",
+    "t.where(b, x, 0.0, out=t.zeros(1, 3).expand(2, 3))", "t.where(b, x, v, out=v)",
+    "t.where(b, x, 0.0, out=d).dtype", "t.where(b, x, 0.0, out=x.half()).dtype",
+    "t.where(condition=b, input=x, other=v, out=m)", "t.where(b, x, other=v, foo=1)",
+    "x.where(b, v).stride()", "x.where(b[0], 0.0)", "x.where(b, x.double()).dtype",
+
+    "i.where(b, 0.5).dtype", "b.where(b, 2).dtype", "s.where(b, v)",
+    "w.where(b, 0.0).grad_fn.name()",
+    "x.where(condition=b, other=v, out=m)", "x.where(b, other=0.0, foo=1)", "x.where()",
+    "x.where(b, 0.0, 1.0)", "x.where_", "hasattr(x, 'where_')",
+]
+
+NORMS = [  # linalg.vector_norm/matrix_norm/norm beyond probes2: small dtypes, NaN, layouts, grads
+    f"t.linalg.vector_norm({_NAN3})", f"t.linalg.vector_norm({_NAN3}, float('inf'), 1)",
+    f"t.linalg.vector_norm({_NAN3}, -float('inf'), 1)", f"t.linalg.vector_norm({_NAN3}, 0, 0)",
+    f"t.linalg.vector_norm({_NAN3}, 1, 0)", f"t.linalg.matrix_norm({_NAN3}, 1)",
+    "t.linalg.vector_norm(t.tensor([3e38, 3e38]))",
+    "t.linalg.vector_norm(t.tensor([1e-30, 1e-30]))",
+    "t.linalg.vector_norm(t.tensor([3e38, 3e38]), 1)",
+    "t.linalg.vector_norm(t.tensor([60000.0, 60000.0]).half())",
+    "t.linalg.vector_norm(t.tensor([60000.0, 60000.0]).half(), dtype=t.float32)",
+    "t.linalg.vector_norm(x, 2, 1, dtype=t.float64).dtype",
+    "t.linalg.vector_norm(x.half(), 1.5).dtype",
+    "t.linalg.vector_norm(x, 2, -1, True).stride()", "t.linalg.vector_norm(x.t(), 2, 0).stride()",
+    "t.linalg.vector_norm(x.expand(2, 2, 3), 2, 0)", "t.linalg.vector_norm(x[:, ::2], 3)",
+    "t.linalg.vector_norm(x, 2.0, (-1, -2))", "t.linalg.vector_norm(x, 2, (1, -1))",
+    "t.linalg.vector_norm(x, 2, [1])", "t.linalg.vector_norm(x, 2, (1.0,))",
+    "t.linalg.vector_norm(x, 2, None, True).shape", "t.linalg.vector_norm(x, float('nan'))",
+    "t.linalg.vector_norm(x, -0.5)", "t.linalg.vector_norm(x, 1e10)",
+    "t.linalg.vector_norm(x, -1e10)",
+    "t.linalg.vector_norm(i, 2, dtype=t.float64)", "t.linalg.vector_norm(i.int(), dtype=t.int32)",
+    "t.linalg.vector_norm(x, dtype=t.bool)", "t.linalg.vector_norm(x, dtype='a')",
+    "t.linalg.vector_norm(x, out=s, dtype=t.float64)", "t.linalg.vector_norm(x, out=d[0, 0])",
+    "t.linalg.vector_norm(x, 2, 1, out=x[:, 0])",
+    "t.linalg.vector_norm(x, 2, 1, out=t.zeros(0)).shape", "t.linalg.vector_norm(x, 2, 1, out=m)",
+    "t.linalg.vector_norm(x, 2, 1, out=t.zeros(2, requires_grad=True))",
+    "t.linalg.vector_norm(w, 2, 1, out=t.zeros(2))", "t.linalg.vector_norm(x, 2, 1, out=i[:, 0])",
+    "t.linalg.vector_norm(w, float('inf')).grad_fn.name()",
+    "t.linalg.vector_norm(w, 0).grad_fn._saved_ord", "t.linalg.vector_norm(w, 0).sum().backward()",
+    "t.linalg.vector_norm(w, float('inf')).backward()", "t.linalg.vector_norm(w * 0).backward()",
+    "t.linalg.vector_norm(w, 1).backward()", "t.linalg.vector_norm(w, 0.5, 1).sum().backward()",
+    "t.linalg.vector_norm(w, dtype=t.float64).grad_fn.name()",
+    "t.linalg.vector_norm(w, 2, (0, 1), True).grad_fn._saved_dim",
+    "t.linalg.matrix_norm(x, 'fro', (0, 1)).shape", "t.linalg.matrix_norm(x, 'fro', (-1, -2))",
+    "t.linalg.matrix_norm(x, 'fro', (1, 1))", "t.linalg.matrix_norm(x, 'fro', [0, 1])",
+    "t.linalg.matrix_norm(x, 'fro', (0.0, 1))", "t.linalg.matrix_norm(x, 'FRO')",
+    "t.linalg.matrix_norm(x, 'nuc', (0, 2))", "t.linalg.matrix_norm(x, 2, (0, 1), True).shape",
+    "t.linalg.matrix_norm(x, float('inf'), (1, 0))",
+    "t.linalg.matrix_norm(x.t(), 1)", "t.linalg.matrix_norm(x.expand(3, 2, 3), 1).shape",
+    "t.linalg.matrix_norm(x, 1, dtype=t.float64).dtype",
+    "t.linalg.matrix_norm(x, 2, dtype=t.float16)",
+    "t.linalg.matrix_norm(d, 1, dtype=t.float32).dtype", "t.linalg.matrix_norm(x, 1, out=s)",
+    "t.linalg.matrix_norm(x, 1, out=d[0, 0])",
+    "t.linalg.matrix_norm(img, 1, out=img[0, 0, 0, :2])",
+
+    "t.linalg.matrix_norm(x, -2).shape", "t.linalg.matrix_norm(w, -2).grad_fn.name()",
+    "t.linalg.matrix_norm(w, 1).backward()", "t.linalg.matrix_norm(w, float('inf')).backward()",
+    "t.linalg.matrix_norm(w).grad_fn._saved_dim", "t.linalg.norm(x, 'fro', (0, 1), True).shape",
+    "t.linalg.norm(x, 1, (0, 1))", "t.linalg.norm(x, float('inf'), 1)", "t.linalg.norm(v, -1)",
+    "t.linalg.norm(v, 0.5)", "t.linalg.norm(x, 'nuc', dim=(1, 0))", "t.linalg.norm(x, 2, (0, 0))",
+    "t.linalg.norm(x, 2, (0, 1, 1))", "t.linalg.norm(x, 2, 5)",
+    "t.linalg.norm(x, ord='fro', dim=None)",
+    "t.linalg.norm(x, None, (0, 1), dtype=t.float64).dtype", "t.linalg.norm(x, out=i[0, 0])",
+    "t.linalg.norm(x, 'fro', out=d[0, 0])", "t.linalg.norm(i, 1)",
+    "t.linalg.norm(i, dtype=t.float64)",
+    "t.linalg.norm(w, 1, (0, 1)).grad_fn.name()", "t.linalg.norm(w, 'nuc').grad_fn.name()",
+    "t.linalg.norm(w, float('inf'), 1).sum().backward()", "t.linalg.norm(x, ord=1j)",
+    "t.linalg.norm(x, 2, 1, True, out=t.zeros(2, 1)).shape",
+
+]
+
+DIMS = [  # a dim tuple holding a non-int: the parser's words, never a raw Python error
+    "x.sum((1.0,))", "x.sum((0, 1.0))", "x.sum([0, None])", "t.linalg.vector_norm(x, 2, (0, 1.5))",
+    "x.amax((0, 1.0))", "x.sum((t.tensor(0),))", "x.sum((True,))", "x.mean((0, 1.0))",
+    "x.logsumexp((1.0,))", "x.norm(2, (1.0,))", "x.norm(2, (0, 1.0))",
+    "t.linalg.matrix_norm(x, 1, (0, 1.0))", "x.nansum((0, 1.0))", "x.prod((1.0,))",
+    "x.std((1.0,))", "x.var((0, 1.0))", "x.any((1.0,))", "x.amin((1.0,))", "x.sum(dim=(0, 1.0))",
+    "x.flip((0, 1.0))", "x.squeeze((0, 1.0))", "x.amax(dim=(1.0,))",
+    "t.linalg.vector_norm(x, dim=(1.0,))", "t.amax(x, (0, 1.0))", "t.logsumexp(x, (1.0,))",
+    "x.std(dim=(1.0,))", "x.var((1.0,), True)", "x.mean(dim=[0.5])",
+    "t.linalg.norm(x, 2, (0, 1.0))", "t.norm(x, 2, (0, 1.0))", "x.norm(dim=(1.0,))",
+    "x.all((1.0,))", "x.amin((0, None))", "x.logsumexp((0, 'a'))",
+    "x.nansum(dim=(1.0,))", "x.std((0, 1.0), correction=0)", "x.var([1.0], keepdim=True)",
+    "t.linalg.matrix_norm(x, 'fro', (0.0, 1.0))", "t.linalg.matrix_norm(x, dim=(0, None))",
+    "w.var(()).grad_fn._saved_dim", "w.std([], keepdim=True).grad_fn._saved_correction",
+    "w.var((), correction=0).sum().backward()", "x.var(dim=[], keepdim=True).shape",
+    "t.var(x, ())", "t.std(x, [], True, out=t.zeros(0)).shape", "x.amax((0, 2**63))",
+    "x.amax((0, np.int64(1))).shape", "x.var((0, t.tensor(1))).shape",
+    "t.linalg.vector_norm(x, 2, (0, True))", "x.amax(())", "x.var(())", "x.std([])",
+]
+
 PROBES3 = [*SELECT, *CUMMAXMIN, *DIV, *BOOL_DIVISION, *MEMORY_FORMAT, *FMAX_FMIN,
-           *CROSS_DIFF_TAKE, *CONSTANT_PAD, *EMBEDDING]
+           *CROSS_DIFF_TAKE, *CONSTANT_PAD, *EMBEDDING, *WHERE, *NORMS,
+           *DIMS]
