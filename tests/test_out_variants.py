@@ -102,7 +102,7 @@ NOT_POINTWISE |= {"any_all", "reduce_ops", "tensor_compare"}  # issue 10's reduc
 NOT_POINTWISE |= {"aminmax", "cummaxmin", "mode", "out_selection", "selection", "pad_nd"}
 # cross (its own out=), and the composites whose out= is sub's/gather's (diff, take_along_dim)
 NOT_POINTWISE |= {"cross", "diff", "take_along_dim"}
-NOT_POINTWISE |= {"nan_bits16"}  # the 16-bit NaN bits of unary ops (no ops of its own)
+NOT_POINTWISE |= {"unary_nan_bits"}  # the NaN bits of unary ops (no ops of its own)
 NOT_POINTWISE |= {"cpu_loops"}  # the overlap walk's loop order (no ops of its own)
 NOT_POINTWISE |= {"padding"}  # F.pad's reflect/replicate kernels, circular copies (no out=)
 NOT_POINTWISE |= {"svd_out"}  # linalg.svd's and torch.svd's out= triples

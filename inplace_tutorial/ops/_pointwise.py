@@ -16,7 +16,7 @@ from ..autograd.errors import INFERENCE_INPLACE
 from ..creation import empty_strided
 from ..modes import STATE
 from ..tensor import Tensor
-from . import dtype_rules, nan_bits16
+from . import dtype_rules, unary_nan_bits
 from .tensor_iterator import (
     arr,
     check_inplace_operands,
@@ -39,7 +39,7 @@ def register(name: str, kernel: Callable, node: str, float_out: bool = True,
     ``refused`` maps a dtype's short name ("Bool", "Long") to the kernel name PyTorch's
     NotImplementedError quotes. ``inplace_node`` names the node of an in-place form whose
     derivative PyTorch leaves unimplemented (acosh_, asinh_, atanh_)."""
-    KERNELS[name] = (nan_bits16.tag(name, kernel), float_out)
+    KERNELS[name] = (unary_nan_bits.tag(name, kernel), float_out)
     for short, kname in (refused or {}).items():
         dtype_rules.UNSUPPORTED[(name, short)] = _refusal(kname, short)
     if inplace_node is not None:

@@ -58,7 +58,7 @@ def vector_mask(shape: tuple, strides: list[tuple], itemsize: int,
     """A bool array broadcastable to ``shape``, True where PyTorch's loop takes the element
     in a vector; None if no element is. ``strides`` are each operand's strides in elements
     (the output's first, a broadcast dim's 0); ``register_bytes``: the bytes one step takes
-    (16-bit unary ops step 128 bytes in the AVX512 build: nan_bits16.py)."""
+    (unary ops step 128 bytes in the AVX512 build: unary_nan_bits.py)."""
     lanes = register_bytes // itemsize
     row, vectorised = inner_row(shape, strides)
     n = 1

@@ -23,7 +23,7 @@ from ..layout import broadcast_shapes
 from ..modes import STATE
 from ..tensor import Tensor
 from . import elementwise as ew
-from . import nan_bits16, unary
+from . import unary, unary_nan_bits
 from ._blas import matmul_into
 from .linalg import _bmm_check, _mm_check, check_same_dtype
 from .nan_sign import minmax_bits
@@ -221,9 +221,10 @@ def _computed_out(name: str, operands: tuple, kwargs: dict, out: Tensor) -> Tens
     _check_out(out, result._shape, result.dtype)
     out._vc.write(lambda: cast_into(out._array(), result._array(), out.dtype, name), name)
     x = operands[0]
-    if name in nan_bits16.OPS and out.dtype is result.dtype is x.dtype and not _same_cells(x, out):
-        # a 16-bit NaN's bits follow the loop, and out='s layout picks it (nan_bits16.py)
-        nan_bits16.repair(name, x._array(), None, out._array())
+    if name in unary_nan_bits.OPS and isinstance(x, Tensor) and \
+            out.dtype is result.dtype is x.dtype and not _same_cells(x, out):
+        # a NaN's bits may follow the loop, and out='s layout picks it (unary_nan_bits.py)
+        unary_nan_bits.repair(name, x._array(), None, out._array())
     return out
 
 

@@ -25,7 +25,7 @@ from ..layout import out_strides as layout_out_strides
 from ..modes import STATE
 from ..storage import UntypedStorage
 from ..tensor import Tensor
-from . import cpu_loops, dtype_rules, nan_bits16, reduced
+from . import cpu_loops, dtype_rules, reduced, unary_nan_bits
 from .arg_checks import argument_error
 
 WORKSPACE_BYTES = 256 * 1024  # the one scratch buffer every chunked kernel shares
@@ -303,17 +303,17 @@ def ufunc_kernel(f):
 
 def call_kernel(kernel, xs: list, out: np.ndarray, dtype) -> None:
     """Run an element-wise kernel; float16/bfloat16 results compute in float32 chunk by
-    chunk and round once (reduced.py), as PyTorch's CPU kernels do, and their NaNs get the
-    bits PyTorch's build leaves (nan_bits16.py); a kernel that follows PyTorch's 16-bit
+    chunk and round once (reduced.py), as PyTorch's CPU kernels do; a unary op's NaNs get the
+    bits PyTorch's build leaves (unary_nan_bits.py); a kernel that follows PyTorch's 16-bit
     steps itself (div_rounding.py) says so."""
+    op = getattr(kernel, "nan_op", None)  # a unary op whose NaN bits PyTorch's builds set
+    saved = None if op is None else unary_nan_bits.save_input(op, xs[0], out)
     if reduced.is_reduced(out.dtype) and not getattr(kernel, "rounds_16_bits_itself", False):
-        op = getattr(kernel, "nan16_op", None)  # a unary op whose NaN bits PyTorch's builds set
-        saved = None if op is None else nan_bits16.save_input(op, xs[0], out)
         reduced.run(kernel, xs, out)
-        if op is not None:
-            nan_bits16.repair(op, xs[0], saved, out)
     else:
         kernel(*xs, out=out, dtype=dtype)
+    if op is not None:
+        unary_nan_bits.repair(op, xs[0], saved, out)
 
 
 def promote(float_out: bool, *operands) -> dtypes.dtype:

@@ -13,7 +13,6 @@ from .. import dtypes
 from ..autograd.derivatives import derivative
 from ..tensor import Tensor, tensor_method
 from ._chunked import with_temporaries
-from .nan_bits16 import tag
 from .nan_sign import clamp_bound, keeps_second, libm_nan
 from .tensor_iterator import (
     Scratch,
@@ -22,6 +21,7 @@ from .tensor_iterator import (
     pure_kernel,
     ufunc_kernel,
 )
+from .unary_nan_bits import tag
 
 
 # --------------------------------------------------------------------------- neg
@@ -67,7 +67,7 @@ def _neg_bw(ctx, g):
 
 
 # --------------------------------------------------------------------------- exp
-exp_kernel = tag("exp", libm_nan(ufunc_kernel(np.exp)))  # (NaN bits: nan_sign.py, nan_bits16.py)
+exp_kernel = tag("exp", libm_nan(ufunc_kernel(np.exp)))  # NaN bits: nan_sign, unary_nan_bits
 
 
 @tensor_method

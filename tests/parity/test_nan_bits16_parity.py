@@ -3,7 +3,7 @@ every NaN input pattern class (quiet, signalling, with a payload, both signs) an
 made from numbers (log of a negative, sin of inf ...), in place and out of place, at lengths
 inside one vector step, past it, with a tail, and strided (the element loop).
 capability_runner.py runs these programs under each of PyTorch's CPU builds too
-(ops/nan_bits16.py says what differs by build).
+(ops/unary_nan_bits.py says what differs by build).
 """
 
 import numpy as np
