@@ -324,20 +324,23 @@ def _per_channel(name: str, t: Tensor, channels: int) -> None:
 
 
 def pool2d(op: str, input, kernel_size, stride, padding, dilation=1, ceil_mode: bool = False,
-           count_include_pad: bool = True, divisor_override=None) -> tuple:
+           count_include_pad: bool = True, divisor_override=None, binding: str | None = None
+           ) -> tuple:
     """max_pool2d / avg_pool2d: the binding's types, argument lengths, then
     pooling_output_shape for H and W, then pool2d_shape_check, then the kernel's dtypes.
     Returns (kernel, stride, padding, dilation) as the binding parsed them (the node saves
     them so: one int read as two, a 1-element list kept, an omitted stride as ()).
     max_pool2d has a dilation (position 5) and ceil_mode (6); avg_pool2d ceil_mode (5),
-    count_include_pad (6) and divisor_override (7)."""
-    check_tensor(op, "input", input, 1)
-    kernel = _pair(op, "kernel_size", kernel_size, 2)
-    stride = () if stride is None else _pair(op, "stride", stride, 3)
-    padding = _pair(op, "padding", padding, 4)
+    count_include_pad (6) and divisor_override (7). ``binding``: the name torch's parser
+    words a type refusal with, when it is not ``op`` (max_pool2d_with_indices)."""
+    name = binding or op
+    check_tensor(name, "input", input, 1)
+    kernel = _pair(name, "kernel_size", kernel_size, 2)
+    stride = () if stride is None else _pair(name, "stride", stride, 3)
+    padding = _pair(name, "padding", padding, 4)
     is_max = op == "max_pool2d"
-    dilation = _pair(op, "dilation", dilation, 5) if is_max else (1,)
-    of_type(op, "ceil_mode", ceil_mode, bool, 6 if is_max else 5)
+    dilation = _pair(name, "dilation", dilation, 5) if is_max else (1,)
+    of_type(name, "ceil_mode", ceil_mode, bool, 6 if is_max else 5)
     if not is_max:
         of_type(op, "count_include_pad", count_include_pad, bool, 6)
         if divisor_override is not None:

@@ -113,13 +113,34 @@ def _empty_batch_norm(input: Tensor, weight: Tensor | None, bias: Tensor | None)
     return out
 
 
-def max_pool2d(input: Tensor, kernel_size, stride=None, padding=0, dilation=1,
-               ceil_mode: bool = False, return_indices: bool = False):
-    """Max over each window (MaxPool2DWithIndicesBackward0, which saves the indices)."""
+def max_pool2d(*args, **kwargs) -> Tensor | tuple:
+    """Max over each window (MaxPool2DWithIndicesBackward0, which saves the indices).
+
+    As torch's F.max_pool2d (torch._jit_internal.boolean_dispatch), it hands the call on to
+    max_pool2d_with_indices when return_indices is true (by keyword, else 7th positional),
+    otherwise to _max_pool2d: Python's own refusals name the function that got the call
+    (``_max_pool2d() got an unexpected keyword argument 'foo'``)."""
+    flag = kwargs["return_indices"] if "return_indices" in kwargs else (
+        args[6] if len(args) > 6 else False)
+    return (max_pool2d_with_indices if flag else _max_pool2d)(*args, **kwargs)
+
+
+def _max_pool2d(input: Tensor, kernel_size, stride=None, padding=0, dilation=1,
+                ceil_mode: bool = False, return_indices: bool = False) -> Tensor:
+    """F.max_pool2d without indices (torch.max_pool2d's binding checks the arguments)."""
     k, st, pad, dil = checks.pool2d("max_pool2d", input, kernel_size, stride, padding,
                                     dilation, ceil_mode)
-    out, indices = pooling.max_pool2d_with_indices(input, k, st, pad, dil, ceil_mode)
-    return (out, indices) if return_indices else out
+    return pooling.max_pool2d_with_indices(input, k, st, pad, dil, ceil_mode)[0]
+
+
+def max_pool2d_with_indices(input: Tensor, kernel_size, stride=None, padding=0,
+                            dilation=1, ceil_mode: bool = False,
+                            return_indices: bool = False) -> tuple:
+    """F.max_pool2d(..., return_indices=True): (values, indices), torch._C._nn's
+    max_pool2d_with_indices binding naming the bad argument."""
+    k, st, pad, dil = checks.pool2d("max_pool2d", input, kernel_size, stride, padding,
+                                    dilation, ceil_mode, binding="max_pool2d_with_indices")
+    return pooling.max_pool2d_with_indices(input, k, st, pad, dil, ceil_mode)
 
 
 def avg_pool2d(input: Tensor, kernel_size, stride=None, padding=0, ceil_mode: bool = False,

@@ -21,9 +21,6 @@ KNOWN_DIFFERENT: dict[str, set[str]] = {
         "i.div_(t.tensor([2, -3, 0]), rounding_mode='floor')",
         "i.div_(t.tensor([2, -3, 0]), rounding_mode='trunc')",
     },
-    "last session's ops (probes2)": {  # probes2
-        'F.max_pool2d(img, 2, foo=1)',
-    },
     "probes3's finds in other helpers' files": {  # overlap, funcsig (probes_probes3.OTHER_OWNERS)
         't.diff(x, out=x)',
         "t.linalg.matrix_norm(x, 1, keepdim='a')",

@@ -316,6 +316,8 @@ PROBES: dict[str, list[str]] = {
     "function binding (funcsig)": probes_funcsig.BINDING,
     "factory keywords (funcsig)": probes_funcsig.FACTORIES,
     "hand-bound functions (funcsig)": probes_funcsig.HAND_BOUND,
+    "F.max_pool2d's dispatch, the norms' out= with grad (funcsig)": [
+        *probes_funcsig.MAX_POOL, *probes_funcsig.NORM_OUT],
     "modes and misc": [
         *probes_args.SEEDS, "t.set_grad_enabled('a')", "callable(t.no_grad(1))",
         "t.manual_seed('a')",
@@ -365,7 +367,8 @@ OWNER = {  # which helper's files hold the fix for a class (HELPERS.md)
     **{c: "funcsig" for c in ("module-level functions, generic (funcsig)",
                               "numbers as tensors, deprecated forms (funcsig)",
                               "function binding (funcsig)", "factory keywords (funcsig)",
-                              "hand-bound functions (funcsig)")},
+                              "hand-bound functions (funcsig)",
+                              "F.max_pool2d's dispatch, the norms' out= with grad (funcsig)")},
 }
 
 

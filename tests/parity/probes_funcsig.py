@@ -447,3 +447,33 @@ HAND_BOUND = [
     "~ t.normal(x, 'a')",
     "~ t.normal('a', x)",
 ]
+
+# F.max_pool2d is torch's boolean_dispatch over _max_pool2d and max_pool2d_with_indices: Python's
+# refusals name the one that got the call, the bindings' name theirs
+MAX_POOL = [
+    "F.max_pool2d(img, 2, foo=1, return_indices=True)", "F.max_pool2d(img)",
+    "F.max_pool2d(img, 2, 2, 0, 1, False, True, 5)",
+    "F.max_pool2d(img, 2, 2, 0, 1, False, False, 5)",
+    "F.max_pool2d(img, 'a', return_indices=True)", "F.max_pool2d(None, 2, return_indices=True)",
+    "F.max_pool2d(img, 2, 2, 0, 1, False, True)[1]", "F.max_pool2d(img, 2, return_indices=1)[1]",
+    "F.max_pool2d(img, 2, return_indices=0).shape", "F.max_pool2d(input=img, kernel_size=2).shape",
+    "F.max_pool2d(img, kernel_size=2, return_indices=True)[1]",
+    "F.max_pool2d(img, 2, ceil_mode='a', return_indices=True)",
+    "F.max_pool2d(img, [2, 2, 2], return_indices=True)",
+    "F.max_pool2d(img, 2, stride=0, return_indices=True)",
+    "F.max_pool2d(img, 2, dilation=[1.5], return_indices=True)",
+    "F.max_pool2d(img, 2, padding=(1,), return_indices=True)[0].shape",
+    "F.max_pool2d(img, 2, input=img)", "F.max_pool2d(img, 2, kernel_size=2)",
+    "F.max_pool2d(w.reshape(1, 2, 3), 2, 1, return_indices=True)[0].grad_fn.name()",
+]
+
+# out= of the composite norms with an input that requires grad (torch copies into out)
+NORM_OUT = [
+    "t.linalg.matrix_norm(w, out=x[0, 0])._version",
+    "t.linalg.matrix_norm(w, out=s).grad_fn.name()",
+    "t.linalg.matrix_norm(w, 'nuc', out=s).requires_grad", "t.linalg.norm(w, out=s).grad_fn.name()",
+    "t.linalg.norm(w, dim=0, out=v).grad_fn.name()", "t.linalg.matrix_norm(y, out=s).is_leaf",
+    "t.linalg.matrix_norm(w, out=d)", "t.linalg.matrix_norm(w, out=i)",
+    "t.linalg.vector_norm(w, out=s)", "t.linalg.matrix_norm(x, out=w)",
+    "t.linalg.matrix_norm(w, out=x)._version", "t.linalg.norm(w, ord=2, out=s).grad_fn.name()",
+]
