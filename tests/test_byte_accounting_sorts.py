@@ -1,6 +1,7 @@
 """Every byte counted in sorts along long lines: sort, argsort and topk over lines longer
 than the 512 elements one NumPy call may return, in several dtypes and layouts, with few
-ties and with lines full of ties (where std::sort's order is replayed), forward and backward.
+ties and with lines full of ties (where std::sort's order is replayed), forward and backward;
+and the sorted unique index of IndexFillBackward1.
 
 Measured as in test_byte_accounting.py (interval by interval, against a run at small shapes
 for the Python objects): before, a line of 4096 left about 97 KB uncounted (np.argsort's index
@@ -76,10 +77,26 @@ def test_sorts_of_long_lines_count_their_bytes(name):
 
 # with autograd: values and the gradient scattered back along the long lines
 GRADS = {
+    # IndexFillBackward1's index.unique(): an index of 2 x 4096 entries, each twice
+    "index_fill tensor value backward, long index": lambda a: (a * 1).index_fill_(
+        1, _twice(a.shape[1]), a[0, 0]),
+    "index_fill backward, negative long index": lambda a: (a * 1).index_fill_(
+        1, _twice(a.shape[1], -a.shape[1]), 0.5),
     "sort backward": lambda a: a.sort(1)[0],
     "sort dim 0 backward": lambda a: a.t().sort(0, descending=True)[0],
     "topk backward": lambda a: a.topk(a.shape[1] // 2, 1)[0],
 }
+
+
+_TWICE: dict = {}
+
+
+def _twice(n, start=0):
+    """start, start + 1, ... start + n - 1, twice over: made once, outside the measured
+    runs."""
+    if (n, start) not in _TWICE:
+        _TWICE[n, start] = ipt.tensor(np.arange(2 * n) % n + start)
+    return _TWICE[n, start]
 
 
 @pytest.mark.parametrize("name", sorted(GRADS))

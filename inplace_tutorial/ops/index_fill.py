@@ -16,6 +16,7 @@ from ..autograd.derivatives import derivative
 from ..autograd.record import record, record_inplace
 from ..creation import empty_like
 from ..layout import wrap_dim
+from ..storage import UntypedStorage
 from ..tensor import Tensor, tensor_method
 from .arg_checks import is_number, type_name
 from .index_ops import check_args, check_no_overlap, fill_slices, first_bad_index
@@ -69,7 +70,16 @@ def _index_fill_checks(self: Tensor, dim, index: Tensor, value) -> tuple:
     if bad is not None:
         raise IndexError(f"index {bad} is out of bounds for dimension {d} with size "
                          f"{size}")
-    return d, idx % max(size, 1), value  # negative indices count from the end here
+    return d, _from_the_end(idx, size), value
+
+
+def _from_the_end(idx: np.ndarray, size: int) -> np.ndarray:
+    """Negative indices count from the end here: idx % size, in counted memory (and only
+    when some index is negative; the indices are in range)."""
+    if idx.size == 0 or idx.min() >= 0:
+        return idx
+    wrapped = UntypedStorage(idx.size, np.int64, "index_fill (wrapped index)")._array
+    return np.remainder(idx, max(size, 1), out=wrapped)
 
 
 def _expanded(t: Tensor) -> bool:
@@ -109,12 +119,36 @@ def _fill_zero_bw(ctx, g) -> Tensor:
 
 def _wrapped(ctx, g) -> np.ndarray:
     size = g._shape[saved_dim(ctx, g.dim())] if g.dim() else 1
-    return ctx.saved("index")._array().reshape(-1) % max(size, 1)
+    return _from_the_end(ctx.saved("index")._array().reshape(-1), size)
 
 
 @derivative("index_fill", "IndexFillBackward0", saves={"index": None})
 def _index_fill_bw(ctx, g):
     return (_fill_zero_bw(ctx, g),)
+
+
+_PIECE = 512  # elements per boolean selection (NumPy returns it as an array of its own)
+
+
+def _unique(index: np.ndarray) -> Tensor:
+    """np.unique(index) as an int64 tensor, every byte counted: the index sorted in place in a
+    counted copy, then the first of each run of equal values kept, piece by piece."""
+    flat = index.reshape(-1)
+    copy = UntypedStorage(flat.size, np.int64, "index_fill backward (sorted index)")._array
+    np.copyto(copy, flat)
+    copy.sort()
+    new = UntypedStorage(max(flat.size - 1, 0), np.bool_, "index_fill backward (runs)")._array
+    np.not_equal(copy[1:], copy[:-1], out=new)
+    out = Tensor._empty((min(flat.size, 1) + int(np.count_nonzero(new)),), dtypes.int64,
+                        "index_fill backward")
+    o = out._array()
+    o[:1] = copy[:1]
+    at = min(flat.size, 1)
+    for c in range(0, new.size, _PIECE):
+        kept = copy[1 + c:1 + c + _PIECE][new[c:c + _PIECE]]
+        o[at:at + kept.size] = kept
+        at += kept.size
+    return out
 
 
 @derivative("index_fill_tensor", "IndexFillBackward1", inputs=("self", "value"),
@@ -124,9 +158,7 @@ def _index_fill_tensor_bw(ctx, g):
     if ctx.needs(1):  # grad.index_select(dim, index.unique()).sum(), as derivatives.yaml
         # has it: a slice named twice counts once, and index_select's range check applies (a
         # negative index fills the slice from the end, then raises here, as in PyTorch)
-        unique = np.unique(ctx.saved("index")._array())
-        index = Tensor._empty(unique.shape, dtypes.int64, "index_fill backward")
-        index._array()[...] = unique
+        index = _unique(ctx.saved("index")._array())
         g_value = g.index_select(saved_dim(ctx, g.dim()), index).sum()
     return (_fill_zero_bw(ctx, g) if ctx.needs(0) else None, g_value)
 
