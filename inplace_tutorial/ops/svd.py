@@ -19,7 +19,7 @@ from ..autograd.derivatives import derivative
 from ..autograd.record import record
 from ..layout import contiguous_strides
 from ..tensor import Tensor
-from . import dtype_rules
+from . import _lapack, dtype_rules
 
 
 class LinAlgError(RuntimeError):
@@ -107,9 +107,9 @@ def _identity_into(X: Tensor) -> None:
 
 def linalg_svd_kernel(A: Tensor, full_matrices: bool) -> tuple[Tensor, Tensor, Tensor]:
     """(U, S, Vh) of every matrix in A's last two dims. LAPACK (gesdd, as PyTorch on CPU)
-    fills the three counted outputs. NumPy's wrapper copies each matrix column-major and
-    allocates LAPACK's workspace itself, outside the count (PyTorch counts its own; the
-    README's "The package" section says so)."""
+    fills the three counted outputs, with its copy of A and its workspace counted too
+    (ops/_lapack.py). Only where NumPy's LAPACK can't be called does NumPy's wrapper run,
+    with buffers of its own outside the count."""
     *batch, m, n = A._shape
     k = min(m, n)
     ur, vc = (m, n) if full_matrices else (k, k)
@@ -122,11 +122,30 @@ def linalg_svd_kernel(A: Tensor, full_matrices: bool) -> tuple[Tensor, Tensor, T
             _identity_into(Vh)
         return U, S, Vh
     check_finite(A)
+    if _lapack.GESDD is not None:  # every buffer counted (ops/_lapack.py)
+        infos = _lapack.gesdd(A._array(), S._array(), U._array(), Vh._array(),
+                              full_matrices, "linalg_svd")
+        _check_errors(infos, A.dim() == 2)
+        return U, S, Vh
     sig = "d->ddd" if A.dtype is dtypes.float64 else "f->fff"
     gufunc = _umath_linalg.svd_f if full_matrices else _umath_linalg.svd_s
     with np.errstate(invalid="ignore"):
         gufunc(A._array(), out=(U._array(), S._array(), Vh._array()), signature=sig)
     return U, S, Vh
+
+
+def _check_errors(infos: list[int], is_matrix: bool) -> None:
+    """PyTorch's _linalg_check_errors for "linalg.svd": the first matrix LAPACK failed on."""
+    for i, info in enumerate(infos):
+        if info == 0:
+            continue
+        where = "" if is_matrix else f": (Batch element {i})"
+        if info < 0:  # -4: a NaN (check_finite raised already, unless LAPACK saw it alone)
+            raise LinAlgError(f"linalg.svd{where}: The algorithm failed to converge because "
+                              "the input matrix contained non-finite values.")
+        raise LinAlgError(f"linalg.svd{where}: The algorithm failed to converge because the "
+                          "input matrix is ill-conditioned or has too many repeated singular "
+                          f"values (error code: {info}).")
 
 
 def linalg_svd(A: Tensor, full_matrices: bool = False, driver=None
