@@ -20,7 +20,7 @@ def _plain_log_softmax(a: np.ndarray, dim: int) -> np.ndarray:
 
 # (shape, dim): a batch of class scores (in the workspace), rows too long for it, another dim
 CASES = [((64, 10), 1), ((3, 5, 7), 0), ((2, 4, 5), 1), ((512, 1000), 1), ((1000, 300), 0),
-         ((7,), 0)]
+         ((7,), 0), ((8, 64, 700), 2)]
 
 
 @pytest.mark.parametrize("dtype", ["float32", "float64", "float16"])
@@ -35,17 +35,20 @@ def test_log_softmax_gives_the_plain_formulas_bits(shape, dim, dtype):
     np.testing.assert_array_equal(got.view(f"u{a.itemsize}"), want.view(f"u{a.itemsize}"))
 
 
-@pytest.mark.parametrize(("shape", "rows"), [((64, 10), 1), ((512, 1000), 2)])
-def test_log_softmax_makes_no_input_sized_temporary(shape, rows):
+@pytest.mark.parametrize(("shape", "dim", "rows"), [((64, 10), 1, 1), ((512, 1000), 1, 1),
+                                                     ((1000, 300), 0, 2)])
+def test_log_softmax_makes_no_input_sized_temporary(shape, dim, rows):
     """PyTorch's kernel sums exp(x - max) as it goes: its peak is the output. The core's is
-    the output plus one row buffer (the sums in the workspace) or two (rows too long)."""
+    the output plus one row buffer (the sums in the workspace, all at once or a block of
+    last-dim rows at a time) or two (rows along another dim, too many for it)."""
     x = ipt.randn(*shape)
-    assert (x.numel() <= chunk_len(np.float32)) == (rows == 1)
+    assert (x.numel() <= chunk_len(np.float32)) == (shape == (64, 10))
     gc.collect()
     memory.reset_peak_memory_stats()
     base = memory.memory_allocated()
-    out = x.log_softmax(1)
-    assert memory.max_memory_allocated() - base == 4 * (x.numel() + rows * shape[0])
+    out = x.log_softmax(dim)
+    row = x.numel() // shape[dim]
+    assert memory.max_memory_allocated() - base == 4 * (x.numel() + rows * row)
     del out
 
 

@@ -493,12 +493,23 @@ def _softmax_into(self, dim: int, name: str, log: bool) -> Tensor:
     if log:
         # the row sums of exp(x - max) without an input-sized temporary (PyTorch's kernel
         # sums as it goes): in the shared workspace when it holds them all (a batch of
-        # class scores), else exp in place and x - max computed again (same bits)
-        if o.size <= chunk_len(o.dtype):
+        # class scores) or, along the last dim, a block of whole rows at a time; else exp
+        # in place and x - max computed again (the same bits every way)
+        room = chunk_len(o.dtype)
+        if o.size <= room:
             with Scratch(o.dtype, name, o.size) as scratch:
                 e = scratch.view(o.shape)
                 np.exp(o, out=e)
                 np.add.reduce(e, axis=dim, keepdims=True, out=m)
+        elif dim == o.ndim - 1 and o.shape[-1] <= room:
+            rows_o, rows_m = o.reshape(-1, o.shape[-1]), m.reshape(-1, 1)  # fresh: views
+            step = room // o.shape[-1]
+            with Scratch(o.dtype, name, o.size) as scratch:
+                for r in range(0, rows_o.shape[0], step):
+                    block = rows_o[r:r + step]
+                    e = scratch.view(block.shape)
+                    np.exp(block, out=e)
+                    np.add.reduce(e, axis=1, keepdims=True, out=rows_m[r:r + step])
         else:
             rowsum = Tensor._empty(rowmax._shape, out.dtype, name + " (row sum)")
             s = rowsum._array()
