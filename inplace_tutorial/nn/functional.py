@@ -15,6 +15,7 @@ import warnings
 from .. import dtypes
 from ..autograd import grad_mode
 from ..creation import rand, zeros
+from ..function_parser import torch_function
 from ..layout import broadcast_shapes
 from ..ops import activations, attention, loss_ops, nn_ops, normalization, pad_nd, pooling
 from ..ops import batch_norm as batch_norm_ops
@@ -334,3 +335,14 @@ def pad(input: Tensor, pad, mode: str = "constant", value=None) -> Tensor:  # no
     """F.pad (ops/padding.py): 'constant' is constant_pad_nd; 'reflect' and 'replicate' are
     kernels with their own nodes (ReflectionPad2DBackward0 ...); 'circular' is slice copies."""
     return padding_ops.pad(input, pad, mode, value)
+
+
+# The functions torch binds with its C++ parser (F.linear is torch._C._nn.linear, F.conv2d is
+# torch.conv2d): a call that parser refuses is refused in its words (function_parser.py)
+linear = torch_function("linear", "nn")(linear)
+avg_pool2d = torch_function("avg_pool2d", "nn")(avg_pool2d)
+gelu = torch_function("gelu", "nn")(gelu)
+scaled_dot_product_attention = torch_function("scaled_dot_product_attention", "nn")(
+    scaled_dot_product_attention)
+conv2d = torch_function("conv2d")(conv2d)
+relu_ = torch_function("relu_")(relu_)

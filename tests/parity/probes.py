@@ -316,8 +316,8 @@ PROBES: dict[str, list[str]] = {
     "function binding (funcsig)": probes_funcsig.BINDING,
     "factory keywords (funcsig)": probes_funcsig.FACTORIES,
     "hand-bound functions (funcsig)": probes_funcsig.HAND_BOUND,
-    "F.max_pool2d's dispatch, the norms' out= with grad (funcsig)": [
-        *probes_funcsig.MAX_POOL, *probes_funcsig.NORM_OUT],
+    "linalg, F bindings, max_pool2d, norms' out= (funcsig)": [
+        *probes_funcsig.MAX_POOL, *probes_funcsig.NORM_OUT, *probes_funcsig.LINALG_NN],
     "modes and misc": [
         *probes_args.SEEDS, "t.set_grad_enabled('a')", "callable(t.no_grad(1))",
         "t.manual_seed('a')",
@@ -368,7 +368,7 @@ OWNER = {  # which helper's files hold the fix for a class (HELPERS.md)
                               "numbers as tensors, deprecated forms (funcsig)",
                               "function binding (funcsig)", "factory keywords (funcsig)",
                               "hand-bound functions (funcsig)",
-                              "F.max_pool2d's dispatch, the norms' out= with grad (funcsig)")},
+                              "linalg, F bindings, max_pool2d, norms' out= (funcsig)")},
 }
 
 
