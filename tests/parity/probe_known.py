@@ -23,11 +23,6 @@ KNOWN_DIFFERENT: dict[str, set[str]] = {
     },
     "probes3's finds in other helpers' files": {  # overlap, funcsig (probes_probes3.OTHER_OWNERS)
         't.diff(x, out=x)',
-        "t.linalg.matrix_norm(x, 1, keepdim='a')",
-        't.linalg.norm(x, 2, 1, foo=1)',
-        't.linalg.norm()',
-        't.linalg.vector_norm()',
-        't.linalg.matrix_norm()',
         'x.any(dim=(0, 1.0))',
     },
     'sparse gradients (probes3)': {  # none: the core has no sparse tensors
