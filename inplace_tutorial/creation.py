@@ -463,11 +463,24 @@ def _empty_preserving(shape, strides, dtype, op: str) -> Tensor:
 
 @torch_function()
 def empty(*size, dtype: dtypes.dtype | None = None, requires_grad: bool | None = False,
-          layout=None, device=None, pin_memory: bool | None = None, out=None, **kwargs) -> Tensor:
+          layout=None, device=None, pin_memory: bool | None = None, out=None,
+          memory_format=None, **kwargs) -> Tensor:
+    """torch.empty; ``memory_format=torch.channels_last`` lays a 4-D tensor out NHWC (the only
+    factory of PyTorch's that takes it: zeros, new_empty and empty_strided refuse it)."""
     _no_out("empty", out)
     requires_grad = _check_options("empty", dtype, requires_grad, layout, device, pin_memory)
+    check_memory_format("empty", memory_format, optional=True)
     shape = _shape("empty", size, kwargs=kwargs)
-    return _finish(Tensor._empty(shape, dtype or dtypes.float32, "empty"), requires_grad)
+    dtype = dtype or dtypes.float32
+    if memory_format is None or memory_format.rank is None and memory_format is not \
+            preserve_format:  # (contiguous_format)
+        return _finish(Tensor._empty(shape, dtype, "empty"), requires_grad)
+    if memory_format is preserve_format:
+        raise RuntimeError("unsupported memory format Preserve")
+    check_rank(memory_format, shape)
+    out = empty_strided(shape, format_strides(memory_format, shape), dtype)
+    out._storage.op = "empty"
+    return _finish(out, requires_grad)
 
 
 @torch_function()

@@ -154,9 +154,9 @@ def format_strides(fmt: memory_format, shape: tuple) -> tuple:
     if fmt.rank is None:
         return contiguous_strides(shape)
     stride, expected = [0] * len(shape), 1
-    for d in fmt.order:
-        stride[d] = expected
-        expected *= max(shape[d], 1)
+    for d in fmt.order:  # (no max(size, 1) here, unlike row-major strides: PyTorch's
+        stride[d] = expected  # get_channels_last_strides_2d multiplies the sizes as they are)
+        expected *= shape[d]
     return tuple(stride)
 
 
