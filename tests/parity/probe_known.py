@@ -35,7 +35,4 @@ KNOWN_DIFFERENT: dict[str, set[str]] = {
         't.bmm(x[None], x[None].mT, out_dtype=t.float64)',
         't.gather(x, 0, t.tensor([[0]]), sparse_grad=1)',
     },
-    'factory keywords (funcsig)': {  # funcsig
-        't.empty((2,), memory_format=t.contiguous_format).shape',
-    },
 }

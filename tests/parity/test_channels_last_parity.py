@@ -79,7 +79,7 @@ def _grad_strides(t, fn):
              "g_expanded": lambda: t.ones(1, 1, 1, dtype=t.float64).expand(2, 3, 5)}
     for name, (u, v) in pairs.items():
         seen = {}
-        hooks = [z.register_hook(lambda g, k=k: seen.__setitem__(k, g.stride()))
+        hooks = [z.register_hook(lambda g, k=k, seen=seen: seen.__setitem__(k, g.stride()))
                  for k, z in (("a", u), ("b", v), ("c", c))]
         y = fn(c, u, v)
         for gname, g in grads.items():
