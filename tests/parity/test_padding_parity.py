@@ -158,10 +158,40 @@ def pad_errors(t):
     return {name: catch(fn) for name, fn in calls.items()}
 
 
+@prog
+def pad_modules(t):
+    nn = t.nn
+    x1, x2, x3 = t.tensor(arr(2, 3, 5, seed=11)), t.tensor(arr(1, 2, 4, 5, seed=12)), \
+        t.tensor(arr(1, 2, 3, 4, 5, seed=13))
+    layers = {
+        "ReflectionPad1d": (nn.ReflectionPad1d(2), x1), "ReflectionPad2d": (
+            nn.ReflectionPad2d((1, 2, 3, 0)), x2), "ReflectionPad3d": (nn.ReflectionPad3d(1), x3),
+        "ReplicationPad1d": (nn.ReplicationPad1d((0, 3)), x1),
+        "ReplicationPad2d": (nn.ReplicationPad2d(2), x2),
+        "ReplicationPad3d": (nn.ReplicationPad3d((1, 0, 0, 1, 2, 0)), x3),
+        "CircularPad1d": (nn.CircularPad1d(2), x1), "CircularPad2d": (nn.CircularPad2d(1), x2),
+        "CircularPad3d": (nn.CircularPad3d((1, 0, 0, 1, 2, 0)), x3),
+        "ConstantPad1d": (nn.ConstantPad1d(2, 3.5), x1),
+        "ConstantPad2d": (nn.ConstantPad2d((1, 0, 2, 1), -1), x2),
+        "ConstantPad3d": (nn.ConstantPad3d(1, 0.0), x3),
+        "ZeroPad1d": (nn.ZeroPad1d((1, 2)), x1), "ZeroPad2d": (nn.ZeroPad2d(1), x2),
+        "ZeroPad3d": (nn.ZeroPad3d(1), x3),
+    }
+    obs = {}
+    for name, (layer, x) in layers.items():
+        y = layer(x)
+        obs[name] = {"repr": repr(layer), "padding": layer.padding, "y": y, "meta": meta(y),
+                     "params": len(list(layer.parameters())),
+                     "wrong_rank": catch(lambda layer=layer: layer(t.ones(5)))}
+    obs["zero_value"] = nn.ZeroPad2d(1).value
+    obs["sequential"] = repr(nn.Sequential(nn.ReflectionPad2d(1), nn.ZeroPad2d((1, 2, 0, 0))))
+    return obs
+
+
 @pytest.mark.parametrize("program", prog.params())
 def test_padding_parity(program, torch_mod, core):
     check_parity(program, torch_mod, core)
 
 
 def test_programs_count():
-    assert len(prog.programs) == 9
+    assert len(prog.programs) == 10
