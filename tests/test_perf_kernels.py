@@ -3,6 +3,7 @@ formula they replace, and no input-sized temporary where PyTorch's kernel makes 
 from __future__ import annotations
 
 import gc
+import math
 
 import numpy as np
 import pytest
@@ -95,3 +96,54 @@ def test_nll_loss_out_of_range_target_still_raises(bad):
     t[7] = bad
     with pytest.raises(IndexError, match=f"Target {bad} is out of bounds."):
         ipt.nn.functional.nll_loss(ipt.randn(64, 10), ipt.tensor(t))
+
+
+def _plain_gelu_tanh_grad(x: np.ndarray, g: np.ndarray) -> np.ndarray:
+    """GeluBackward0 (approximate='tanh') as whole-array NumPy steps, in the kernel's order."""
+    k, c = math.sqrt(2.0 / math.pi), 0.044715  # Python floats: computed in the array dtype
+    o = x * x
+    o *= c
+    o += 1.0
+    o *= x
+    o *= k
+    np.tanh(o, out=o)
+    t = o * o
+    np.subtract(1.0, t, out=t)
+    t *= x
+    t *= 0.5 * k
+    o += 1.0
+    o *= 0.5
+    t2 = x * x
+    t2 *= 3 * c
+    t2 += 1.0
+    t *= t2
+    o += t
+    o *= g
+    return o
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("shape", [(16, 64, 256), (3, 7), (700, 300)])
+def test_gelu_tanh_backward_in_chunks_gives_the_whole_array_bits(shape, dtype):
+    rng = np.random.default_rng(2)
+    x = (rng.standard_normal(shape) * 3).astype(dtype)
+    g = rng.standard_normal(shape).astype(dtype)
+    xt = ipt.tensor(x).requires_grad_()
+    src = xt.t() if len(shape) == 2 else xt  # a transposed view: strided chunks
+    out = ipt.nn.functional.gelu(src, approximate="tanh")
+    out.backward(ipt.tensor(g.T.copy() if len(shape) == 2 else g))
+    want = _plain_gelu_tanh_grad(x.T if len(shape) == 2 else x, g.T if len(shape) == 2 else g)
+    want = want.T if len(shape) == 2 else want
+    bits = f"u{np.dtype(dtype).itemsize}"
+    np.testing.assert_array_equal(xt.grad.numpy().view(bits), want.view(bits))
+
+
+def test_gelu_tanh_backward_makes_no_input_sized_temporary():
+    x = ipt.randn(16, 64, 256, requires_grad=True)
+    y = ipt.nn.functional.gelu(x, approximate="tanh")
+    g = ipt.randn(16, 64, 256)
+    gc.collect()
+    memory.reset_peak_memory_stats()
+    base = memory.memory_allocated()
+    y.backward(g)
+    assert memory.max_memory_allocated() - base == 4 * x.numel()  # x.grad only

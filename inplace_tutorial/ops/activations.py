@@ -15,6 +15,7 @@ from .. import dtypes
 from ..autograd.derivatives import derivative
 from ..autograd.record import record
 from ..tensor import Tensor
+from ._chunked import run_chunked
 
 # Cody's coefficients: erf on |z| <= 0.46875; erfc on (0.46875, 4]; erfc on (4, inf)
 _A = (1.85777706184603153e-1, 3.16112374387056560e0, 1.13864154151050156e2,
@@ -139,9 +140,9 @@ def _gelu_bw(ctx, g):
     gx = Tensor._empty(xt._shape, g.dtype, "gelu_backward")
     o = gx._array()
     keep: list = []
-    t = _buf(x.shape, xt.dtype, "gelu_backward (tmp)", keep)
     if ctx.attr("approximate") == "none":
         # Phi(x) + x * phi(x)
+        t = _buf(x.shape, xt.dtype, "gelu_backward (tmp)", keep)
         np.divide(x, _SQRT_2, out=t)
         _erf_into(t, o, xt.dtype, "gelu_backward")
         o += 1.0
@@ -153,19 +154,28 @@ def _gelu_bw(ctx, g):
         t *= _INV_SQRT_2PI
         o += t
     else:
-        # th = tanh(k (x + c x^3)); 0.5 (1 + th) + 0.5 x (1 - th^2) k (1 + 3 c x^2)
-        _tanh_inner_into(x, o)
-        np.multiply(o, o, out=t)
-        np.subtract(1.0, t, out=t)
-        t *= x
-        t *= 0.5 * _TANH_K
-        o += 1.0
-        o *= 0.5
-        tmp = _buf(x.shape, xt.dtype, "gelu_backward (tmp)", keep)
-        np.multiply(x, x, out=tmp)
-        tmp *= 3 * _TANH_C
-        tmp += 1.0
-        t *= tmp
-        o += t
+        # chunk by chunk through the workspace: PyTorch's fused kernel makes no temporaries,
+        # and each chunk's passes stay in cache (the same bits: every step is element-wise)
+        run_chunked(_gelu_tanh_bw_body, "gelu_backward", (None, None), (x, g._array()), o,
+                    o.dtype)
+        return (gx,)
     o *= g._array()
     return (gx,)
+
+
+def _gelu_tanh_bw_body(x, g, out, dtype, tmp) -> None:
+    """th = tanh(k (x + c x^3)); g (0.5 (1 + th) + 0.5 x (1 - th^2) k (1 + 3 c x^2))."""
+    o, (t, t2) = out, tmp
+    _tanh_inner_into(x, o)
+    np.multiply(o, o, out=t)
+    np.subtract(1.0, t, out=t)
+    t *= x
+    t *= 0.5 * _TANH_K
+    o += 1.0
+    o *= 0.5
+    np.multiply(x, x, out=t2)
+    t2 *= 3 * _TANH_C
+    t2 += 1.0
+    t *= t2
+    o += t
+    o *= g
