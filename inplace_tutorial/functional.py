@@ -273,6 +273,10 @@ masked_select = _method("masked_select")
 __all__ += ["broadcast_to", "dsplit", "ger", "hsplit", "masked_select", "outer",
             "repeat_interleave", "tensor_split", "tile", "vsplit"]
 
+# torch.svd(x, some, compute_uv, out=(U, S, V)): x.svd(...) (ops/svd.py), out= in ops/svd_out.py
+svd = _method("svd")
+__all__ += ["svd"]
+
 # selecting reductions (ops/selection.py): torch.kthvalue(x, k, dim, out=(values, indices)),
 # median and nanmedian (out= with a dim only), cummax/cummin, aminmax (ops/out_selection.py)
 _SELECTION = "kthvalue median nanmedian mode cummax cummin aminmax".split()

@@ -15,10 +15,11 @@ import numpy as np
 from numpy.linalg import _umath_linalg
 
 from .. import dtypes
+from ..arg_parser import argument_error, binding
 from ..autograd.derivatives import derivative
 from ..autograd.record import record
 from ..layout import contiguous_strides
-from ..tensor import Tensor
+from ..tensor import Tensor, tensor_method
 from . import _lapack, dtype_rules
 
 
@@ -164,6 +165,41 @@ def svdvals(A: Tensor, driver=None) -> Tensor:
     node (S is its output 1), as in PyTorch, which computes U and Vh too when A requires
     grad, since the backward needs them."""
     return linalg_svd(A, False, driver)[1]
+
+
+def check_svd_flags(some, compute_uv) -> None:
+    """torch.svd's two flags must be bools (the parser's words)."""
+    for position, (name, v) in enumerate((("some", some), ("compute_uv", compute_uv)), 1):
+        if not isinstance(v, bool):
+            raise argument_error("svd", name, position, "bool", v)
+
+
+def zeros_uv(A: Tensor) -> tuple[Tensor, Tensor]:
+    """torch.svd(compute_uv=False)'s U (m×m) and V (n×n, as Vh.mH: a transposed view): zeros."""
+    *batch, m, n = A._shape
+    U = Tensor._empty((*batch, m, m), A.dtype, "svd (U)")
+    Vh = Tensor._empty((*batch, n, n), A.dtype, "svd (V)")
+    U._array()[...] = 0
+    Vh._array()[...] = 0
+    return U, Vh.mT
+
+
+@binding()
+@tensor_method
+def svd(self, some: bool = True, compute_uv: bool = True) -> tuple:
+    """torch.svd, the older API: (U, S, V) with A = U diag(S) Vᵀ, V being linalg.svd's Vh.mH
+    (a transposed view of it, TransposeBackward0 in the graph); ``some=False`` is
+    ``full_matrices=True``. ``compute_uv=False``: linalg.svdvals's S, and zeros for U and V."""
+    check_svd_flags(some, compute_uv)
+    if self.dim() < 2:
+        raise RuntimeError(f"linalg.svd: input should have at least 2 dimensions, but has "
+                           f"{self.dim()} dimensions instead")
+    if compute_uv:
+        U, S, Vh = linalg_svd(self, not some)
+        return SvdResult((U, S, Vh.mT))
+    S = svdvals(self)
+    U, V = zeros_uv(self)
+    return SvdResult((U, S, V))
 
 
 @derivative("_linalg_svd", "LinalgSvdBackward0", inputs=("A",), multi_output=True,
