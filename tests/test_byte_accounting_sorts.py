@@ -1,4 +1,5 @@
-"""Every byte counted in sorts along long lines: sort, argsort and topk over lines longer
+"""Every byte counted in sorts along long lines: sort, argsort, topk, kthvalue, median and
+nanmedian over lines longer
 than the 512 elements one NumPy call may return, in several dtypes and layouts, with few
 ties and with lines full of ties (where std::sort's order is replayed), forward and backward;
 and the sorted unique index of IndexFillBackward1.
@@ -59,6 +60,15 @@ SORTS = {
                                             TIED),
     "topk float32 ties unsorted smallest": (lambda a: a.topk(a.shape[1] // 3, 1, largest=False,
                                                              sorted=False), F32, 7, TIED),
+    # selection: the stable order, then quick_select / std::nth_element on tied lines
+    "kthvalue float32": (lambda a: a.kthvalue(a.shape[1] // 3, 1), F32, None, LONG),
+    "kthvalue int64 ties": (lambda a: a.kthvalue(a.shape[1] // 3, 1), I64, 5, TIED),
+    "kthvalue float16 ties, lines along dim 0": (
+        lambda a: a.t().contiguous().kthvalue(a.shape[1] // 2, 0), F16, 9, TIED),
+    "median float64 ties": (lambda a: a.median(1), F64, 5, TIED),
+    "nanmedian float32 ties and NaN": (lambda a: a.nanmedian(1), F32, 7, TIED),
+    "nanmedian of all zeros (which zero: nth_element)": (lambda a: (a * 0).nanmedian(), F32,
+                                                         7, TIED),
 }
 
 

@@ -50,7 +50,7 @@ class Work(NamedTuple):
                       for dt, size in Work.parts(n)])
 
 
-def _positions(mask: np.ndarray, base: int, out: np.ndarray) -> int:
+def positions(mask: np.ndarray, base: int, out: np.ndarray) -> int:
     """np.flatnonzero(mask) + base, written into ``out``, piece by piece; the count."""
     count = 0
     for c in range(0, mask.size, _PIECE):
@@ -60,7 +60,7 @@ def _positions(mask: np.ndarray, base: int, out: np.ndarray) -> int:
     return count
 
 
-def _swap_many(arrays: tuple, li: np.ndarray, ri: np.ndarray) -> None:
+def swap_many(arrays: tuple, li: np.ndarray, ri: np.ndarray) -> None:
     """Swap arr[li] with arr[ri] in each of ``arrays``, positions all distinct, piece by
     piece."""
     for c in range(0, li.size, _PIECE):
@@ -111,16 +111,16 @@ def _partition_pivot(keys: np.ndarray, pos: np.ndarray, first: int, last: int,
     else:
         mask = work.mask
         np.greater_equal(keys[first + 1:last], p, out=mask[:r - 1])
-        left = work.left[:_positions(mask[:r - 1], first + 1, work.left)]
+        left = work.left[:positions(mask[:r - 1], first + 1, work.left)]
         np.less_equal(keys[first:last], p, out=mask[:r])
-        right = work.right[:_positions(mask[:r], first, work.right)][::-1]
+        right = work.right[:positions(mask[:r], first, work.right)][::-1]
     if left.size == r - 1 and right.size == r:  # every key equal: [first + 1, last) reversed
         _reverse(pos, first + 1, last, work)
         return first + (r + 1) // 2
     m = min(left.size, right.size)
     k = int(np.count_nonzero(left[:m] < right[:m]))  # a prefix: left rises, right falls
     if k:
-        _swap_many((keys, pos), left[:k], right[:k])
+        swap_many((keys, pos), left[:k], right[:k])
     # the left scan stops at its next original stop, or at the last swapped right position
     cut = int(left[k]) if k < left.size else last
     return min(cut, int(right[k - 1])) if k else cut
@@ -155,7 +155,7 @@ def _equal_run(pos: np.ndarray, lo: int, hi: int, depth: int, stack: list, work:
         np.subtract(la, f, out=cu)  # the middle of each range: its median of three
         np.floor_divide(cu, 2, out=cu)
         np.add(cu, f, out=cu)
-        _swap_many((pos,), f, cu)
+        swap_many((pos,), f, cu)
         # source: first + last over (first, last) of each range, by a running sum of steps
         source.fill(0)
         np.add(f, 1 - lo, out=t)
@@ -187,7 +187,7 @@ def _equal_run(pos: np.ndarray, lo: int, hi: int, depth: int, stack: list, work:
         np.copyto(lasts2[c:2 * c], la)
         np.subtract(lasts2[:2 * c], firsts2[:2 * c], out=keep[:2 * c])
         np.greater(keep[:2 * c], _THRESHOLD, out=mask[:2 * c])
-        c = _positions(mask[:2 * c], 0, keep)
+        c = positions(mask[:2 * c], 0, keep)
         _gather_into(firsts[:c], firsts2, keep[:c])
         _gather_into(lasts[:c], lasts2, keep[:c])
 
@@ -232,7 +232,7 @@ def _heap_select(keys, pos, first: int, middle: int, last: int, work: Work) -> N
         return
     r = last - middle
     np.less(keys[middle:last], keys[first], out=work.mask[:r])
-    for i in work.left[:_positions(work.mask[:r], middle, work.left)]:
+    for i in work.left[:positions(work.mask[:r], middle, work.left)]:
         if keys[i] < keys[first]:
             _pop_heap(keys, pos, first, middle, int(i))
 

@@ -24,9 +24,10 @@ from ..layout import contiguous_strides, wrap_dim
 from ..storage import UntypedStorage
 from ..tensor import Tensor, tensor_method
 from . import _std_sort
+from ._chunked import ramp
 from .arg_checks import argument_error, check_int, saved, signed
 from .reduce import evenly_distribute_bw
-from .sorting import _return_type, _sort_lines
+from .sorting import _LINE_CHUNK, _carve, _gather, _return_type, _sort_lines, _ties
 from .tensor_iterator import chunks
 
 KthvalueResult = _return_type("kthvalue")
@@ -73,9 +74,10 @@ def _pick(a: np.ndarray, dtype: dtypes.dtype, d: int, rank, op: str, replay
           ) -> tuple[Tensor, Tensor]:
     """For every line of ``a`` (at least 1-D) along ``d``: the element at position
     ``rank(nan_count, n)`` of the line sorted stably (NaN last), as a (values, indices) pair
-    with ``d`` kept as 1. ``replay(line, keys, r)``, when given, returns the position
-    PyTorch's algorithm picks on a line where that element ties with a neighbour (``keys``:
-    the line's ranks, equal for equivalent values), or None where the stable pick stands."""
+    with ``d`` kept as 1. ``replay(keys, r, work, value, nan_count)``, when given, returns the
+    position PyTorch's algorithm picks on a line where that element (``value``) ties with a
+    neighbour (``keys``: _std_sort.tie_keys of the line, equal for equivalent values), or
+    None where the stable pick stands. Everything line-sized is in counted memory."""
     shape = a.shape[:d] + (1,) + a.shape[d + 1:]
     values = Tensor._empty(shape, dtype, op)
     indices = Tensor._empty(shape, dtypes.int64, op + " (indices)")
@@ -87,27 +89,39 @@ def _pick(a: np.ndarray, dtype: dtypes.dtype, d: int, rank, op: str, replay
     _sort_lines(a, d, False, None, None, order._array(), stable=True)
     lines, ordered = np.moveaxis(a, d, -1), np.moveaxis(order._array(), d, -1)
     vals, idxs = np.moveaxis(values._array(), d, -1), np.moveaxis(indices._array(), d, -1)
-    n, work = lines.shape[-1], None
-    for part in chunks(lines.shape[:-1], max(1, 512 // n)):
+    n = lines.shape[-1]
+    m = min(max(1, _LINE_CHUNK // n), lines.size // n) * n  # elements of a chunk
+    floats = a.dtype.kind == "f" or a.dtype.name == "bfloat16"
+    parts = [(np.bool_, m * floats)]
+    if replay is not None:  # the lines in stable order, tie_keys' and the replay's buffers
+        parts += [(a.dtype, m), (np.int64, n), (np.int64, n), (np.bool_, n), (np.bool_, n),
+                  (np.bool_, n), *_std_sort.Work.parts(n)]
+    nbytes = sum([np.dtype(t).itemsize * size for t, size in parts])
+    nan_buf, *rest = _carve(UntypedStorage(nbytes, np.uint8, op + " (scratch)")._array, parts)
+    for part in chunks(lines.shape[:-1], m // n):
         line, o = lines[part], ordered[part]
-        nans = _isnan(line).sum(axis=-1, keepdims=True)
+        if n > _LINE_CHUNK:  # one line: 1-D views of it
+            line, o = line.reshape(n), o.reshape(n)
+        nans = np.zeros(line.shape[:-1] + (1,), dtype=np.int64)
+        if floats:
+            mask = nan_buf[:line.size].reshape(line.shape)
+            nans[..., 0] = np.count_nonzero(np.isnan(line, out=mask), axis=-1)
         r = rank(nans, n)
         pos = np.take_along_axis(o, r, axis=-1)
-        idxs[part] = pos
-        vals[part] = np.take_along_axis(line, pos, axis=-1)
+        idxs[part] = pos.reshape(idxs[part].shape)
+        vals[part] = np.take_along_axis(line, pos, axis=-1).reshape(vals[part].shape)
         if replay is None:
             continue
-        s = np.take_along_axis(line, o, axis=-1)  # the lines in stable order
+        s_buf, step, keys, *tie = rest[:6]
+        s = s_buf[:line.size].reshape(line.shape)
+        _gather(line, o, s)  # the lines in stable order
         here = np.take_along_axis(s, r, axis=-1)
-        tie = (_same(np.take_along_axis(s, np.maximum(r - 1, 0), axis=-1), here) & (r > 0)) | (
+        tie_at = (_same(np.take_along_axis(s, np.maximum(r - 1, 0), axis=-1), here) & (r > 0)) | (
             _same(np.take_along_axis(s, np.minimum(r + 1, n - 1), axis=-1), here) & (r < n - 1))
-        for w in map(tuple, np.argwhere(tie[..., 0])):
-            keys = np.empty(n, dtype=np.int64)
-            step = np.concatenate(([0], ~_same(s[w][1:], s[w][:-1])))
-            keys[o[w]] = np.cumsum(step)
-            if work is None:
-                work = _std_sort.Work.new(n, op)
-            p = replay(line[w], keys, int(r[w][0]), work)
+        for w in map(tuple, np.argwhere(tie_at[..., 0])):
+            _std_sort.tie_keys(_ties(s[w], *[t[:n - 1] for t in tie]), o[w], step, keys)
+            p = replay(keys, int(r[w][0]), _std_sort.Work(*rest[6:]), here[w][0],
+                       int(nans[w][0]))
             if p is None:
                 continue
             idxs[part][w] = p
@@ -119,24 +133,29 @@ def _kth_rank(k: int):
     return lambda nans, n: np.full(nans.shape, k - 1, dtype=np.int64)
 
 
-def quick_select(line: np.ndarray, keys: np.ndarray, k: int, work=None) -> int:
+def quick_select(keys: np.ndarray, k: int, work: _std_sort.Work, *_) -> int:
     """The position (in the line) that PyTorch's quick_select_template leaves at ``k``:
-    Sedgewick's median-of-three quickselect over a copy of the line, ``keys`` its ranks (a
-    larger key compares greater; NaN has the largest)."""
-    arr, pos = [int(v) for v in keys], list(range(len(keys)))
+    Sedgewick's median-of-three quickselect over a copy of the line, ``keys`` its order (a
+    larger key compares greater; NaN has the largest). Each partition is done in whole-array
+    steps, as _std_sort's: the left scan stops where arr >= pivot, the right scan where
+    arr <= pivot, and the m-th stops of both are swapped while they haven't crossed."""
+    n = keys.size
+    arr, pos = work.aux[:n], work.comp[:n]
+    np.copyto(arr, keys)
+    ramp(pos, 0)
+    left, right = 0, n - 1
 
     def swap(i: int, j: int) -> None:
         arr[i], arr[j] = arr[j], arr[i]
         pos[i], pos[j] = pos[j], pos[i]
 
-    left, right = 0, len(arr) - 1
     while True:
         if right <= left:
-            return pos[k]
+            return int(pos[k])
         if right == left + 1:
             if arr[left] > arr[right]:
                 swap(left, right)
-            return pos[k]
+            return int(pos[k])
         swap((left + right) >> 1, left + 1)
         if arr[left + 1] > arr[right]:
             swap(left + 1, right)
@@ -144,22 +163,41 @@ def quick_select(line: np.ndarray, keys: np.ndarray, k: int, work=None) -> int:
             swap(left, right)
         if arr[left + 1] > arr[left]:
             swap(left + 1, left)
-        i, j, piv = left + 1, right, arr[left]
-        while True:
-            i += 1
-            while piv > arr[i]:
-                i += 1
-            j -= 1
-            while arr[j] > piv:
-                j -= 1
-            if j < i:
-                break
-            swap(i, j)
+        i, j = _sedgewick_partition(arr, pos, left, right, work)
         swap(left, j)
         if j <= k:
             left = i
         if j >= k:
             right = j - 1
+
+
+def _sedgewick_partition(arr: np.ndarray, pos: np.ndarray, left: int, right: int,
+                         work: _std_sort.Work) -> tuple[int, int]:
+    """The scans of quick_select_template around arr[left], as (i, j) where they stop: the
+    left scan (from left + 2) stops at arr >= pivot (arr[right] is one), the right scan (from
+    right - 1 down) at arr <= pivot (arr[left + 1] is one). The t-th stops of both are
+    swapped while l_t < r_t; after those, each scan also stops at the nearest swapped cell
+    (the left one at r_{k-1}, the right one at l_{k-1}); an equal pair is a swap with
+    itself, after which both scans take one more step."""
+    piv, mask = arr[left], work.mask
+    size = right - left - 1  # [left + 2, right] and [left + 1, right - 1]
+    np.greater_equal(arr[left + 2:right + 1], piv, out=mask[:size])
+    lstops = work.left[:_std_sort.positions(mask[:size], left + 2, work.left)]
+    np.less_equal(arr[left + 1:right], piv, out=mask[:size])
+    rstops = work.right[:_std_sort.positions(mask[:size], left + 1, work.right)][::-1]
+    m = min(lstops.size, rstops.size)
+    k = int(np.count_nonzero(np.less(lstops[:m], rstops[:m], out=mask[:m])))  # a prefix
+    if k:
+        _std_sort.swap_many((arr, pos), lstops[:k], rstops[:k])
+    t = k
+    i, j = int(lstops[t]), int(rstops[t])
+    if k:
+        i, j = min(i, int(rstops[k - 1])), max(j, int(lstops[k - 1]))
+    if i == j:  # a cell both scans stop at: swapped with itself, one more step each
+        i, j = int(lstops[t + 1]), int(rstops[t + 1])
+        if k:
+            i, j = min(i, int(rstops[k - 1])), max(j, int(lstops[k - 1]))
+    return i, j
 
 
 def _lines(self: Tensor) -> np.ndarray:
@@ -214,9 +252,8 @@ def _nanmedian_rank(nans, n):
 
 
 def _nth_element(keys: np.ndarray, r: int, work: _std_sort.Work) -> int:
-    """The position std::nth_element leaves at ``r``."""
-    pos = np.arange(keys.size)
-    keys = keys.copy()
+    """The position std::nth_element leaves at ``r`` (``keys`` are rearranged)."""
+    pos = ramp(work.aux[:keys.size], 0)
     _std_sort.nth_element(keys, pos, r, work)
     return int(pos[r])
 
@@ -275,22 +312,18 @@ def _median_all(self: Tensor, op: str, ignore_nan: bool) -> Tensor:
     return out
 
 
-def _all_nan_line(line: np.ndarray, keys: np.ndarray, r: int,
-                  work: _std_sort.Work) -> int | None:
+def _all_nan_line(keys: np.ndarray, r: int, work: _std_sort.Work, value,
+                  nans: int) -> int | None:
     """nanmedian(dim) breaks ties by index, except among NaNs: an all-NaN line's pick is
     std::nth_element's."""
-    return _nth_element(keys, r, work) if _isnan(line).all() else None
+    return _nth_element(keys, r, work) if nans == keys.size else None
 
 
-def _nth_whole(line: np.ndarray, keys: np.ndarray, r: int,
-               work: _std_sort.Work) -> int | None:
+def _nth_whole(keys: np.ndarray, r: int, work: _std_sort.Work, value, nans: int) -> int | None:
     """The whole-tensor median's std::nth_element compares values only, so of equal values
     only -0.0 and 0.0 can be told apart: where the median is a zero, its sign is the one
     nth_element leaves there."""
-    zero = line.dtype.kind == "f" or line.dtype.name == "bfloat16"
-    if zero and line[keys == np.sort(keys)[r]][0] == 0:
-        return _nth_element(keys, r, work)
-    return None
+    return _nth_element(keys, r, work) if value == 0 else None
 
 
 _ABSENT = object()  # median() without a dim: the whole-tensor form

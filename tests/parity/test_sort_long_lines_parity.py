@@ -106,6 +106,32 @@ def long_sort_random_floats(t):
     return out
 
 
+@prog
+def long_kthvalue_median_nanmedian(t):
+    """quick_select (kthvalue), the stable pick (median) and std::nth_element (nanmedian's
+    all-NaN lines) on lines of 1100 full of ties; which of equal values is picked shows in the
+    index and in the zero's sign."""
+    out = {}
+    for name, x in _inputs(t).items():
+        if name.startswith("bool"):
+            continue  # kthvalue and median refuse bool
+        n = x.shape[1]
+        for k in (1, 2, n // 3, n // 2, n - 1, n):
+            r = x.kthvalue(k, 1)
+            out[f"{name}_kth_{k}"] = (r.indices, r.values, _zero_signs(t, r.values))
+        r = x.t().kthvalue(n // 4, 0)  # strided lines
+        out[f"{name}_kth_dim0"] = (r.indices, r.values, _zero_signs(t, r.values))
+        for op in ("median", "nanmedian"):
+            r = getattr(x, op)(1)
+            out[f"{name}_{op}"] = (r.indices, r.values, _zero_signs(t, r.values))
+    nan_rows = t.tensor(np.full((2, 700), np.nan, dtype=np.float32))
+    r = nan_rows.nanmedian(1)
+    out["all_nan_rows"] = (r.indices, r.values)
+    zeros = t.tensor(_levels((3000,), 3, 5, np.float32) * 0)  # 0.0 and -0.0 (and NaN)
+    out["zeros_median_all"] = (zeros.nanmedian(), _zero_signs(t, zeros.nanmedian()))
+    return out
+
+
 @pytest.mark.parametrize("prog", prog.params())
 def test_sort_long_lines_parity(prog, torch_mod, core):
     check_parity(prog, torch_mod, core)
