@@ -7,12 +7,10 @@ NaN is non-zero, so it counts as true. out= takes a bool or uint8 tensor, nothin
 """
 from __future__ import annotations
 
-import builtins
-
 import numpy as np
 
 from .. import dtypes
-from ..arg_parser import as_called, binding, invalid_combination, is_index
+from ..arg_parser import as_called, binding, int_list, invalid_combination, is_index
 from ..tensor import Tensor, tensor_method
 from .out_functions import computed, out_form
 from .reduce import _dims, _out_shape
@@ -21,10 +19,13 @@ _FORMS = ["", "tuple of ints dim = None, bool keepdim = False", "int dim, bool k
 
 
 def _check_args(op: str, dim, keepdim) -> None:
-    """dim is None, an int or a sequence of ints, keepdim a bool; else no overload fits."""
-    # (builtins.all: this module defines the method all)
-    ints = isinstance(dim, (list, tuple)) and builtins.all(is_index(d) for d in dim)
-    if (dim is None or is_index(dim) or ints) and isinstance(keepdim, bool):
+    """dim is None, an int or a sequence of ints, keepdim a bool; else no overload fits. The
+    parser takes a sequence led by an int as ``tuple of ints`` and unpacks it later, element by
+    element (``any(): argument 'dim' failed to unpack the object at pos 2 ...``)."""
+    led_by_int = isinstance(dim, (list, tuple)) and (not dim or is_index(dim[0]))
+    if (dim is None or is_index(dim) or led_by_int) and isinstance(keepdim, bool):
+        if led_by_int:
+            int_list(op, "dim", (dim,), varargs=False)
         return
     args, kwargs = as_called(["dim", "keepdim"], (dim, keepdim), defaults=(None, False))
     raise invalid_combination(op, args, _FORMS, kwargs)

@@ -548,3 +548,10 @@ LINALG_NN = [
     'F.relu_(x, 1)',
     'F.relu_(input=x)._version',
 ]
+
+# a tuple of ints led by an int binds, then is unpacked element by element (any/all's dim)
+DIM_UNPACK = [
+    "x.all((0, 1.0))", "t.any(x, (0, 1.0))", "t.all(x, dim=[1, 'a'])",
+    "x.any(dim=(0, 1.0), keepdim=1)", "x.any((0, 1))", "x.all(dim=[])", "x.any([0, None])",
+    "t.all(x, dim=(1,), out=t.empty(2, dtype=t.bool))", "x.any(dim=(0, 2**63))",
+]
