@@ -153,6 +153,40 @@ viz.storage_diagram({"v": v, "e": e}, title="expand: 12 elements over 3 cells (s
 # > numbers on a GPU; the relations (which op allocates, which shares storage) stay the same.
 
 # %% [markdown]
+# ## `channels_last`: the same shape, another order of cells
+#
+# Strides also decide the **order** a tensor's cells sit in memory. An image batch has shape
+# `(N, C, H, W)`; in the default layout the last dim, `W`, is innermost (stride 1), so each
+# channel is a plane of its own. `memory_format=torch.channels_last` keeps the shape but makes
+# `C` innermost: the channels of one pixel sit side by side (NHWC). Convolution kernels on
+# CPUs and GPUs often prefer it. Only the strides tell the two apart.
+
+# %%
+img = ipt.arange(24.0).view(1, 3, 2, 4)                # N, C, H, W
+cl = img.contiguous(memory_format=ipt.channels_last)   # a copy, cells reordered
+print("NCHW stride", img.stride(), "| channels_last stride", cl.stride())
+print("same shape:", tuple(cl.shape) == tuple(img.shape), "| same values:", ipt.equal(cl, img))
+print("is_contiguous():", cl.is_contiguous(), "| is_contiguous(channels_last):",
+      cl.is_contiguous(memory_format=ipt.channels_last))
+print("first 6 cells: NCHW", img.view(-1)[:6].tolist(), "| channels_last",
+      cl.as_strided((6,), (1,)).tolist())
+cl.mul_(2)                                              # in place: the layout stays
+print("after mul_:", cl.stride(), "| cl + 1:", (cl + 1).stride(), "| reflect pad:",
+      ipt.nn.functional.pad(cl, (1, 1, 1, 1), mode="reflect").stride())
+print("empty(..., memory_format=channels_last):",
+      ipt.empty(1, 3, 2, 4, memory_format=ipt.channels_last).stride())
+
+# %% [markdown]
+# In place, out of place and padded, a `channels_last` tensor stays `channels_last`: element-wise
+# results follow their input's memory order. `view(-1)` would refuse it (the cells are not in
+# row-major order); `reshape` copies. Channels-last is the same hazard in another form: code that
+# assumes "contiguous means row-major" reads the wrong cells.
+#
+# > **In real PyTorch** the strides, the `is_contiguous` answers, the cell order and the
+# > layouts kept by `mul_`, `+` and `F.pad` are the same (parity test program
+# > `nb02_channels_last`).
+
+# %% [markdown]
 # ## Explore strides yourself
 #
 # The StrideExplorer lets you type any shape, strides and offset over a 12-cell storage

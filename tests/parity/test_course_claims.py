@@ -665,6 +665,23 @@ def nb02_layout_and_errors(t):
 
 
 @course
+def nb02_channels_last(t):
+    img = t.arange(24.0).view(1, 3, 2, 4)
+    cl = img.contiguous(memory_format=t.channels_last)
+    obs = {"nchw": img.stride(), "cl": cl.stride(), "equal": t.equal(cl, img),
+           "contig": cl.is_contiguous(),
+           "contig_cl": cl.is_contiguous(memory_format=t.channels_last),
+           "cells": cl.as_strided((6,), (1,)).tolist(), "nchw_cells": img.view(-1)[:6].tolist(),
+           "view_err": catch(lambda: cl.view(-1)),
+           "reshape_shares": same_storage(cl.reshape(-1), cl)}
+    cl.mul_(2)
+    obs.update({"after_mul_": cl.stride(), "plus": (cl + 1).stride(),
+                "pad": t.nn.functional.pad(cl, (1, 1, 1, 1), mode="reflect").stride(),
+                "empty": t.empty(1, 3, 2, 4, memory_format=t.channels_last).stride()})
+    return obs
+
+
+@course
 def nb03_inference_mode_inplace(t):
     with t.inference_mode():
         b = t.ones(3) * 2
