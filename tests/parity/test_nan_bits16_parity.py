@@ -91,6 +91,46 @@ def nan_bits16_out_and_views(t):
     return out
 
 
+# ======================================================================================
+# Casts between the four float dtypes: NaN bits by pair, length and layout (creation.py:
+# _NAN_BITS): float16 -> float32 quiets (a one-element tensor gives 0x7FFFFFFF); float32 ->
+# float16 keeps the payload's top bits (0x7E00 when none is left; DEFAULT's element loop drops
+# it); -> bfloat16 is all ones in the vector loop (float32: every element of a contiguous row;
+# float64: 16 at a time, the tail 0x7FC0), 0x7FC0 in the element loop and in DEFAULT.
+
+_WIDE_NANS = {"float32": (np.uint32, [0x7FC00000, 0xFFC00000, 0x7FC12345, 0xFFC12345, 0x7FA00000,
+                                      0xFFA00001, 0x7F800001, 0xFF801000]),
+              "float64": (np.uint64, [0x7FF8000000000000, 0xFFF8000000000000,
+                                      0x7FF8000012345000, 0xFFF8000012345000,
+                                      0x7FF4000000000000, 0xFFF0000000000001])}
+
+
+def _cast_source(t, dtype):
+    if dtype in _WIDE_NANS:
+        u, pats = _WIDE_NANS[dtype]
+        signed = np.array(pats, dtype=u).view(np.int64 if u is np.uint64 else np.int32)
+        x = t.tensor(signed.copy()).view(getattr(t, dtype))
+        return t.cat([x, t.tensor([1.0, -0.0, float("inf")]).to(getattr(t, dtype))])
+    return _values(t, dtype)
+
+
+@prog
+def casts_nan_bits_every_pair_and_layout(t):
+    out = {}
+    dts = ("float16", "bfloat16", "float32", "float64")
+    for src in dts:
+        x = _cast_source(t, src)
+        long = x.repeat(100 // x.numel() + 1)[:100]
+        views = {"1": x[2:3].clone(), "7": long[:7].clone(), "37": long[:37].clone(),
+                 "100": long, "strided": long[::3],
+                 "transposed": long[:96].reshape(12, 8).t(),
+                 "rows": long[:96].reshape(4, 24)[:, :20]}
+        for dst in dts:
+            if dst != src:
+                out[f"{src}_{dst}"] = {k: bits(v.to(getattr(t, dst))) for k, v in views.items()}
+    return out
+
+
 @pytest.mark.parametrize("prog", prog.params())
 def test_nan_bits16_parity(prog, torch_mod, core):
     check_parity(prog, torch_mod, core)
