@@ -55,6 +55,18 @@ def storage_nbytes(size, stride, itemsize: int) -> int | None:
     return None if n > 2**63 - 1 else n
 
 
+def numel_overflows(shape) -> bool:
+    """c10's safe_compute_numel: the sizes multiplied as uint64 (a negative size is huge),
+    any wrap-around sticking even if a later size is 0, the product above int64's largest
+    (PyTorch's "numel: integer multiplication overflow")."""
+    prod, overflow = 1, False
+    for s in shape:
+        prod *= s % 2**64
+        if prod >= 2**64:
+            overflow, prod = True, prod % 2**64
+    return overflow or prod > 2**63 - 1
+
+
 def wrap_dim(dim: int, ndim: int) -> int:
     """A dim argument in [-ndim, ndim) made non-negative; a 0-dim tensor accepts 0 and -1."""
     n = max(ndim, 1)

@@ -14,6 +14,7 @@ from ..layout import (
     contiguous_format,
     dense_strides,
     format_strides,
+    numel_overflows,
     preserve_format,
     storage_nbytes,
 )
@@ -65,7 +66,7 @@ def _check_bounds(self, op: str, size, stride, offset) -> tuple:
             f"{offset}, and itemsize {self.dtype.itemsize} requiring a storage size of "
             f"{nbytes + offset * self.dtype.itemsize} are out of bounds for storage of size "
             f"{available}")
-    if any(s < 0 for s in size) and all(size):  # numel() multiplies them as uint64
+    if numel_overflows(size):  # (a negative size is a huge uint64 there)
         raise RuntimeError("numel: integer multiplication overflow")
     if any(s < 0 for s in size):
         raise RuntimeError(f"Trying to create tensor with negative dimension {min(size)}: "

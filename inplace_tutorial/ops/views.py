@@ -13,7 +13,7 @@ from __future__ import annotations
 from ..arg_parser import binding, saved, signed
 from ..autograd.derivatives import derivative
 from ..autograd.record import record
-from ..layout import contiguous_format, contiguous_strides, wrap_dim
+from ..layout import contiguous_format, contiguous_strides, numel_overflows, wrap_dim
 from ..modes import STATE
 from ..tensor import Tensor, tensor_method
 from .arg_checks import (
@@ -312,6 +312,8 @@ def expand(self, *size, implicit: bool = False, **kwargs) -> Tensor:
                 f"Tensor sizes: {_shape_list(self._shape)}")
     shape.reverse()
     stride.reverse()
+    if numel_overflows(shape):  # (2**40, 2**40, 3): as_strided's numel check
+        raise RuntimeError("numel: integer multiplication overflow")
     return _view_op(self, shape, stride, self._offset, "expand", self_sym_sizes=self._shape)
 
 

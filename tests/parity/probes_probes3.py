@@ -672,6 +672,19 @@ DIMS = [  # a dim tuple holding a non-int: the parser's words, never a raw Pytho
     "t.linalg.vector_norm(x, 2, (0, True))", "x.amax(())", "x.var(())", "x.std([])",
 ]
 
+NUMEL = [  # views whose element count overflows int64: c10's numel check, never a silent view
+    "x.as_strided((2**40, 2**40, 0), (0, 0, 0)).shape",
+    "x.as_strided((0, 2**40, 2**40), (0, 0, 0)).shape",
+    "t.ones(0).expand(2**40, 2**40, 0).shape", "t.ones(0).expand(0, 2**40, 2**40, 0).shape",
+    "x.as_strided((2**62, 2), (0, 0)).shape", "x.as_strided((2**63-1,), (0,)).shape",
+    "x.as_strided((3, 2**62), (0,0)).shape", "x.as_strided((2,)*70, (0,)*70).dim()",
+    "v.expand(2**32, 2**32, 3).shape", "v.expand(2**62, 2, 3).shape",
+    "t.broadcast_to(v, (2**40, 2**40, 3)).shape", "v[None].expand(2**63-1, 3).shape",
+    "v.expand(2**40, 3).shape", "v.expand(2**62, -1).shape",
+    "v.expand_as(t.ones(1).expand(2**62, 3)).shape", "v.broadcast_to(2**31, 2**31, 3)",
+    "x.as_strided((2**31, 2**32), (0, 0))", "w.expand(2**31, 2**31, 2, 3)",
+]
+
 PROBES3 = [*SELECT, *CUMMAXMIN, *DIV, *BOOL_DIVISION, *MEMORY_FORMAT, *FMAX_FMIN,
            *CROSS_DIFF_TAKE, *CONSTANT_PAD, *EMBEDDING, *WHERE, *NORMS,
-           *DIMS]
+           *DIMS, *NUMEL]
