@@ -69,6 +69,10 @@ SORTS = {
     "nanmedian float32 ties and NaN": (lambda a: a.nanmedian(1), F32, 7, TIED),
     "nanmedian of all zeros (which zero: nth_element)": (lambda a: (a * 0).nanmedian(), F32,
                                                          7, TIED),
+    # mode: std::sort's order (replayed), then the first longest run of every line at once
+    "mode int64 ties": (lambda a: a.mode(1), I64, 5, TIED),
+    "mode float32, lines along dim 0": (lambda a: a.t().contiguous().mode(0), F32, None, LONG),
+    "mode int8 ties, keepdim": (lambda a: a.mode(1, keepdim=True), I8, 3, TIED),
 }
 
 

@@ -3,7 +3,8 @@
 PyTorch's CPU kernel sorts (value, index) pairs of a line with std::sort, comparing values
 with ``<``, then walks the runs of equal values; the first longest run wins, and its last
 pair gives the value and the index. Which of equal values is last in its run is std::sort's
-doing: a stable order on lines of at most 16 (insertion sort), _std_sort's replay beyond.
+doing: the order sorting.py's sort(stable=False) replays (in counted memory), after which the
+runs of all lines are found at once.
 
 NaN is neither smaller nor larger than anything under ``<`` and unequal to itself, so on a
 line holding NaN the sort's arrangement is the algorithm's alone: those lines are sorted here
@@ -18,11 +19,13 @@ from ..arg_parser import binding
 from ..autograd.derivatives import derivative
 from ..autograd.record import record
 from ..layout import wrap_dim
+from ..storage import UntypedStorage
 from ..tensor import Tensor, tensor_method
-from . import _std_sort
+from ._chunked import ramp
 from .arg_checks import check_int, saved
 from .selection import _bool_keepdim, _finish, _isnan, _value_selecting_bw
-from .sorting import _return_type
+from .sorting import _LINE_CHUNK, _carve, _return_type, _sort_lines
+from .tensor_iterator import chunks
 
 ModeResult = _return_type("mode")
 _THRESHOLD = 16  # libstdc++'s _S_threshold
@@ -144,25 +147,28 @@ def _runs_pick(values: list) -> int:
     return best_at
 
 
-def _mode_line(line: np.ndarray, work: _std_sort.Work | None) -> int:
-    """The index mode_kernel_impl reports for one line."""
-    n = line.shape[0]
-    if _isnan(line).any():
-        pairs = _LibstdcxxSort([(float(v), i) for i, v in enumerate(line.tolist())]).sort()
-        return pairs[_runs_pick([v for v, _ in pairs])][1]
-    order = np.argsort(line, kind="stable")
-    s = line[order]
-    starts = np.flatnonzero(np.concatenate(([True], s[1:] != s[:-1])))
-    counts = np.diff(np.append(starts, n))
-    g = int(np.argmax(counts))  # the first longest run, in ascending order
-    last = int(starts[g] + counts[g] - 1)
-    if n <= _THRESHOLD or counts[g] == 1:
-        return int(order[last])  # insertion sort is stable; a run of one has one index
-    keys = np.empty(n, dtype=np.int64)
-    _std_sort.tie_keys(s[1:] == s[:-1], order, np.empty(n, dtype=np.int64), keys)
-    pos = np.arange(n)
-    _std_sort.std_sort(keys, pos, 0, n, work)
-    return int(pos[last])
+def _mode_nan_line(line: np.ndarray) -> int:
+    """The index mode_kernel_impl reports for one line holding NaN (libstdc++'s sort step by
+    step, on Python lists: the one part of mode not in counted memory)."""
+    pairs = _LibstdcxxSort([(float(v), i) for i, v in enumerate(line.tolist())]).sort()
+    return pairs[_runs_pick([v for v, _ in pairs])][1]
+
+
+def _first_longest_runs(s: np.ndarray, new: np.ndarray, end: np.ndarray, score: np.ndarray,
+                        ramp_n: np.ndarray) -> np.ndarray:
+    """Where the first longest run of equal values ends, for each sorted line of ``s`` (the
+    pick of _runs_pick, for all lines at once); ``new``, ``end``: bool buffers shaped as
+    ``s``, ``score``: an int64 one; ``ramp_n``: 0, 1, ... n - 1."""
+    np.not_equal(s[..., 1:], s[..., :-1], out=new[..., 1:])
+    new[..., :1] = True
+    end[..., :-1] = new[..., 1:]
+    end[..., -1:] = True
+    np.multiply(new, ramp_n, out=score)  # where each run starts ...
+    np.maximum.accumulate(score, axis=-1, out=score)
+    np.subtract(ramp_n, score, out=score)  # ... so each cell's place in its run
+    np.logical_not(end, out=end)
+    np.copyto(score, -1, where=end)  # only the runs' last cells compete
+    return np.argmax(score, axis=-1)[..., None]
 
 
 @binding()
@@ -179,15 +185,35 @@ def mode(self, dim: int = -1, keepdim: bool = False):
     shape = a.shape[:d] + (1,) + a.shape[d + 1:]
     values = Tensor._empty(shape, self.dtype, "mode")
     indices = Tensor._empty(shape, dtypes.int64, "mode (indices)")
-    lines = np.moveaxis(a, d, -1)
+    # every line as std::sort leaves it (sorting.py replays it, in counted memory), then the
+    # runs of all lines at once; a line with NaN is sorted again by _LibstdcxxSort
+    ordered = Tensor._empty(a.shape, self.dtype, "mode (sorted)")
+    order = Tensor._empty(a.shape, dtypes.int64, "mode (order)")
+    _sort_lines(a, d, False, None, ordered._array(), order._array(), stable=False)
+    lines, ss = np.moveaxis(a, d, -1), np.moveaxis(ordered._array(), d, -1)
+    oo = np.moveaxis(order._array(), d, -1)
     vals, idxs = np.moveaxis(values._array(), d, -1), np.moveaxis(indices._array(), d, -1)
-    wide = self.dtype is dtypes.bfloat16  # NumPy orders bfloat16 as float32 (exact)
     n = lines.shape[-1]
-    work = _std_sort.Work.new(n, "mode") if n > _THRESHOLD else None
-    for where in np.ndindex(*lines.shape[:-1]):
-        p = _mode_line(lines[where].astype(np.float32) if wide else lines[where], work)
-        idxs[where] = p
-        vals[where] = lines[where][p]
+    m = min(max(1, _LINE_CHUNK // n), lines.size // n) * n if lines.size else 0
+    parts = [(np.int64, n), (np.int64, m), (np.bool_, m), (np.bool_, m)]
+    raw = UntypedStorage(sum([np.dtype(t).itemsize * k for t, k in parts]), np.uint8,
+                         "mode (scratch)")._array
+    ramp_n, score, new, end = _carve(raw, parts)
+    ramp(ramp_n, 0)
+    floats = self.dtype.category == dtypes.FLOATING
+    for part in chunks(lines.shape[:-1], max(1, m // max(n, 1))) if lines.size else ():
+        s, o = ss[part], oo[part]
+        bufs = [b[:s.size].reshape(s.shape) for b in (score, new, end)]
+        at = _first_longest_runs(s, bufs[1], bufs[2], bufs[0], ramp_n)
+        idxs[part] = np.take_along_axis(o, at, axis=-1).reshape(idxs[part].shape)
+        vals[part] = np.take_along_axis(s, at, axis=-1).reshape(vals[part].shape)
+        if floats:  # (NaN sorts last: a line holds one if its last value is NaN)
+            for w in map(tuple, np.argwhere(_isnan(s[..., -1]))):
+                line = lines[part][w]
+                p = _mode_nan_line(line.astype(np.float32) if line.dtype.name == "bfloat16"
+                                   else line)
+                idxs[part][w] = p
+                vals[part][w] = line[p]
     values, indices = _finish(values, indices, d, keepdim, self)
     record("mode", values, {"self": self}, dim=saved(dim), indices=indices, keepdim=keepdim,
            self_sym_sizes=self._shape)

@@ -108,9 +108,9 @@ def long_sort_random_floats(t):
 
 @prog
 def long_kthvalue_median_nanmedian(t):
-    """quick_select (kthvalue), the stable pick (median) and std::nth_element (nanmedian's
-    all-NaN lines) on lines of 1100 full of ties; which of equal values is picked shows in the
-    index and in the zero's sign."""
+    """quick_select (kthvalue), the stable pick (median), std::nth_element (nanmedian's
+    all-NaN lines) and std::sort's runs (mode) on lines of 1100 full of ties; which of equal
+    values is picked shows in the index and in the zero's sign."""
     out = {}
     for name, x in _inputs(t).items():
         if name.startswith("bool"):
@@ -121,9 +121,14 @@ def long_kthvalue_median_nanmedian(t):
             out[f"{name}_kth_{k}"] = (r.indices, r.values, _zero_signs(t, r.values))
         r = x.t().kthvalue(n // 4, 0)  # strided lines
         out[f"{name}_kth_dim0"] = (r.indices, r.values, _zero_signs(t, r.values))
-        for op in ("median", "nanmedian"):
+        for op in ("median", "nanmedian", "mode"):
             r = getattr(x, op)(1)
             out[f"{name}_{op}"] = (r.indices, r.values, _zero_signs(t, r.values))
+    for name, x in _inputs(t).items():  # mode along strided lines, and of a whole line
+        r = x.t().mode(0)
+        out[f"{name}_mode_dim0"] = (r.indices, r.values, _zero_signs(t, r.values))
+        r = x.reshape(-1).mode()
+        out[f"{name}_mode_flat"] = (r.indices, r.values, _zero_signs(t, r.values))
     nan_rows = t.tensor(np.full((2, 700), np.nan, dtype=np.float32))
     r = nan_rows.nanmedian(1)
     out["all_nan_rows"] = (r.indices, r.values)
