@@ -32,9 +32,11 @@ def _mode_program(mode):
             base = t.tensor(arr(*shape, seed=k, dtype=np.float64), requires_grad=True)
             y = F.pad(base, pad, mode=mode)
             o = {"y": y, "meta": meta(y), "grad_fn": fn_name(y.grad_fn)}
-            if mode != "circular":
+            if mode in ("reflect", "replicate"):
                 o["saved_padding"] = y.grad_fn._saved_padding
                 o["saved_self_is_input"] = y.grad_fn._saved_self.data_ptr() == base.data_ptr()
+            elif mode == "constant":
+                o["saved_pad"] = y.grad_fn._saved_pad
             y.backward(upstream(t, y))
             o["grad"] = base.grad
             o["grad_meta"] = meta(base.grad)
