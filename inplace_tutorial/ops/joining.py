@@ -127,9 +127,10 @@ def concat(tensors, dim: int = 0) -> Tensor:
     return cat(tensors, dim)
 
 
-def concatenate(tensors, axis: int = 0) -> Tensor:
-    """torch.concatenate is torch.cat (NumPy's spelling)."""
-    return cat(tensors, axis)
+def concatenate(tensors, dim: int = 0) -> Tensor:
+    """torch.concatenate is torch.cat (NumPy's spelling; ``axis=`` is the parser's NumPy name
+    for dim, functional.py renames it)."""
+    return cat(tensors, dim)
 
 
 @derivative("cat", "CatBackward0", inputs=("tensors",))

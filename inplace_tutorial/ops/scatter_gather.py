@@ -85,6 +85,8 @@ def _check_dim_index(op: str, dim, index, pos_index: int = 2) -> None:
 @tensor_method
 def gather(self, dim: int, index: Tensor, *, sparse_grad: bool = False) -> Tensor:
     _check_dim_index("gather", dim, index)
+    if not isinstance(sparse_grad, bool):  # a plain bool in torch's signature (no ``?``)
+        raise argument_error("gather", "sparse_grad", None, "bool", sparse_grad)
     d = wrap_dim(dim, self.dim())
     _check_index_dtype("gather", index)
     if index.numel() and max(self.dim(), 1) != max(index.dim(), 1):

@@ -32,6 +32,5 @@ KNOWN_DIFFERENT: dict[str, set[str]] = {
         't.mm(x, x.t(), out_dtype=t.float32)',
         't.mm(x, x.t(), t.float32)',
         't.bmm(x[None], x[None].mT, out_dtype=t.float64)',
-        't.gather(x, 0, t.tensor([[0]]), sparse_grad=1)',
     },
 }

@@ -319,7 +319,7 @@ PROBES: dict[str, list[str]] = {
     "hand-bound functions (funcsig)": probes_funcsig.HAND_BOUND,
     "linalg, F bindings, max_pool2d, norms' out= (funcsig)": [
         *probes_funcsig.MAX_POOL, *probes_funcsig.NORM_OUT, *probes_funcsig.LINALG_NN,
-        *probes_funcsig.DIM_UNPACK],
+        *probes_funcsig.DIM_UNPACK, *probes_funcsig.SPARSE_GRAD],
     "modes and misc": [
         *probes_args.SEEDS, "t.set_grad_enabled('a')", "callable(t.no_grad(1))",
         "t.manual_seed('a')",

@@ -555,3 +555,15 @@ DIM_UNPACK = [
     "x.any(dim=(0, 1.0), keepdim=1)", "x.any((0, 1))", "x.all(dim=[])", "x.any([0, None])",
     "t.all(x, dim=(1,), out=t.empty(2, dtype=t.bool))", "x.any(dim=(0, 2**63))",
 ]
+
+# gather's sparse_grad is a plain bool in torch's signature: None and ints are refused; the
+# joins take NumPy's axis= for dim
+SPARSE_GRAD = [
+    "x.gather(0, t.tensor([[0]]), sparse_grad=1)", "x.gather(0, t.tensor([[0]]), sparse_grad=None)",
+    "t.gather(x, 0, t.tensor([[0]]), sparse_grad=None)",
+    "x.gather(0, t.tensor([[0]]), sparse_grad=True)",
+    "t.gather(x, 0, t.tensor([[0]]), sparse_grad=1, out=t.empty(1, 1))",
+    "t.concatenate([x, x], axis=1).shape", "t.concatenate([x, x], dim=1).shape",
+    "t.concat([x, x], axis=1).shape", "t.cat([x, x], axis=-1).shape",
+    "x.gather('a', t.tensor([[0]]), sparse_grad=1)",
+]
