@@ -37,7 +37,7 @@ def _return_type(name: str, fields: tuple[str, ...]) -> type:
         items = ",\n".join(f"{f}={v!r}" for f, v in zip(fields, self, strict=True))
         return f"torch.return_types.{name}(\n{items})"
 
-    body = {"__slots__": (), "__repr__": __repr__, "_fields": fields}
+    body = {"__slots__": (), "__repr__": __repr__}
     body.update({f: property(lambda self, i=i: self[i]) for i, f in enumerate(fields)})
     return type(name, (tuple,), body)
 

@@ -32,6 +32,7 @@ from . import (
     probes_probes2,
     probes_probes3,
     probes_selectops,
+    probes_svd,
 )
 from .harness import Raised, _raised, compare, observe
 
@@ -307,6 +308,9 @@ PROBES: dict[str, list[str]] = {
     "selecting reductions (selectops)": [
         *probes_selectops.KTHVALUE, *probes_selectops.MEDIAN, *probes_selectops.MODE,
         *probes_selectops.CUMMAX, *probes_selectops.AMINMAX],
+    "SVD: linalg.svd, torch.svd, svdvals (svd)": [
+        *probes_svd.LINALG_SVD, *probes_svd.LINALG_SVD_OUT, *probes_svd.TORCH_SVD,
+        *probes_svd.SVDVALS],
     "last two sessions' ops (probes3)": probes_probes3.PROBES3,
     "probes3's finds in other helpers' files": probes_probes3.OTHER_OWNERS,
     "sparse gradients (probes3)": probes_probes3.NO_SPARSE,
@@ -367,6 +371,7 @@ OWNER = {  # which helper's files hold the fix for a class (HELPERS.md)
     "sparse gradients (probes3)": "none: the core has no sparse tensors",
     "positive, angle, signbit (miscops)": "miscops",
     "F.pad modes and padding layers (miscops)": "miscops",
+    "SVD: linalg.svd, torch.svd, svdvals (svd)": "svd",
     **{c: "funcsig" for c in ("module-level functions, generic (funcsig)",
                               "numbers as tensors, deprecated forms (funcsig)",
                               "function binding (funcsig)", "factory keywords (funcsig)",
