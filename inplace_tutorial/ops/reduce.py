@@ -249,15 +249,17 @@ def std(self, dim=None, unbiased=None, keepdim: bool = False, *, correction=None
 def _centered(ctx):
     x, dims = ctx.saved("self"), ctx.attr("_dims")
     n = 1
-    for d in dims:
-        n *= x.shape[d]
+    if ctx.attr("dim") != ():  # var_backward's _safe_size of an empty dim list is 1, though
+        for d in dims:         # the forward reduced every dim: var(()) backward divides by 0
+            n *= x.shape[d]
     return x, x - x.mean(dim=dims, keepdim=True), dims, n - ctx.attr("_correction")
 
 
 @derivative("var", "VarBackward0", saves={"self": None})
 def _var_bw(ctx, g):
     x, centered, dims, denom = _centered(ctx)
-    return (_regrow(g, x.shape, dims, ctx.attr("keepdim")) * centered * (2.0 / denom),)
+    scale = 2.0 / denom if denom else float("inf")  # (C++'s 2.0 / 0.0)
+    return (_regrow(g, x.shape, dims, ctx.attr("keepdim")) * centered * scale,)
 
 
 @derivative("std", "StdBackward0", saves={"self": None, "result": None})
