@@ -40,6 +40,9 @@ def neg_kernel(x, out, dtype):
                 casting="unsafe")
 
 
+tag("neg", neg_kernel)  # (its 16-bit NaNs: unary_nan_bits.py)
+
+
 # float itemsize -> (the unsigned integer of that size, its top bit)
 _SIGN_BIT = {2: (np.uint16, np.uint16(1 << 15)), 4: (np.uint32, np.uint32(1 << 31)),
              8: (np.uint64, np.uint64(1 << 63))}
@@ -124,7 +127,7 @@ def _sqrt_bw(ctx, g):
 
 
 # --------------------------------------------------------------------------- abs
-abs_kernel = ufunc_kernel(np.absolute)
+abs_kernel = tag("abs", ufunc_kernel(np.absolute))
 
 
 @tensor_method

@@ -42,6 +42,10 @@ def _rule(name: str, x, o, m, U, S, C, Q) -> None:
         np.copyto(o, x, where=m)
     elif name == "canon+":
         np.copyto(o, U(C), where=m)
+    elif name == "absbits":  # a bit operation: the sign cleared, nothing quieted
+        np.bitwise_and(x, ~U(S), out=o, where=m)
+    elif name == "negbits":
+        np.bitwise_xor(x, U(S), out=o, where=m)
     elif name == "ones":
         np.copyto(o, np.iinfo(U).max, where=m)
     elif name in ("canon", "flipcanon"):
@@ -66,9 +70,9 @@ def _invalid(name: str, U, S, C) -> int:
 _VML = {"exp", "expm1", "log", "log2", "log10", "log1p", "sqrt", "sin", "cos", "tan", "tanh",
         "asin", "acos", "atan", "floor", "ceil", "round", "trunc", "i0"}
 _VEC = {"exp2", "rsqrt", "sinh", "cosh", "atanh", "sigmoid", "reciprocal", "frac",
-        "deg2rad", "rad2deg"}
+        "deg2rad", "rad2deg", "abs", "neg"}
 _SCALAR = {"asinh", "acosh", "sinc"}
-_ONE_VECTOR = {"deg2rad", "rad2deg", "frac", "rsqrt"}  # 16-bit loops stepping one vector
+_ONE_VECTOR = {"deg2rad", "rad2deg", "frac", "rsqrt", "abs", "neg"}  # 16-bit: one vector
 _AVX = VECTOR_INSTRUCTIONS
 _AVX2 = _AVX and CAPABILITY != AVX512
 
@@ -92,9 +96,12 @@ _F16_AVX = {
     "acos": ("posquiet", ("-canon", "-canon"), "posquiet", ("-canon", "-canon")),
     "i0": ("posquiet", ("-canon", "-canon"), "posquiet", ("-canon", "-canon")),
     "sigmoid": ("flipquiet", None, "flipquiet", None),
+    # abs and neg: bit operations on 16-bit vectors, float32 in the element loop
+    "abs": ("absbits", None, "posquiet", None), "neg": ("negbits", None, "flipquiet", None),
 }
 _F16_DEFAULT = {
     "sigmoid": ("flipcanon", None), "i0": ("canon+", ("-canon", "-canon")),
+    "abs": ("canon+", None), "neg": ("flipcanon", None),
     "log10": ("canon", ("canon", "canon")),
     "asin": ("canon", ("canon", "canon")), "acos": ("canon", ("canon", "canon")),
     **{op: ("canon", ("-canon", "-canon")) for op in (
@@ -132,6 +139,8 @@ def _plan(op: str, kind: str):
     """(vector rule, vector invalid, element rule, element invalid) for this build and
     dtype kind ("f2" float16, "b2" bfloat16, "f4", "f8"); None: leave the kernel's bits."""
     if kind == "b2":  # bfloat16: only the conversion decides
+        if _AVX and op in ("abs", "neg"):  # (bit operations on vectors: no conversion)
+            return op + "bits", None, "canon+", None
         if _AVX:
             return "ones", ("ones", "ones"), "canon+", ("canon", "canon")
         return "canon+", ("canon", "canon"), "canon+", ("canon", "canon")

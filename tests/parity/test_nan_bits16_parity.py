@@ -19,7 +19,7 @@ prog = Registry()
 VML = ("exp", "expm1", "log1p", "sqrt", "sin", "cos", "tan", "tanh", "asin", "acos", "atan",
        "floor", "ceil", "round", "trunc", "i0")
 VEC = ("exp2", "rsqrt", "sinh", "cosh", "atanh", "sigmoid", "reciprocal", "frac", "deg2rad",
-       "rad2deg")
+       "rad2deg", "abs", "neg")
 # (sinc, also element loop only, differs from torch in the last bit of some float16/bfloat16
 # numbers, a rounding this file does not test)
 SCALAR = ("asinh", "acosh")
