@@ -20,7 +20,7 @@ from . import dtype_rules
 from ._pointwise import new_output
 from .arg_checks import check_overloads, check_tensor
 from .nan_sign import clamp_bound, minmax_bits
-from .tensor_iterator import arr, check_inplace_operands, shape_of
+from .tensor_iterator import arr, check_inplace_operands, shape_of, write_inplace
 from .tensor_iterator import inplace_elementwise as _inplace
 from .tensor_iterator import new_elementwise as _new
 
@@ -76,10 +76,16 @@ def _clamp_tensor(row: str, self: Tensor, lo, hi) -> Tensor:
 def _clamp_tensor_(row: str, self: Tensor, lo, hi) -> Tensor:
     bounds = tuple(b for b in (lo, hi) if b is not None)
     rd = dtypes.result_type(self, *bounds)
-    a = self._array()
-    return record_inplace(row, self, {"self": self, "min": lo, "max": hi},
-                          compute=lambda: _clip_tensors(lo, hi)(a, a, rd.np),
-                          check=lambda: check_inplace_operands(self, bounds, rd))
+    def run(out, parts):  # self's part, then the bounds' parts (a bound may overlap self)
+        it = iter(parts[1:])
+        _clip(next(it) if lo is not None else None, next(it) if hi is not None else None)(
+            parts[0], out, rd.np)
+
+    return record_inplace(
+        row, self, {"self": self, "min": lo, "max": hi},
+        compute=lambda: write_inplace(run, "clamp_", self,
+                                      [self._array(), *(b._array() for b in bounds)], bounds),
+        check=lambda: check_inplace_operands(self, bounds, rd))
 
 
 @binding()

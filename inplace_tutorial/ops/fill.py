@@ -20,6 +20,7 @@ from .tensor_iterator import (
     check_operands,
     check_partial_overlap,
     shape_of,
+    write_inplace,
 )
 
 
@@ -49,8 +50,11 @@ def copy_(self, other, non_blocking: bool = False) -> Tensor:
         # PyTorch returns early when other is exactly self's cells (the version still bumps)
         return record_inplace("copy_", self, {"self": self, "src": other}, compute=lambda: None)
     a = self._array()
-    return record_inplace("copy_", self, {"self": self, "src": other},
-                          compute=lambda: np.copyto(a, arr(other), casting="unsafe"), check=check)
+    return record_inplace(
+        "copy_", self, {"self": self, "src": other},
+        compute=lambda: write_inplace(lambda o, xs: np.copyto(o, xs[1], casting="unsafe"),
+                                      "copy_", self, [a, arr(other)], (other,)),
+        check=check)
 
 
 @derivative("copy_", "CopyBackwards", inputs=("self", "src"), qualified=True)

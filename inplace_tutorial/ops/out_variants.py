@@ -22,8 +22,8 @@ from ..creation import cast_into
 from ..layout import broadcast_shapes
 from ..modes import STATE
 from ..tensor import Tensor
+from . import cpu_loops, unary, unary_nan_bits
 from . import elementwise as ew
-from . import unary, unary_nan_bits
 from ._blas import matmul_into
 from .linalg import _bmm_check, _mm_check, check_same_dtype
 from .nan_sign import minmax_bits
@@ -35,6 +35,7 @@ from .tensor_iterator import (
     check_partial_overlap,
     shape_of,
     ufunc_kernel,
+    write_inplace,
 )
 
 # name -> (kernel(*arrays, out, dtype), result is always floating?): the ops' own kernels
@@ -158,10 +159,18 @@ def with_out(name: str, operands: tuple, out: Tensor, **kwargs) -> Tensor:
     if name in ("add", "sub") and (alpha != 1 or name == "sub"):
         if out.dtype is not rd:  # (axpy works in out's own dtype: compute, then cast)
             return _computed_out(name, operands, {"alpha": alpha} if alpha != 1 else {}, out)
-        out._vc.write(lambda: _axpy_into(out, operands[0], operands[1],
-                                         alpha if name == "add" else -alpha, rd), name)
+        coef = alpha if name == "add" else -alpha
+        if cpu_loops.overlaps(out, operands):  # (an input overlapping out: PyTorch's order)
+            axpy = ew.axpy_kernel(coef, "out=")
+            out._vc.write(lambda: write_inplace(
+                lambda o, parts: call_kernel(axpy, parts, o, rd.np), name + "_", out, xs,
+                operands, out._array()), name)
+            return out
+        out._vc.write(lambda: _axpy_into(out, operands[0], operands[1], coef, rd), name)
         return out
-    out._vc.write(lambda: call_kernel(kernel, xs, out._array(), dtypes.compute_np(rd)), name)
+    cd = dtypes.compute_np(rd)
+    out._vc.write(lambda: write_inplace(lambda o, parts: call_kernel(kernel, parts, o, cd),
+                                        name + "_", out, xs, operands, out._array()), name)
     if name in ("maximum", "minimum") and all(
             isinstance(o, Tensor) and o._storage is not out._storage for o in operands):
         minmax_bits(out, *operands)  # the NaN and tie bits of PyTorch's two loops

@@ -393,15 +393,19 @@ def _inplace_kernel(kernel, method: str, self: Tensor, a: np.ndarray, others: tu
                   [a, *[arr(o, cd) for o in others]], others)
 
 
-def write_inplace(run, method: str, self: Tensor, xs: list, others: tuple) -> None:
-    """``run(out, xs)``: the kernel writing into self's array ``xs[0]``. An operand that
-    overlaps self in a way the overlap check let through (``x[:, 1:].add_(x[:, :-1])``)
-    reads cells already written, in the order PyTorch's CPU loop writes them (cpu_loops.py);
-    only when every tensor shares self's dtype, as otherwise PyTorch reads cast copies."""
+def write_inplace(run, method: str, self: Tensor, xs: list, others: tuple,
+                  out: np.ndarray | None = None) -> None:
+    """``run(out, xs)``: the kernel writing into self's array (``xs[0]``; for ``out=`` the
+    separate array ``out``). An operand that overlaps self in a way the overlap check let
+    through (``x[:, 1:].add_(x[:, :-1])``) reads cells already written, in the order
+    PyTorch's CPU loop writes them (cpu_loops.py); only when every tensor shares self's
+    dtype, as otherwise PyTorch reads cast copies."""
     op = method[:-1]
-    if (cpu_loops.overlaps(self, others) and op not in cpu_loops.READS_FIRST
+    target = xs[0] if out is None else out
+    if (cpu_loops.overlaps(self, others) and cpu_loops.modelled(op, self.dtype.name)
             and all(o.dtype is self.dtype for o in others if isinstance(o, Tensor))):
-        cpu_loops.walk(run, xs[0], xs, method,
-                       cpu_loops.step_bytes(op, not self.dtype.is_floating_point))
+        cpu_loops.walk(run, target, xs, method,
+                       cpu_loops.step_bytes(op, not self.dtype.is_floating_point),
+                       op in cpu_loops.BLOCK_TAIL)
     else:
-        run(xs[0], xs)
+        run(target, xs)

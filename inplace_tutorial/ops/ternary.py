@@ -18,7 +18,14 @@ from ..layout import broadcast_shapes
 from ..tensor import Tensor, tensor_method
 from .arg_checks import check_number, check_overloads, check_tensor, is_number
 from .reduced import is_reduced
-from .tensor_iterator import Scratch, arr, check_inplace_operands, chunks, shape_of
+from .tensor_iterator import (
+    Scratch,
+    arr,
+    check_inplace_operands,
+    chunks,
+    shape_of,
+    write_inplace,
+)
 
 _INTEGER_ADDCDIV = (
     "Integer division with addcdiv is no longer supported, and in a future  release addcdiv "
@@ -188,14 +195,26 @@ def _attrs(name: str, t2, value) -> dict:
 def _fused_(name: str, self: Tensor, t1, t2, value) -> Tensor:
     row = _check_args(name, name + "_", t1, t2, value)
     combine, operands = _FAMILY[name]
-    a, b, scale = (self, t1, _weight(t2)) if name == "lerp" else (t1, t2, value)
+    scale = _weight(t2) if name == "lerp" else value
     others = tuple(x for x in (t1, t2) if isinstance(x, Tensor))
     rd = dtypes.result_type(self, *(others[:1] if name == "lerp" else others))
     return record_inplace(
         row, self, {"self": self, operands[0]: t1, operands[1]: t2},
-        compute=lambda: _fused_kernel(self._array(), self, a, b, combine, scale, name + "_",
-                                      True),
+        compute=lambda: _fused_inplace(name, self, t1, t2, combine, scale),
         check=lambda: check_inplace_operands(self, others, rd), **_attrs(name, t2, value))
+
+
+def _fused_inplace(name: str, self: Tensor, t1, t2, combine, scale) -> None:
+    """The in-place kernel over self's cells, in PyTorch's loop order when an operand overlaps
+    self (``x[:, 1:].addcmul_(x[:, :-1], t)``: write_inplace); lerp's weight may be a tensor."""
+    weighted = name == "lerp" and isinstance(t2, Tensor)
+
+    def run(out, parts):
+        s, p1, p2 = parts
+        a, b = (s, p1) if name == "lerp" else (p1, p2)
+        _fused_kernel(out, s, a, b, combine, p2 if weighted else scale, name + "_", True)
+
+    write_inplace(run, name + "_", self, [self._array(), arr(t1), arr(t2)], (t1, t2))
 
 
 @binding()

@@ -85,6 +85,81 @@ for _method, _dts in (("pow_", ("float32", "float64")), ("atan2_", ("float32", "
                       ("lcm_", ("int64",)), ("gcd_", ("int32",)), ("mul_", ("int32",))):
     for _dt in _dts:
         prog(_shift_op(_method, _dt))
+def _shift_fused(method, dtype, second):
+    """addcmul_/addcdiv_/lerp_/clamp_/copy_ with the shifted view as one or both operands."""
+    def program(t):
+        out = {}
+        for m in (5, 13, 20, 40, 70):
+            x = _pattern(t, m, dtype)
+            a, b = x[:, :-1], x[:, 1:]
+            other = {"same": a, "self": b, "fresh": t.full((2, m), 0.75, dtype=x.dtype),
+                     "none": None}[second]
+            if method == "clamp_":
+                b.clamp_(a, a + 2)  # min overlaps; max is a fresh tensor made from it first
+            elif method == "clamp_min_":
+                b.clamp_min_(a)
+            elif method == "clamp_max_":
+                b.clamp_max_(a)
+            elif method == "copy_":
+                b.copy_(a)
+            elif method == "lerp_":
+                b.lerp_(a, 0.25 if other is None else other)
+            else:
+                getattr(b, method)(a, other, value=0.5 if x.is_floating_point() else 2)
+            out[m] = (x, x._version)
+        return out
+    program.__name__ = f"shift_{method}_{dtype}_{second}"
+    return program
+
+
+for _method, _second in (("addcmul_", "same"), ("addcmul_", "self"), ("addcmul_", "fresh"),
+                         ("addcdiv_", "fresh"), ("addcdiv_", "same"), ("lerp_", "none"),
+                         ("lerp_", "same"), ("lerp_", "fresh"), ("clamp_", "none"),
+                         ("clamp_min_", "none"), ("clamp_max_", "none"), ("copy_", "none")):
+    prog(_shift_fused(_method, "float32", _second))
+for _method in ("addcmul_", "lerp_", "copy_", "clamp_min_"):
+    prog(_shift_fused(_method, "float64", "same" if _method != "copy_" else "none"))
+    prog(_shift_fused(_method, "float16", "same" if _method != "copy_" else "none"))
+prog(_shift_fused("copy_", "int64", "none"))
+prog(_shift_fused("addcmul_", "int64", "same"))
+
+_OUT_CALLS = {  # out= forms with the output a view overlapping an input: (t, out, shifted)
+    "add": lambda t, o, a: t.add(o, a, out=o),
+    "add_alpha": lambda t, o, a: t.add(a, o, alpha=2, out=o),
+    "sub_out_second": lambda t, o, a: t.sub(a, o, out=o),
+    "mul_scalar": lambda t, o, a: t.mul(a, 1.5, out=o),
+    "div": lambda t, o, a: t.div(a, 2, out=o),
+    "maximum": lambda t, o, a: t.maximum(a, o, out=o),
+    "minimum": lambda t, o, a: t.minimum(o, a, out=o),
+    "pow": lambda t, o, a: t.pow(o, a, out=o),
+    "abs": lambda t, o, a: t.abs(a, out=o),
+    "neg": lambda t, o, a: t.neg(a, out=o),
+    "sigmoid": lambda t, o, a: t.sigmoid(a, out=o),
+    "sqrt": lambda t, o, a: t.sqrt(a, out=o),
+}
+
+
+def _shift_out(call, dtype):
+    def program(t):
+        out = {}
+        for m in (5, 13, 20, 40, 70, 140):
+            x = _pattern(t, m, dtype)
+            _OUT_CALLS[call](t, x[:, 1:], x[:, :-1])
+            out[m] = (x, x._version)
+        return out
+    program.__name__ = f"shift_out_{call}_{dtype}"
+    return program
+
+
+for _call in _OUT_CALLS:
+    prog(_shift_out(_call, "float32"))
+# not compared: exp/log/tanh out= (MKL's vector math: its order fits no model) and float64
+# sqrt; the core reads their operands as they were before the op (cpu_loops.READS_FIRST)
+for _call in ("add_alpha", "maximum", "pow", "neg"):
+    prog(_shift_out(_call, "float64"))
+for _call in ("add", "sub_out_second", "maximum", "neg"):
+    prog(_shift_out(_call, "int64"))
+
 for _dt in ("float32", "float64"):
     prog(_shift_op("copysign_", _dt, mixed=True))
     prog(_shift_op("lt_", _dt, mixed=True))
