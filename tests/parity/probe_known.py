@@ -21,9 +21,6 @@ KNOWN_DIFFERENT: dict[str, set[str]] = {
         "i.div_(t.tensor([2, -3, 0]), rounding_mode='floor')",
         "i.div_(t.tensor([2, -3, 0]), rounding_mode='trunc')",
     },
-    "probes3's finds in other helpers' files": {  # overlap, funcsig (probes_probes3.OTHER_OWNERS)
-        't.diff(x, out=x)',
-    },
     'sparse gradients (probes3)': {  # none: the core has no sparse tensors
         'F.embedding(t.tensor([0, 0, 2]), m.requires_grad_(), sparse=True).sum().backward()',
         'nn.Embedding(5, 2, sparse=True)(t.tensor([1])).sum().backward()',
