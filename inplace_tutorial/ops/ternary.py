@@ -167,6 +167,17 @@ def _check_args(name: str, op: str, t1, t2, value) -> str:
     return name
 
 
+def _integral_value(name: str, value, rd):
+    """addcmul's value as an integer kernel reads it: c10's checked conversion to the result
+    type (-2.7 truncates to -2, -1 wraps into uint8, 300 into int8 is refused), before anything
+    is written; Bool has no addcmul kernel at all."""
+    if name == "lerp" or rd.is_floating_point:
+        return value
+    if rd is dtypes.bool_:
+        raise NotImplementedError(f'"{name}_cpu_out" not implemented for \'Bool\'')
+    return dtypes.checked_scalar(value, rd)
+
+
 def _weight(t2):
     """lerp's weight as the kernel's scale: a Python number, or the weight tensor's array."""
     return arr(t2) if isinstance(t2, Tensor) else t2
@@ -180,6 +191,7 @@ def _fused(name: str, self: Tensor, t1, t2, value) -> Tensor:
     shape = broadcast_shapes(broadcast_shapes(shape_of(self), shape_of(a)), shape_of(b))
     if row == "lerp_tensor":
         shape = broadcast_shapes(shape, t2._shape)
+    scale = _integral_value(name, scale, rd)
     out = Tensor._empty(shape, rd, name)
     _fused_kernel(out._array(), self, a, b, combine, scale, name, False)
     return record(row, out, {"self": self, operands[0]: t1, operands[1]: t2},
@@ -198,6 +210,7 @@ def _fused_(name: str, self: Tensor, t1, t2, value) -> Tensor:
     scale = _weight(t2) if name == "lerp" else value
     others = tuple(x for x in (t1, t2) if isinstance(x, Tensor))
     rd = dtypes.result_type(self, *(others[:1] if name == "lerp" else others))
+    scale = _integral_value(name, scale, rd)
     return record_inplace(
         row, self, {"self": self, operands[0]: t1, operands[1]: t2},
         compute=lambda: _fused_inplace(name, self, t1, t2, combine, scale),
