@@ -21,19 +21,15 @@ from .autograd import (
     set_grad_enabled,
 )
 from .creation import (
-    arange,
     empty,
     empty_like,
     empty_strided,
-    from_numpy,
     full,
     full_like,
-    manual_seed,
     ones,
     ones_like,
     rand,
     randn,
-    tensor,
     zeros,
     zeros_like,
 )
@@ -60,6 +56,7 @@ from .dtypes import (  # noqa: A001  (torch.float, torch.int ... are dtypes)
 from .dtypes import bool_ as bool  # noqa: A001
 from .functional import *  # noqa: F403
 from .functional import can_cast, einsum, promote_types, result_type, where
+from .generator import manual_seed
 from .layout import (  # torch.channels_last ... (torch.memory_format objects)
     channels_last,
     channels_last_3d,
@@ -68,8 +65,10 @@ from .layout import (  # torch.channels_last ... (torch.memory_format objects)
     preserve_format,
     strided,
 )
+from .range_factories import arange
 from .storage import UntypedStorage
 from .tensor import Size, Tensor
+from .tensor_new import from_numpy, tensor
 
 __version__ = "0.1.0"
 

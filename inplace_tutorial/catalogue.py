@@ -26,8 +26,8 @@ from typing import Any
 from . import dtypes, functional, memory
 from .autograd import grad_mode
 from .autograd.graph import Node
-from .creation import tensor
 from .tensor import Tensor
+from .tensor_new import tensor
 
 DATA = Path(__file__).parent / "data" / "torch_inplace_methods.json"
 

@@ -5,7 +5,7 @@ when it first dispatches (``DispatchStub.cpp:compute_cpu_capability``): the envi
 variable ``ATEN_CPU_CAPABILITY`` ("default", "avx2" or "avx512") if it names one, else the
 CPU's features. The builds agree on values but not always on the bits they leave (the NaN a
 vectorised ``maximum`` returns, whether a float16 product is rounded before the sum), so
-ops/cpu_lanes.py and the casts in creation.py ask this module which build to imitate. It sits
+ops/cpu_lanes.py and the casts in copy_kernel.py ask this module which build to imitate. It sits
 at the bottom, with no imports from the package, so every layer can ask.
 """
 from __future__ import annotations

@@ -11,7 +11,6 @@ from .arg_parser import (
     call_keywords,
     numpy_aliases,
 )
-from .creation import tensor
 from .ops import joining, out_functions, out_reductions, out_variants, tensor_shape  # noqa: F401
 from .ops.compare import where as _where
 from .ops.cross import cross_function as cross
@@ -25,6 +24,7 @@ from .ops.pad_nd import constant_pad_nd
 from .ops.scatter_reduce import scatter_reduce_function as scatter_reduce
 from .ops.take_along_dim import take_along_dim_function as take_along_dim
 from .tensor import Tensor
+from .tensor_new import tensor
 
 # out= for every element-wise op (read from the op table, see out_variants.pointwise_ops) and
 # the matrix products

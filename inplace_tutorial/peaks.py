@@ -12,7 +12,8 @@ from contextlib import contextmanager
 
 from . import nn
 from .autograd import grad_mode
-from .creation import manual_seed, randn
+from .creation import randn
+from .generator import manual_seed
 from .memory import Trace, record
 from .tensor import Tensor
 

@@ -6,8 +6,8 @@ from collections.abc import Callable, Sequence
 import numpy as np
 
 from .. import dtypes
-from ..creation import tensor
 from ..tensor import Tensor
+from ..tensor_new import tensor
 from . import grad_mode
 
 

@@ -14,10 +14,11 @@ from typing import Any
 import numpy as np
 
 from .. import dtypes
-from ..creation import empty_like, tensor
+from ..creation import empty_like
 from ..layout import contiguous_strides, dense_strides
 from ..modes import STATE, user_location
 from ..tensor import Tensor
+from ..tensor_new import tensor
 from .errors import FREED
 from .saved_tensor import SavedTensor
 

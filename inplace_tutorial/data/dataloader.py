@@ -9,8 +9,8 @@ from collections.abc import Iterator
 
 import numpy as np
 
-from ..creation import tensor
 from ..tensor import Tensor
+from ..tensor_new import tensor
 
 
 class TensorDataset:

@@ -9,9 +9,9 @@ from pathlib import Path
 
 import numpy as np
 
-from ..creation import tensor
 from ..dtypes import float32, int64
 from ..tensor import Tensor
+from ..tensor_new import tensor
 
 _PATH = Path(__file__).with_name("digits.npz")
 

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 
 import inplace_tutorial as ipt
 
-from .. import creation
+from .. import generator
 from . import reference, tracking
 from .answers import short
 
@@ -92,7 +92,7 @@ def _checker_state() -> Iterator[None]:
     # A notebook may have left grad mode off (set_grad_enabled(False)) or be inside
     # inference_mode; checkers build graphs, so they set the modes they need. They also seed
     # their own data: put the learner's random stream back afterwards.
-    rng_state = creation.default_generator().bit_generator.state
+    rng_state = generator.default_generator().bit_generator.state
     try:
         with ipt.inference_mode(False), ipt.enable_grad():
             yield

@@ -13,7 +13,8 @@ import math
 from dataclasses import dataclass, field
 
 from .. import memory
-from ..creation import manual_seed, randn
+from ..creation import randn
+from ..generator import manual_seed
 from ..nn import functional as F
 from ..profiler import saved_storages
 from ..tensor import Tensor

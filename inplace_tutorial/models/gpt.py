@@ -16,11 +16,14 @@ import numpy as np
 
 from .. import nn
 from ..autograd import grad_mode
-from ..creation import arange, manual_seed, tensor, zeros
+from ..creation import zeros
 from ..data.tiny_text import CharVocab, generate_text
+from ..generator import manual_seed
 from ..nn import functional as F
 from ..optim import Adam
+from ..range_factories import arange
 from ..tensor import Tensor
+from ..tensor_new import tensor
 
 
 class KVCache:

@@ -16,9 +16,10 @@ import numpy as np
 
 from .. import memory
 from ..autograd import grad_mode
-from ..creation import arange, tensor
 from ..ops.joining import cat
+from ..range_factories import arange
 from ..tensor import Tensor
+from ..tensor_new import tensor
 from .gpt import GPT, KVCache
 
 

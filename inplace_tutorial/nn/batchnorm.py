@@ -8,9 +8,10 @@ raises. ``__init__`` ends with ``reset_parameters()`` (in-place inits: versions 
 from __future__ import annotations
 
 from ..autograd import grad_mode
-from ..creation import empty, ones, tensor, zeros
+from ..creation import empty, ones, zeros
 from ..dtypes import int64
 from ..tensor import Tensor
+from ..tensor_new import tensor
 from . import functional as F
 from . import init
 from .module import Module

@@ -11,8 +11,8 @@ import math
 from collections.abc import Iterable
 
 from ..autograd import no_grad
-from ..creation import tensor
 from ..tensor import Tensor
+from ..tensor_new import tensor
 
 
 def clip_grad_norm_(parameters: Tensor | Iterable[Tensor], max_norm: float,

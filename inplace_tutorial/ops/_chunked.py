@@ -52,7 +52,7 @@ def run_chunked(body: Callable, op: str, temps: tuple, xs: tuple, out: np.ndarra
 
 
 def store_float64(out: np.ndarray, src: np.ndarray, single: np.ndarray) -> None:
-    """Write float64 ``src`` into ``out`` as ``creation.cast_into`` converts it: to float16 or
+    """Write float64 ``src`` into ``out`` as ``copy_kernel.cast_into`` converts it: to float16 or
     bfloat16 through float32 (``single``, a float32 temporary), as PyTorch does."""
     if is_reduced(out.dtype):
         np.copyto(single, src, casting="unsafe")

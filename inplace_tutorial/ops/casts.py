@@ -5,7 +5,7 @@ A cast makes a new tensor (ToCopyBackward0) unless the dtype already matches, in
 it returns self, as PyTorch does (``to(..., copy=True)`` always copies). Values convert as
 PyTorch's CPU kernels convert them: floats truncate toward zero into integers, integers wrap
 into narrower integers, and anything reaches float16/bfloat16 through float32 (PyTorch's
-Half and BFloat16 are built from a float), chunk by chunk (creation.cast_into). The result
+Half and BFloat16 are built from a float), chunk by chunk (copy_kernel.cast_into). The result
 keeps a dense layout (preserve_format), as PyTorch's ``to`` does, unless ``memory_format=``
 names another (then self is returned only if its strides already suggest that format).
 (This module defines methods named float, int, bool and type: it reaches those builtins
@@ -20,7 +20,8 @@ from .. import dtypes
 from ..arg_parser import binding
 from ..autograd.derivatives import derivative
 from ..autograd.record import record
-from ..creation import cast_into, empty_like
+from ..copy_kernel import cast_into
+from ..creation import empty_like
 from ..layout import (
     channels_last,
     channels_last_3d,

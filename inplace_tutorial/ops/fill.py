@@ -10,7 +10,7 @@ from .. import dtypes
 from ..arg_parser import binding
 from ..autograd.derivatives import derivative
 from ..autograd.record import record_inplace
-from ..creation import cast_into
+from ..copy_kernel import cast_into
 from ..tensor import Tensor, tensor_method
 from .arg_checks import check_overloads
 from .tensor_iterator import (

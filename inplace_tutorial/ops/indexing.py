@@ -15,10 +15,11 @@ from .. import dtypes
 from ..arg_parser import binding, saved, signed
 from ..autograd.derivatives import derivative
 from ..autograd.record import record
-from ..creation import empty, tensor, zeros
+from ..creation import empty, zeros
 from ..layout import wrap_dim
 from ..modes import STATE
 from ..tensor import Tensor, tensor_method
+from ..tensor_new import tensor
 from .advanced_indexing import index as advanced_index
 from .advanced_indexing import is_mask
 from .arg_checks import (

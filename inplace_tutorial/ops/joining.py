@@ -14,7 +14,8 @@ import numpy as np
 from .. import dtypes
 from ..autograd.derivatives import derivative
 from ..autograd.record import record
-from ..creation import cast_into, empty_strided, zeros
+from ..copy_kernel import cast_into
+from ..creation import empty_strided, zeros
 from ..layout import channels_last_strides, contiguous_strides, wrap_dim
 from ..tensor import Tensor
 from .arg_checks import argument_error, type_name

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import functools
 
-from ..creation import tensor
 from ..tensor import Tensor, tensor_method
+from ..tensor_new import tensor
 from .arg_checks import check_tensor, is_number
 from .elementwise import rpow, rsub
 

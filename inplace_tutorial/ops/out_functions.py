@@ -16,7 +16,7 @@ from collections.abc import Callable
 
 from .. import dtypes
 from ..autograd import grad_mode
-from ..creation import cast_into
+from ..copy_kernel import cast_into
 from ..layout import contiguous_strides, wrap_dim
 from ..tensor import Tensor
 from . import dtype_rules, joining, out_variants, put_take

@@ -18,7 +18,7 @@ import numpy as np
 from .. import dtypes
 from ..autograd import grad_mode
 from ..autograd.graph import any_requires_grad
-from ..creation import cast_into
+from ..copy_kernel import cast_into
 from ..layout import broadcast_shapes
 from ..modes import STATE
 from ..tensor import Tensor

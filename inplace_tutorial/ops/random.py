@@ -1,6 +1,6 @@
 """Random fills: ``normal_``, ``uniform_``, ``bernoulli_``, ``exponential_``, ``geometric_``,
 ``log_normal_``, ``cauchy_``, and the draw that ``random_`` (random_from_to.py) uses. Each
-overwrites self with draws from the core's generator (``creation.manual_seed``), so the values
+overwrites self with draws from the core's generator (``generator.manual_seed``), so the values
 can't match PyTorch's; the argument checks, dtypes, ranges, versions and node names do.
 
 Every check runs before the first draw, in PyTorch's order (DistributionTemplates.h): the
@@ -19,7 +19,7 @@ from ..arg_parser import binding
 from ..autograd import grad_mode
 from ..autograd.derivatives import derivative
 from ..autograd.record import record_inplace
-from ..creation import default_generator
+from ..generator import default_generator
 from ..tensor import Tensor, tensor_method
 from .arg_checks import argument_error, is_number, type_name
 from .tensor_iterator import Scratch, check_internal_overlap, chunks

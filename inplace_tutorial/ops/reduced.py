@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..creation import blocks
+from ..copy_kernel import blocks
 from ..storage import UntypedStorage
 
 CHUNK = 16 * 1024  # elements per scratch buffer (128 KiB of float64)

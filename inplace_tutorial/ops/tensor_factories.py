@@ -11,9 +11,10 @@ import warnings
 
 from .. import dtypes
 from ..arg_parser import argument_error, binding, int_list, is_number
-from ..creation import empty, full, tensor
+from ..creation import empty, full
 from ..layout import layout, strided
 from ..tensor import Tensor, tensor_method
+from ..tensor_new import tensor
 
 _PLACEMENT = ("device", "layout", "pin_memory")  # the factory keywords about where memory is
 

@@ -7,8 +7,9 @@ denom = exp_avg_sq.sqrt() / sqrt(bias_correction2) + eps; param.addcdiv_(exp_avg
 from __future__ import annotations
 
 from ..autograd import grad_mode
-from ..creation import tensor, zeros_like
+from ..creation import zeros_like
 from ..dtypes import float32
+from ..tensor_new import tensor
 from .optimizer import Optimizer
 
 

@@ -92,7 +92,7 @@ def nan_bits16_out_and_views(t):
 
 
 # ======================================================================================
-# Casts between the four float dtypes: NaN bits by pair, length and layout (creation.py:
+# Casts between the four float dtypes: NaN bits by pair, length and layout (copy_kernel.py:
 # _NAN_BITS): float16 -> float32 quiets (a one-element tensor gives 0x7FFFFFFF); float32 ->
 # float16 keeps the payload's top bits (0x7E00 when none is left; DEFAULT's element loop drops
 # it); -> bfloat16 is all ones in the vector loop (float32: every element of a contiguous row;
