@@ -26,7 +26,7 @@ from ..tensor import Tensor, tensor_method
 from . import _std_sort
 from ._chunked import ramp
 from .arg_checks import argument_error, check_int, saved, signed
-from .reduce import evenly_distribute_bw
+from .max_min import evenly_distribute_bw
 from .sorting import _LINE_CHUNK, _carve, _gather, _return_type, _sort_lines, _ties
 from .tensor_iterator import chunks
 
