@@ -14,7 +14,8 @@ from collections.abc import Callable
 import numpy as np
 
 from .autograd import grad_mode
-from .ops.linalg import as_scalar, check_addbmm, check_out_shape, check_same_dtype
+from .ops.addmm import as_scalar, check_out_shape
+from .ops.linalg import check_addbmm, check_same_dtype
 from .ops.tensor_iterator import Scratch
 from .tensor import Tensor
 

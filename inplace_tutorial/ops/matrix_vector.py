@@ -22,8 +22,8 @@ from ..creation import empty_strided
 from ..layout import out_strides as layout_out_strides
 from ..tensor import Tensor, tensor_method
 from . import dtype_rules
+from .addmm import as_scalar
 from .arg_checks import check_tensor
-from .linalg import as_scalar
 from .tensor_iterator import Scratch, check_internal_overlap, check_partial_overlap
 
 
