@@ -5,12 +5,8 @@ from __future__ import annotations
 import re
 
 from . import dtypes, function_parser
-from .arg_parser import (
-    argument_error,
-    binds,
-    call_keywords,
-    numpy_aliases,
-)
+from .arg_parser import argument_error, binds, numpy_aliases
+from .call_site import call_keywords
 from .ops import joining, out_functions, out_reductions, out_variants, tensor_shape  # noqa: F401
 from .ops.compare import where as _where
 from .ops.cross import cross_function as cross

@@ -8,7 +8,8 @@ import math
 import numpy as np
 
 from . import dtypes
-from .arg_parser import argument_error, call_keywords, is_number
+from .arg_parser import argument_error, is_number
+from .call_site import call_keywords
 from .creation import _check_options, _finish, _no_out
 from .function_parser import torch_function
 from .tensor import Tensor

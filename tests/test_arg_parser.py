@@ -1,4 +1,4 @@
-"""arg_parser.call_keywords, without torch: an argument given by keyword loses "(position n)".
+"""call_site.call_keywords, without torch: an argument given by keyword loses "(position n)".
 
 call_keywords reads the calling instruction, whose bytecode differs between Python 3.10
 (CALL_FUNCTION_KW), 3.11 (KW_NAMES, PRECALL, CALL), 3.12 (KW_NAMES, CALL) and 3.13 (CALL_KW),

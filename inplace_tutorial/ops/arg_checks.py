@@ -15,18 +15,17 @@ import numpy as np
 from ..arg_parser import (  # noqa: F401 - the ops import these from here
     argument_error,
     as_called,
-    call_keywords,
     check_int,
     int_list,
     invalid_combination,
     is_index,
     is_number,
-    python_method,
     saved,
     signed,
     size_arg,
     type_name,
 )
+from ..call_site import call_keywords, python_method  # noqa: F401 - the ops import these from here
 from ..tensor import Tensor
 
 

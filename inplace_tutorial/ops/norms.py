@@ -17,9 +17,10 @@ import numbers
 import numpy as np
 
 from .. import dtypes
-from ..arg_parser import binding, python_method
+from ..arg_parser import binding
 from ..autograd.derivatives import derivative
 from ..autograd.record import record, record_inplace
+from ..call_site import python_method
 from ..creation import zeros
 from ..layout import wrap_dim
 from ..tensor import Tensor, tensor_method
