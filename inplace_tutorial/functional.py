@@ -8,6 +8,7 @@ from . import dtypes, function_parser
 from .arg_parser import argument_error, binds, numpy_aliases
 from .call_site import call_keywords
 from .ops import joining, out_functions, out_reductions, out_variants, tensor_shape  # noqa: F401
+from .ops.atleast import atleast_1d, atleast_2d, atleast_3d
 from .ops.compare import where as _where
 from .ops.cross import cross_function as cross
 from .ops.diff import diff_function as diff
@@ -303,3 +304,10 @@ promote_types = function_parser.torch_function("promote_types", strict=True)(
 result_type = function_parser.torch_function("result_type", strict=True)(dtypes.result_type)
 numel = _method("numel")
 __all__ += ["can_cast", "numel", "promote_types", "result_type"]
+
+# functions learners reach for (issue 10): torch.rot90(x, k, dims) is x.rot90(k, dims)
+# (ops/tensor_transformations.py, ops/atleast.py); atleast_* are functions only, as in torch
+_LEARNER = "ravel fliplr flipud rot90".split()
+for _name in _LEARNER:
+    globals()[_name] = _method(_name)
+__all__ += [*_LEARNER, "atleast_1d", "atleast_2d", "atleast_3d"]

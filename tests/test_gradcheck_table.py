@@ -393,6 +393,12 @@ CASES.update({
     for kernel, mode in (("reflection", "reflect"), ("replication", "replicate"))
     for k, (shape, pad) in _PADS.items()})
 
+# functions learners reach for (issue 10: ops/tensor_transformations.py ...)
+CASES.update({
+    "rot90": (lambda a: a.rot90(1) * 2 + a.rot90(-2, (1, 0)).t() + a.rot90(0, (-1, 0)).t(),
+              [BATCH[1:]], False),
+})
+
 # Rows whose backward PyTorch leaves unimplemented (derivatives.yaml's not_implemented, or
 # its NotImplemented node): backward through them must raise PyTorch's error instead.
 NOT_IMPLEMENTED = {

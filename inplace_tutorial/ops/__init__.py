@@ -29,4 +29,5 @@ from . import cummaxmin, aminmax, mode  # noqa: F401
 from . import fmax_fmin  # noqa: F401
 from . import sign_angle  # noqa: F401
 from . import padding  # noqa: F401
+from . import tensor_transformations, atleast  # noqa: F401
 # isort: on

@@ -321,6 +321,14 @@ def _saved_programs(t):
         **_shape_saved_programs(t, x, nl),
         **_join_index_saved_programs(t, x, nl),
         **selection_saved_programs(t, x, nl),
+        **learner_saved_programs(t, x, nl),
+    }
+
+
+def learner_saved_programs(t, x, nl):
+    """Functions learners reach for (issue 10): rot90 ..."""
+    return {
+        "rot90": lambda: x(2, 3).rot90(-1, (1, 0)),
     }
 
 
