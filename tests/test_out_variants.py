@@ -107,6 +107,7 @@ NOT_POINTWISE |= {"cpu_loops"}  # the overlap walk's loop order (no ops of its o
 NOT_POINTWISE |= {"var_std", "max_min", "softmax", "addmm"}  # split out of reduce.py, linalg.py
 NOT_POINTWISE |= {"padding"}  # F.pad's reflect/replicate kernels, circular copies (no out=)
 NOT_POINTWISE |= {"svd_out"}  # linalg.svd's and torch.svd's out= triples
+NOT_POINTWISE |= {"tensor_transformations", "atleast"}  # rot90, flips, ravel, atleast_Nd
 
 
 def test_every_ops_module_is_classified():
