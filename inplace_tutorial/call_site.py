@@ -14,9 +14,11 @@ _PACKAGE = os.path.dirname(os.path.abspath(__file__)) + os.sep
 _PYTHON_LAYER = _PACKAGE + "nn" + os.sep  # torch.nn is Python: it calls the ops positionally
 # ... except these nn.functional names, which in torch are the C++ bindings themselves
 # (F.linear is torch._C._nn.linear, F.conv2d is torch.conv2d): the user's call reaches the
-# binding directly, so its keywords count. nn/checks.py holds their argument checks.
+# binding directly, so its keywords count. nn/checks.py and nn/conv_utils.py hold their
+# argument checks.
 _BINDINGS = {"linear", "conv2d", "avg_pool2d"}
-_FUNCTIONAL, _CHECKS = _PYTHON_LAYER + "functional.py", _PYTHON_LAYER + "checks.py"
+_FUNCTIONAL = _PYTHON_LAYER + "functional.py"
+_CHECKS = {_PYTHON_LAYER + "checks.py", _PYTHON_LAYER + "conv_utils.py"}
 
 
 _PYTHON_METHODS: set = set()  # code objects of the methods torch writes in Python
@@ -54,7 +56,7 @@ def call_keywords() -> tuple[str, ...]:
                 f.f_code.co_name in _C_FUNCTIONS and f.f_back is not None
                 and f.f_back.f_code.co_filename == _TORCH_FUNCTIONS):
             return ()
-        if (name.startswith(_PYTHON_LAYER) and name != _CHECKS
+        if (name.startswith(_PYTHON_LAYER) and name not in _CHECKS
                 and not (name == _FUNCTIONAL and f.f_code.co_name in _BINDINGS)):
             return ()
         f = f.f_back

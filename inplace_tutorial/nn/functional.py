@@ -24,7 +24,7 @@ from ..ops import embedding as embedding_ops
 from ..ops import padding as padding_ops
 from ..ops.arg_checks import check_tensor, check_type, int_list
 from ..tensor import Tensor
-from . import checks
+from . import checks, conv_utils
 
 
 def relu(input: Tensor, inplace: bool = False) -> Tensor:
@@ -60,15 +60,15 @@ def linear(input: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
     return out if bias is None else out + bias
 
 
-def conv2d(input: Tensor, weight: Tensor, bias: Tensor | None = checks.NO_BIAS,
-           stride=checks.ONE, padding=checks.ZERO, dilation=checks.ONE,
-           groups: int = checks.ONE) -> Tensor:
+def conv2d(input: Tensor, weight: Tensor, bias: Tensor | None = conv_utils.NO_BIAS,
+           stride=conv_utils.ONE, padding=conv_utils.ZERO, dilation=conv_utils.ONE,
+           groups: int = conv_utils.ONE) -> Tensor:
     """A 3-D (unbatched) input is run as a batch of one, as PyTorch does. padding='same'
     with an odd total pads the right/bottom's extra cell first (ConstantPadNdBackward0 under
     the convolution, as PyTorch's convolution_same), then both sides alike."""
-    geometry, given, extra = checks.conv2d(input, weight, bias, stride, padding, dilation,
+    geometry, given, extra = conv_utils.conv2d(input, weight, bias, stride, padding, dilation,
                                            groups)
-    bias = None if bias is checks.NO_BIAS else bias
+    bias = None if bias is conv_utils.NO_BIAS else bias
     x = input.unsqueeze(0) if input.dim() == 3 else input
     if any(extra):
         x = pad_nd.constant_pad_nd(x, (0, extra[1], 0, extra[0]))
