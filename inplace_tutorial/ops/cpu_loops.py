@@ -30,6 +30,7 @@ from numpy.lib.stride_tricks import as_strided
 from .. import cpu_capability
 from ..storage import UntypedStorage
 from ..tensor import Tensor
+from . import _grouped_walk
 
 # Bytes one step of vectorized_loop covers (two vectors), by op where it isn't 64; 0: the
 # kernel has no vector loop (cpu_kernel), every element in turn. Measured with rows of 5 to
@@ -44,6 +45,9 @@ BLOCK_TAIL = ("sqrt",)
 # exp, log and tanh run MKL's vector math on whole rows: their order matches no model here
 # (measured), so the core reads the operands as they were before the op, as for ldexp.
 READS_FIRST = ("ldexp", "exp", "log", "tanh")
+# kernels that can raise partway (integer division by zero): torch leaves the cells before
+# the failing one written, so these walk one step at a time
+STOPS_MIDWAY = ("fmod", "remainder", "floor_divide", "div_mode", "div")
 # ops whose order was measured for some dtypes only (float64 sqrt fits no model either)
 MEASURED_DTYPES = {"sqrt": ("float32",)}
 
@@ -162,13 +166,14 @@ def _vector_kind(inner: list[int], n_inputs: int) -> int | None:
 
 
 def walk(step, out: np.ndarray, inputs: list, op: str, nbytes: int = 64,
-         block_tail: bool = False) -> None:
+         block_tail: bool = False, exact: bool = False) -> None:
     """Run ``step(out_part, input_parts)`` over ``out`` in PyTorch's order: the in-place
     kernel of an op whose ``inputs`` (``out`` itself first, then arrays broadcastable to it,
     or Python scalars) overlap ``out``. ``step`` computes one part; ``nbytes`` per vector
     step (step_bytes), 0 for a kernel without a vector loop; ``block_tail``: the rest of a
     row is read whole before it is written (BLOCK_TAIL). For ``out=`` the inputs don't
-    include ``out``."""
+    include ``out``. The result is the step-by-step walk's; when rows can't see each other's
+    cells it is computed many steps at a time (_grouped_walk.py); ``exact``: step by step."""
     shape, item = out.shape, out.itemsize
     arrays = [out] + [x if x is out else np.broadcast_to(x, shape)
                       for x in inputs if isinstance(x, np.ndarray)]
@@ -179,16 +184,29 @@ def walk(step, out: np.ndarray, inputs: list, op: str, nbytes: int = 64,
     kind = _vector_kind([s[0] for s in st], len(arrays) - 1) if nbytes else None
     lanes = max(nbytes // item, 1)
     vector_end = n - n % lanes if kind is not None else 0
+
+    def call(o, parts):
+        it = iter(parts)
+        step(o, [next(it) if isinstance(x, np.ndarray) else x for x in inputs])
+
+    loop = _grouped_walk.Loop(views, arrays, sh, st, kind, lanes, vector_end, block_tail)
+    op = op.rstrip("_")
+    stops = op in STOPS_MIDWAY and out.dtype.kind in "iub"  # (a raise leaves a prefix written)
+    if not (exact or stops) and _grouped_walk.walk_grouped(call, loop, op):
+        return
+    _walk_exact(call, loop, op)
+
+
+def _walk_exact(call, loop: _grouped_walk.Loop, op: str) -> None:
+    """The walk one step at a time, rows one after another: the reference order."""
+    views, arrays, kind, lanes = loop.views, loop.arrays, loop.kind, loop.lanes
+    n, vector_end, out = loop.n, loop.vector_end, arrays[0]
     # a step's inputs are loaded before it stores (copied here, so the kernel never sees
     # them overlap its output), the broadcast input once per row: a small counted buffer
     buf = UntypedStorage(lanes * (len(arrays) + 1), out.dtype, op + " (overlap walk)")._array
     held = buf[lanes * len(arrays):][:1]
     # (all but an in-place op's own self, which its kernels expect to be their output)
     copied = [k for k in range(1, len(arrays)) if k != kind and not (k == 1 and arrays[1] is out)]
-
-    def call(o, parts):
-        it = iter(parts)
-        step(o, [next(it) if isinstance(x, np.ndarray) else x for x in inputs])
 
     def load(parts, width):  # the step's inputs, read before anything is stored
         for k in copied:
@@ -197,7 +215,7 @@ def walk(step, out: np.ndarray, inputs: list, op: str, nbytes: int = 64,
             parts[k] = p
         return parts
 
-    for outer in itertools.product(*(range(s) for s in reversed(sh[1:]))):
+    for outer in itertools.product(*(range(s) for s in reversed(loop.sh[1:]))):
         rows = [v[outer] for v in views]
         if kind and vector_end:
             held[0] = rows[kind][0]  # the broadcast input, read once as the row starts
@@ -206,7 +224,7 @@ def walk(step, out: np.ndarray, inputs: list, op: str, nbytes: int = 64,
             if kind:
                 parts[kind] = np.broadcast_to(held, (lanes,))
             call(parts[0], parts[1:])
-        if block_tail and kind is not None and vector_end < n:
+        if loop.block_tail:
             parts = load([r[vector_end:] for r in rows], n - vector_end)
             call(parts[0], parts[1:])
             continue

@@ -1,0 +1,190 @@
+"""The overlap walk of cpu_loops.py, computed many steps per NumPy call with the same result.
+
+Each cell is written once, so a step reads either a cell's new value (its writer ran
+earlier) or its old one. When no row reads a cell another row writes (and the operands' rows
+are laid out alike), the rows advance side by side; and consecutive steps of a row run as one
+NumPy call, their operands loaded before anything is stored, as long as none of them reads a
+cell an earlier one of them writes. Same operations per element, so the same values as the
+step-by-step walk (cpu_loops.py:_walk_exact), which runs whenever these conditions fail.
+"""
+from __future__ import annotations
+
+import itertools
+
+import numpy as np
+
+from ..storage import UntypedStorage
+
+GROUP_ELEMENTS = 16384  # elements per operand in one call (counted buffers of this size)
+
+
+class Loop:
+    """One walk's geometry: rows of ``n`` (``views``, outermost dim first), each operand's
+    iteration strides ``st`` (elements, innermost first), the vector loop's shape."""
+
+    def __init__(self, views, arrays, sh, st, kind, lanes, vector_end, block_tail):
+        self.views, self.arrays, self.sh, self.st = views, arrays, sh, st
+        self.kind, self.lanes, self.vector_end = kind, lanes, vector_end
+        self.block_tail = block_tail and kind is not None and vector_end < sh[0]
+        self.n = sh[0]
+
+
+def _addr(a: np.ndarray) -> int:
+    return a.__array_interface__["data"][0]
+
+
+def _counted(n: int, np_dtype, op: str) -> np.ndarray:
+    return UntypedStorage(max(n, 1), np_dtype, op + " (overlap walk)")._array
+
+
+def _min_row_gap(sizes: list[int], strides: list[int], op: str) -> int:
+    """The smallest distance (elements) between the first cells of two rows of the output."""
+    dims = [(s, t) for s, t in zip(sizes, strides) if s > 1]
+    if len(dims) == 1:
+        return dims[0][1]
+    rows = 1
+    for size, _ in dims:
+        rows *= size
+    store = _counted(2 * rows + 1, np.int64, op)
+    bases, scratch = store[:rows], store[rows:]
+    bases[0], m = 0, 1
+    for size, stride in dims:  # the lattice of row starts, one dim at a time
+        steps, prev = scratch[:size], scratch[size: size + m]
+        steps.fill(stride)
+        steps[0] = 0
+        np.cumsum(steps, out=steps)
+        np.copyto(prev, bases[:m])
+        np.add.outer(steps, prev, out=bases[: m * size].reshape(size, m))
+        m *= size
+    bases.sort()
+    np.subtract(bases[1:], bases[:-1], out=scratch[: rows - 1])
+    return int(scratch[: rows - 1].min())
+
+
+def _group_starts(loop: Loop, deltas: dict, op: str) -> tuple[np.ndarray, int]:
+    """Where the calls of one row start (element indices), given each overlapping operand's
+    distance ``deltas[k]`` from the output (elements): a new call wherever a step reads a cell
+    that an earlier step of the current call writes."""
+    n, lanes, vector_end, kind = loop.n, loop.lanes, loop.vector_end, loop.kind
+    so = loop.st[0][0]
+    nvec = vector_end // lanes
+    npos = nvec + (1 if loop.block_tail else n - vector_end)
+    ints = _counted(5 * n + 1, np.int64, op)
+    j, pos, rel, pw, dep = (ints[i * n: (i + 1) * n] for i in range(5))
+    bools = _counted(2 * n, np.bool_, op)
+    ok, ok2 = bools[:n], bools[n:]
+    j.fill(1)
+    j[0] = 0
+    np.cumsum(j, out=j)
+    np.floor_divide(j, lanes, out=pos)  # the step each element belongs to
+    if loop.block_tail:
+        pos[vector_end:] = nvec
+    else:
+        np.subtract(j[vector_end:], vector_end - nvec, out=pos[vector_end:])
+    dep.fill(-1)
+    for k, delta in deltas.items():
+        np.multiply(j, loop.st[k][0], out=rel)
+        rel += delta  # the cell element j reads, counted from the row's first written cell
+        np.remainder(rel, so, out=pw)
+        np.equal(pw, 0, out=ok)
+        np.greater_equal(rel, 0, out=ok2)
+        ok &= ok2
+        np.less_equal(rel, so * (n - 1), out=ok2)
+        ok &= ok2
+        if k == kind:
+            ok[:vector_end] = False  # read once before the row's first store
+        np.floor_divide(rel, so, out=rel)
+        np.clip(rel, 0, n - 1, out=rel)
+        np.take(pos, rel, out=pw)  # the step that writes that cell
+        np.less(pw, pos, out=ok2)  # ... earlier than the reader's
+        ok &= ok2
+        np.maximum(dep, pw, out=dep, where=ok)
+    last = pw[:npos]  # per step: the latest earlier step it reads from
+    if nvec:
+        np.max(dep[:vector_end].reshape(nvec, lanes), axis=1, out=last[:nvec])
+    if loop.block_tail:
+        last[nvec] = dep[vector_end:].max()
+    else:
+        last[nvec:] = dep[vector_end:]
+    starts, count, current = rel, 1, 0
+    starts[0] = 0
+    np.greater_equal(last, 0, out=ok[:npos])
+    for b in range(0, npos, 4096):  # (flatnonzero by pieces: its result isn't counted)
+        for p in np.flatnonzero(ok[b: min(b + 4096, npos)]):
+            if last[b + p] >= current:
+                current = int(b + p)
+                starts[count] = current
+                count += 1
+    return starts[:count], count
+
+
+def walk_grouped(call, loop: Loop, op: str) -> bool:
+    """The walk's result with many steps per NumPy call; False (nothing done) if rows may
+    read each other's cells or the operands' rows aren't laid out alike."""
+    views, arrays, st, n, kind = loop.views, loop.arrays, loop.st, loop.n, loop.kind
+    out = arrays[0]
+    if any(s < 0 for ss in st for s in ss):
+        return False
+    deltas = {}
+    for k in range(1, len(arrays)):  # (an in-place op's own self is its kernel's output)
+        if not (k == 1 and arrays[1] is out) and np.may_share_memory(arrays[k], out):
+            d, r = divmod(_addr(arrays[k]) - _addr(out), out.itemsize)
+            if r or st[k][1:] != st[0][1:]:
+                return False
+            deltas[k] = d
+    rows = 1
+    for s in loop.sh[1:]:
+        rows *= s
+    if rows > 1 and deltas:  # would a row read a cell another row writes?
+        gap = _min_row_gap(loop.sh[1:], st[0][1:], op)
+        span = st[0][0] * (n - 1)
+        for k, d in deltas.items():
+            if not (d + st[k][0] * (n - 1) < gap and d - span > -gap):
+                return False
+    nvec = loop.vector_end // loop.lanes
+    starts, count = _group_starts(loop, deltas, op) if n > 1 and deltas else ((0,), 1)
+
+    def first(g):  # the first element of call g (its first step)
+        if g == count:
+            return n
+        p = int(starts[g])
+        return p * loop.lanes if p < nvec else loop.vector_end + p - nvec
+
+    held = None
+    if kind and loop.vector_end:  # the broadcast input, read as each row starts
+        held = _counted(rows, out.dtype, op)[:rows].reshape(views[0].shape[:-1])
+        np.copyto(held, views[kind][..., 0])
+    copied = list(deltas)
+    buf = _counted(GROUP_ELEMENTS * len(copied), out.dtype, op)
+    outer = views[0].shape[:-1]
+    for g in range(count):
+        e0, e1 = first(g), first(g + 1)
+        unit = loop.lanes if e0 < loop.vector_end else 1
+        width = max(unit, GROUP_ELEMENTS // max(rows, 1) // unit * unit)
+        cuts = list(range(e0, e1, width)) + [e1]
+        if held is not None and e0 < loop.vector_end < e1:
+            cuts = sorted(set(cuts) | {loop.vector_end})
+        for c0, c1 in zip(cuts, cuts[1:]):
+            for idx in _row_blocks(outer, max(1, GROUP_ELEMENTS // (c1 - c0))):
+                parts = [v[idx + (slice(c0, c1),)] for v in views]
+                for i, k in enumerate(copied):
+                    p = buf[i * GROUP_ELEMENTS:][: parts[k].size].reshape(parts[k].shape)
+                    np.copyto(p, parts[k])
+                    parts[k] = p
+                if held is not None and c1 <= loop.vector_end:
+                    parts[kind] = np.broadcast_to(held[idx + (..., None)], parts[0].shape)
+                call(parts[0], parts[1:])
+    return True
+
+
+def _row_blocks(outer: tuple, most: int):
+    """Index tuples over the rows' dims, at most ``most`` rows each (the innermost row dim
+    sliced, the others one index at a time)."""
+    if not outer:
+        yield ()
+        return
+    last = outer[-1]
+    step = min(last, most)
+    for head in itertools.product(*(range(s) for s in outer[:-1])):
+        for s in range(0, last, step):
+            yield head + (slice(s, min(s + step, last)),)
