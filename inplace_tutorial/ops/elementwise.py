@@ -17,7 +17,7 @@ from ..autograd import grad_mode
 from ..autograd.derivatives import derivative
 from ..autograd.record import record, record_inplace
 from ..tensor import Tensor, tensor_method
-from . import dtype_rules
+from . import _half_add, dtype_rules
 from .arg_checks import check_number, check_overloads, check_real_scalar, check_tensor_or_number
 from .div_rounding import NOT_GIVEN, check_call, div_mode, div_mode_
 from .tensor_iterator import (
@@ -69,7 +69,7 @@ def axpy_kernel(alpha, op: str = "add"):
 
 
 # --------------------------------------------------------------------------- add
-add_kernel = ufunc_kernel(np.add)
+add_kernel = _half_add.add_sub_kernel(np.add)  # float16: on the bits (_half_add.py)
 
 
 @binding()
@@ -98,7 +98,7 @@ def _add_bw(ctx, g):
 
 
 # --------------------------------------------------------------------------- sub / rsub
-sub_kernel = ufunc_kernel(np.subtract)
+sub_kernel = _half_add.add_sub_kernel(np.subtract)
 
 
 @binding()
