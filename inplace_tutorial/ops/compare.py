@@ -19,15 +19,20 @@ from ..tensor import Tensor, tensor_method
 from . import dtype_rules
 from ._pointwise import new_output
 from .arg_checks import check_overloads, check_tensor
-from .nan_sign import clamp_bound, minmax_bits
+from .nan_sign import clamp16, clamp_bound, is_float16_pair, minmax_bits
 from .tensor_iterator import arr, check_inplace_operands, shape_of, write_inplace
 from .tensor_iterator import inplace_elementwise as _inplace
 from .tensor_iterator import new_elementwise as _new
 
 
 def _clip(lo, hi):
+    scalars = not isinstance(lo, np.ndarray) and not isinstance(hi, np.ndarray)
+    nan_bound = any(isinstance(b, float) and b != b for b in (lo, hi))
+
     def kernel(x, out, dtype):
-        scalars = not isinstance(lo, np.ndarray) and not isinstance(hi, np.ndarray)
+        if scalars and not nan_bound and is_float16_pair(x, out):
+            clamp16(x, lo, hi, out)  # 16-bit values compared as they are (nan_sign.py)
+            return
         if lo is not None:
             if scalars:  # x < lo ? lo : x, with its zeros and NaNs (nan_sign.py)
                 clamp_bound(np.maximum, x, lo, out, dtype)
@@ -41,6 +46,8 @@ def _clip(lo, hi):
                 np.minimum(x, hi, out=out, dtype=dtype, casting="unsafe")
         elif lo is None:
             np.copyto(out, x, casting="unsafe")
+    # number bounds on a 16-bit tensor: clamp16 reads the 16-bit values (call_kernel)
+    kernel.rounds_16_bits_itself = scalars and not nan_bound
     return kernel
 
 

@@ -7,15 +7,18 @@ NumPy and PyTorch agree on values but not always on these bits. Clamping to a sc
 bound gives the canonical NaN everywhere. ``np.maximum`` returns one of its operands on a tie,
 which one depends on NumPy's loop for the dtype, so the order of operands is chosen by asking
 NumPy once (float32/float64 keep the second, float16 the first, in NumPy 2.2 to 2.4).
+float16/bfloat16 clamps to numbers compare the 16-bit values themselves (``clamp16``).
 """
 from __future__ import annotations
 
 import numpy as np
 
 from .. import dtypes
+from ..copy_kernel import blocks
 from ..cpu_capability import VECTOR_INSTRUCTIONS
 from ..tensor import Tensor
 from .cpu_lanes import element_strides, vector_mask
+from .reduced import CHUNK
 
 
 def _keeps_second(np_dtype: np.dtype) -> bool:
@@ -46,6 +49,60 @@ def clamp_bound(ufunc, x, bound, out: np.ndarray, dtype) -> None:
         ufunc(bound, x, out=out, dtype=dtype, casting="unsafe")
     else:
         ufunc(x, bound, out=out, dtype=dtype, casting="unsafe")
+
+
+def _bound16(value, np_dtype: np.dtype) -> np.ndarray:
+    """A scalar bound as PyTorch's 16-bit kernels take it: ``Scalar::to<Half>`` goes through
+    float32 (a double rounded twice, as reduced.py rounds scalar operands)."""
+    return np.array(np.float32(value)).astype(np_dtype)
+
+
+def clamp16(x: np.ndarray, lo, hi, out: np.ndarray) -> None:
+    """clamp/clamp_min/clamp_max/relu of a float16/bfloat16 tensor to number bounds (not NaN:
+    clamp_bound fills those), as PyTorch's two loops leave the bits. The element loop compares
+    16-bit values, ``x < lo ? lo : x`` then ``hi < r ? hi : r``, so a NaN x comes out as it
+    went in, signalling bit and payload kept, and a tie keeps x; NumPy's float16 maximum
+    would quiet it and ml_dtypes' bfloat16 drop its payload, so the kernel is written with
+    comparisons and copies, which move bits as they are (a chunk-sized mask at a time). The
+    vector loop (64 bytes a step, cpu_lanes.py) widens to float32 and back: the DEFAULT
+    build's plain arrays keep the NaN as it is, the AVX2/AVX512 instructions quiet a float16
+    NaN and make a bfloat16 one all ones (measured on torch 2.13 in the three builds)."""
+    bounds = [(_bound16(b, out.dtype), first) for b, first in ((lo, True), (hi, False))
+              if b is not None]
+    mask_t = Tensor._empty((max(1, min(CHUNK, out.size)),), dtypes.bool_, "clamp (16-bit mask)")
+    pieces = list(blocks(out.shape, mask_t.numel()))
+    for idx in pieces:
+        os_ = out[idx]
+        m = mask_t._array()[:os_.size].reshape(os_.shape)
+        if out is not x:  # (in place the kernel gets self's array as both)
+            np.copyto(os_, x[idx])
+        for b, first in bounds:
+            np.less(os_, b, out=m) if first else np.less(b, os_, out=m)
+            np.copyto(os_, b, where=m)
+    if not VECTOR_INSTRUCTIONS or not out.size:
+        return
+    with np.errstate(invalid="ignore", over="ignore"):
+        if not np.isnan(np.add.reduce(out, axis=None)):
+            return  # no NaN (a sum of inf and -inf only costs the masks below)
+    size = out.itemsize
+    vector = vector_mask(out.shape, [tuple(s // size for s in out.strides),
+                                     tuple(s // size for s in x.strides)], size)
+    if vector is None:
+        return
+    u = out.view(np.uint16)
+    for idx in pieces:
+        m = mask_t._array()[:u[idx].size].reshape(u[idx].shape)
+        np.isnan(out[idx], out=m)
+        np.logical_and(m, vector[idx], out=m)
+        if out.dtype.kind == "f":  # float16: quieted
+            np.bitwise_or(u[idx], np.uint16(0x0200), out=u[idx], where=m)
+        else:  # bfloat16: all ones
+            np.copyto(u[idx], np.uint16(0xFFFF), where=m)
+
+
+def is_float16_pair(x, out: np.ndarray) -> bool:
+    """Is this a float16/bfloat16 kernel call whose input already has the result's dtype?"""
+    return out.itemsize == 2 and out.dtype.kind in "fV" and getattr(x, "dtype", None) == out.dtype
 
 
 def _operand_nan(o: np.ndarray, first: np.ndarray, second: np.ndarray, m: np.ndarray) -> None:

@@ -13,7 +13,7 @@ from .. import dtypes
 from ..autograd.derivatives import derivative
 from ..tensor import Tensor, tensor_method
 from ._chunked import with_temporaries
-from .nan_sign import clamp_bound, keeps_second, libm_nan
+from .nan_sign import clamp16, clamp_bound, is_float16_pair, keeps_second, libm_nan
 from .tensor_iterator import (
     Scratch,
     inplace_elementwise,
@@ -153,6 +153,9 @@ def relu_kernel(x, out, dtype):
     # place, a chunk of the shared workspace is (so relu_ still allocates nothing).
     # The zero goes first where NumPy returns its second operand on a tie: relu(-0.0) keeps
     # x's -0.0, as PyTorch's ``x < 0 ? 0 : x`` does (nan_sign.py).
+    if is_float16_pair(x, out):
+        clamp16(x, 0, None, out)  # the 16-bit bits of x < 0 ? 0 : x (nan_sign.py)
+        return
     if x.size < 4096 or x.dtype.kind != "f" or not (x.flags.c_contiguous
                                                     and out.flags.c_contiguous):
         clamp_bound(np.maximum, x, 0, out, dtype)
@@ -174,6 +177,9 @@ def relu_kernel(x, out, dtype):
         if rows < xs.size:
             tail = (zero[:xs.size - rows], xs[rows:])
             np.maximum(*(tail if first else tail[::-1]), out=os_[rows:])
+
+
+relu_kernel.rounds_16_bits_itself = True  # float16/bfloat16: clamp16, not reduced.py
 
 
 @tensor_method

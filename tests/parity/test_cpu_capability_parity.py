@@ -25,7 +25,7 @@ ROOT = Path(__file__).resolve().parents[2]
 # the files whose programs compare float results bit for bit
 BIT_PROGRAMS = ["tests.parity.test_nan_sign_parity", "tests.parity.test_fmax_fmin_parity",
                 "tests.parity.test_nan_bits_parity", "tests.parity.test_nan_bits16_parity",
-                "tests.parity.test_sign_angle_parity",
+                "tests.parity.test_sign_angle_parity", "tests.parity.test_clamp_bits_parity",
                 "tests.parity.test_overlap_walk_parity"]  # the loop's order: exact values
 
 # every build this CPU can run (a build it can't would stop torch with an illegal instruction)
