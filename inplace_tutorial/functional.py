@@ -18,8 +18,15 @@ from .ops.fill_draw import fill
 from .ops.index_put import bind
 from .ops.index_reduce import index_reduce_function as index_reduce
 from .ops.pad_nd import constant_pad_nd
+from .ops.repeat_interleave import repeat_interleave_function
 from .ops.scatter_reduce import scatter_reduce_function as scatter_reduce
 from .ops.take_along_dim import take_along_dim_function as take_along_dim
+from .ops.tensor_split import (
+    dsplit_function,
+    hsplit_function,
+    tensor_split_function,
+    vsplit_function,
+)
 from .tensor import Tensor
 from .tensor_new import tensor
 
@@ -256,16 +263,17 @@ __all__ += _REDUCTIONS
 nonzero = _method("nonzero")
 __all__ += ["nonzero"]
 
-# shape functions made of other ops (ops/tensor_shape.py) and masked_select (ops/masking.py)
+# shape functions made of other ops (ops/tensor_shape.py, ops/tensor_split.py,
+# ops/repeat_interleave.py) and masked_select (ops/masking.py)
 broadcast_to = tensor_shape.broadcast_to_function
 tile = tensor_shape.tile_function
 outer = tensor_shape.outer_function
 ger = tensor_shape.ger_function
-tensor_split = tensor_shape.tensor_split_function
-hsplit = tensor_shape.hsplit_function
-vsplit = tensor_shape.vsplit_function
-dsplit = tensor_shape.dsplit_function
-repeat_interleave = tensor_shape.repeat_interleave_function
+tensor_split = tensor_split_function
+hsplit = hsplit_function
+vsplit = vsplit_function
+dsplit = dsplit_function
+repeat_interleave = repeat_interleave_function
 masked_select = _method("masked_select")
 __all__ += ["broadcast_to", "dsplit", "ger", "hsplit", "masked_select", "outer",
             "repeat_interleave", "tensor_split", "tile", "vsplit"]

@@ -22,7 +22,8 @@ from . import matrix_vector, put_take  # noqa: F401
 from . import scalar_overloads  # noqa: F401
 from . import nonzero, float_classes  # noqa: F401
 from . import any_all, reduce_ops, tensor_compare  # noqa: F401
-from . import distributions, tensor_shape, tensor_factories  # noqa: F401
+from . import distributions, tensor_shape, tensor_split, repeat_interleave  # noqa: F401
+from . import tensor_factories  # noqa: F401
 from . import selection, out_selection  # noqa: F401
 from . import pad_nd, cross, diff, take_along_dim  # noqa: F401
 from . import cummaxmin, aminmax, mode  # noqa: F401
