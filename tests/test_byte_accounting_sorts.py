@@ -1,5 +1,5 @@
-"""Every byte counted in sorts along long lines: sort, argsort, topk, kthvalue, median and
-nanmedian over lines longer
+"""Every byte counted in sorts along long lines: sort, argsort, topk, kthvalue, median,
+nanmedian and mode over lines longer
 than the 512 elements one NumPy call may return, in several dtypes and layouts, with few
 ties and with lines full of ties (where std::sort's order is replayed), forward and backward;
 and the sorted unique index of IndexFillBackward1.
@@ -73,7 +73,16 @@ SORTS = {
     "mode int64 ties": (lambda a: a.mode(1), I64, 5, TIED),
     "mode float32, lines along dim 0": (lambda a: a.t().contiguous().mode(0), F32, None, LONG),
     "mode int8 ties, keepdim": (lambda a: a.mode(1, keepdim=True), I8, 3, TIED),
+    # lines holding NaN: std::sort's arrangement under ``<`` replayed on the values' ranks
+    "mode float32 ties, NaN and zeros": (lambda a: a.mode(1), F32, 7, TIED),
+    "mode bfloat16 ties and NaN, lines along dim 0": (lambda a: a.t().contiguous().mode(0),
+                                                      BF16, 9, TIED),
+    "mode float64 few ties, one NaN a line": (lambda a: a.index_fill(1, _ONE, float("nan"))
+                                              .mode(1), F64, None, LONG),
 }
+
+
+_ONE = ipt.tensor([3])
 
 
 @pytest.mark.parametrize("name", sorted(SORTS))

@@ -101,21 +101,32 @@ def _partition_pivot(keys: np.ndarray, pos: np.ndarray, first: int, last: int,
                      work: Work) -> int:
     """``__unguarded_partition_pivot``: the median of three goes to ``first``, then a Hoare
     partition of [first + 1, last). Done with whole-array steps: the left scan stops at the
-    positions whose key is >= the pivot, in order, the right scan at those <= the pivot, from
-    the end; the m-th stops of both are swapped while they haven't crossed."""
+    positions whose key is not < the pivot, in order, the right scan at those the pivot is not
+    < , from the end; the m-th stops of both are swapped while they haven't crossed."""
     _move_median_to_first(keys, pos, first, first + 1, first + (last - first) // 2, last - 1)
     p, r = keys[first], last - first
+    # the stops are where ``key < p`` (left) and ``p < key`` (right) fail. With NaN among the
+    # keys (mode's lines) that is no order, yet the scans stay inside the range as C++'s
+    # unguarded loops do: a NaN pivot stops both everywhere, and a number is picked as the
+    # pivot only with a NaN or a key not below it left among the three
     if r <= _PIECE:  # NumPy's own arrays are small here
-        left = np.flatnonzero(keys[first + 1:last] >= p) + (first + 1)
-        right = np.flatnonzero(keys[first:last] <= p)[::-1] + first  # the pivot: a sentinel
+        stop = np.less(keys[first + 1:last], p)
+        np.logical_not(stop, out=stop)
+        left = np.flatnonzero(stop) + (first + 1)
+        stop = np.less(p, keys[first:last])  # (the pivot itself stops it: a sentinel)
+        np.logical_not(stop, out=stop)
+        right = np.flatnonzero(stop)[::-1] + first
     else:
         mask = work.mask
-        np.greater_equal(keys[first + 1:last], p, out=mask[:r - 1])
+        np.less(keys[first + 1:last], p, out=mask[:r - 1])
+        np.logical_not(mask[:r - 1], out=mask[:r - 1])
         left = work.left[:positions(mask[:r - 1], first + 1, work.left)]
-        np.less_equal(keys[first:last], p, out=mask[:r])
+        np.less(p, keys[first:last], out=mask[:r])
+        np.logical_not(mask[:r], out=mask[:r])
         right = work.right[:positions(mask[:r], first, work.right)][::-1]
-    if left.size == r - 1 and right.size == r:  # every key equal: [first + 1, last) reversed
-        _reverse(pos, first + 1, last, work)
+    if left.size == r - 1 and right.size == r:  # every key stops both: [first + 1, last)
+        _reverse(pos, first + 1, last, work)  # reversed (all equal, or a NaN pivot)
+        _reverse(keys, first + 1, last, work)
         return first + (r + 1) // 2
     m = min(left.size, right.size)
     k = int(np.count_nonzero(left[:m] < right[:m]))  # a prefix: left rises, right falls
@@ -126,10 +137,11 @@ def _partition_pivot(keys: np.ndarray, pos: np.ndarray, first: int, last: int,
     return min(cut, int(right[k - 1])) if k else cut
 
 
-def _reverse(pos: np.ndarray, first: int, last: int, work: Work) -> None:
-    held = work.comp[:last - first]
-    np.copyto(held, pos[first:last][::-1])
-    np.copyto(pos[first:last], held)
+def _reverse(a: np.ndarray, first: int, last: int, work: Work) -> None:
+    """a[first:last] reversed in place (``a``: int64 or float64 keys or positions)."""
+    held = work.comp[:last - first].view(a.dtype)
+    np.copyto(held, a[first:last][::-1])
+    np.copyto(a[first:last], held)
 
 
 def _equal_run(pos: np.ndarray, lo: int, hi: int, depth: int, stack: list, work: Work) -> None:
@@ -293,13 +305,20 @@ def _all_equal(keys: np.ndarray, lo: int, hi: int, work: Work) -> bool:
 def std_sort(keys: np.ndarray, pos: np.ndarray, first: int, last: int, work: Work) -> None:
     """``std::sort`` of keys[first:last] (tie_keys' keys), carrying pos along; the ranges
     whose arrangement can't matter are left as they are (_ties_inside)."""
-    n = last - first
-    if n <= 0:
-        return
-    stack = [(first, last, 2 * _lg(n))]
-    while stack:  # __introsort_loop; its ranges are disjoint, so any visiting order will do
+    if last - first > 0:
+        introsort_loop(keys, pos, first, last, work, _ties_inside)
+        _insertion_sort(keys, pos, first, last, work)  # __final_insertion_sort
+
+
+def introsort_loop(keys: np.ndarray, pos: np.ndarray, first: int, last: int, work: Work,
+                   matters=None) -> None:
+    """``std::__introsort_loop`` over keys[first:last], carrying pos along: ranges of at most
+    _THRESHOLD keys are left for the final insertion sort. ``matters(keys, lo, hi, work)``,
+    if given, says whether a range's arrangement can matter at all (else it is left)."""
+    stack = [(first, last, 2 * _lg(last - first))]
+    while stack:  # its ranges are disjoint, so any visiting order will do
         lo, hi, depth = stack.pop()
-        while hi - lo > _THRESHOLD and _ties_inside(keys, lo, hi, work):
+        while hi - lo > _THRESHOLD and (matters is None or matters(keys, lo, hi, work)):
             if depth and keys[lo] == keys[hi - 1] and _all_equal(keys, lo, hi, work):
                 _equal_run(pos, lo, hi, depth, stack, work)
                 break
@@ -311,7 +330,6 @@ def std_sort(keys: np.ndarray, pos: np.ndarray, first: int, last: int, work: Wor
             cut = _partition_pivot(keys, pos, lo, hi, work)
             stack.append((cut, hi, depth))
             hi = cut
-    _insertion_sort(keys, pos, first, last, work)  # __final_insertion_sort over the whole range
 
 
 def nth_element(keys: np.ndarray, pos: np.ndarray, nth: int, work: Work) -> None:

@@ -135,13 +135,14 @@ def _ties(s: np.ndarray, out: np.ndarray, nan_a: np.ndarray, nan_b: np.ndarray) 
 
 def _std_order(lines: np.ndarray, s: np.ndarray, order: np.ndarray, k: int | None,
                sorted_: bool, step: np.ndarray, keys: np.ndarray, tie: tuple,
-               work: _std_sort.Work) -> bool:
+               work: _std_sort.Work, numbers_only: bool = False) -> bool:
     """The stable ``order`` (``s``: the lines in it), replaced where PyTorch's unstable
     algorithm decides otherwise: std::sort on lines with ties; topk's
     partial_sort/nth_element on lines with ties and on every line of an unsorted topk whose
     nth_element leaves its own arrangement. ``step``, ``keys``: line-sized int64 buffers;
-    ``tie``: _ties' three bool buffers, as large as ``s``; ``work``: _std_sort's. False if
-    no line was replayed."""
+    ``tie``: _ties' three bool buffers, as large as ``s``; ``work``: _std_sort's.
+    ``numbers_only``: a line holding NaN is left as it is (mode sorts those again under
+    ``<``). False if no line was replayed."""
     n = lines.shape[-1]
     if k is None and n <= 16:  # std::sort is an insertion sort there: stable
         return False
@@ -150,7 +151,10 @@ def _std_order(lines: np.ndarray, s: np.ndarray, order: np.ndarray, k: int | Non
     else:
         shape = s.shape[:-1] + (n - 1,)
         bufs = [t[:math.prod(shape)].reshape(shape) if t.size else t for t in tie]
-        replay = np.argwhere(_ties(s, *bufs).any(axis=-1))
+        tied = _ties(s, *bufs).any(axis=-1)
+        if numbers_only and s.dtype.kind in "fV":  # (NaN sorts last; bfloat16's kind is V)
+            tied &= ~np.isnan(s[..., -1])
+        replay = np.argwhere(tied)
     line_tie = [t[:n - 1] for t in tie]
     for where in map(tuple, replay):
         _std_sort.tie_keys(_ties(s[where], *line_tie), order[where], step, keys)
@@ -174,10 +178,11 @@ def _scratch(nbytes: int) -> Iterator[np.ndarray]:
 
 def _sort_lines(a: np.ndarray, dim: int, descending: bool, k: int | None,
                 values: np.ndarray | None, indices: np.ndarray, stable: bool = True,
-                sorted_: bool = True) -> None:
+                sorted_: bool = True, numbers_only: bool = False) -> None:
     """Sort ``a`` along dim into ``values``/``indices`` (the first k of each line for topk),
     equal values in the order PyTorch's CPU kernel leaves them (``stable=False``: the order
-    std::sort leaves; topk: std::partial_sort's or std::nth_element's). Chunk by chunk of
+    std::sort leaves; topk: std::partial_sort's or std::nth_element's; ``numbers_only``: only
+    on lines without NaN, the others stay stable). Chunk by chunk of
     lines (a line longer than _LINE_CHUNK alone); the order, the lines in it and _std_sort's
     keys are written into counted memory."""
     a, idx_out = np.moveaxis(a, dim, -1), np.moveaxis(indices, dim, -1)
@@ -216,7 +221,7 @@ def _sort_lines(a: np.ndarray, dim: int, descending: bool, k: int | None,
             s = s_all[:line.size].reshape(line.shape)  # the lines in the stable order
             _gather(line, order, s)
             replayed = not stable and _std_order(line, s, order, k, sorted_, step, keys, tie,
-                                                  work)
+                                                  work, numbers_only)
             if replayed and val_out is not None:  # equal values moved: their signs, NaNs
                 _gather(line, order, s)
             if whole:
