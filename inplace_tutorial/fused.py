@@ -16,7 +16,7 @@ import numpy as np
 from .autograd import grad_mode
 from .ops.addmm import as_scalar, check_out_shape
 from .ops.linalg import check_addbmm, check_same_dtype
-from .ops.tensor_iterator import Scratch
+from .ops.workspace import Scratch
 from .tensor import Tensor
 
 

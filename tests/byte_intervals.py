@@ -33,7 +33,7 @@ import numpy as np
 
 import inplace_tutorial as ipt
 from inplace_tutorial import memory, storage
-from inplace_tutorial.ops.tensor_iterator import LOOP_BUFFER_ELEMENTS
+from inplace_tutorial.ops.workspace import LOOP_BUFFER_ELEMENTS
 
 _CHAIN_END = storage._buffer_gone.__code__  # the weakref callback a free event comes from
 

@@ -27,7 +27,7 @@ from test_gradcheck_table import CASES, NOT_IMPLEMENTED
 import inplace_tutorial as ipt
 from inplace_tutorial import nn
 from inplace_tutorial.nn import functional as F
-from inplace_tutorial.ops.tensor_iterator import LOOP_BUFFER_ELEMENTS
+from inplace_tutorial.ops.workspace import LOOP_BUFFER_ELEMENTS
 
 TARGET = 1 << 16  # elements of the largest leaf (float64: 512 KiB)
 

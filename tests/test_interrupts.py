@@ -21,10 +21,10 @@ import pytest
 import inplace_tutorial as ipt
 from inplace_tutorial import memory
 from inplace_tutorial.fused import fused_addbmm_
-from inplace_tutorial.ops import tensor_iterator
+from inplace_tutorial.ops import workspace
 
 PKG = str(Path(ipt.__file__).parent)
-N = 3 * tensor_iterator.CHUNK + 5  # float64: three chunks and a bit through the workspace
+N = 3 * workspace.CHUNK + 5  # float64: three chunks and a bit through the workspace
 
 
 class InterruptAtLine:
@@ -117,7 +117,7 @@ def test_interrupt_at_every_line(name):
             sys.settrace(None)
         changed = not np.array_equal(before, x.detach().numpy(), equal_nan=True)
         where = f"{name}: interrupt at line {at}"
-        assert not tensor_iterator._WORKSPACE.busy, f"{where} left the workspace taken"
+        assert not workspace._WORKSPACE.busy, f"{where} left the workspace taken"
         if changed:
             assert x._version > v0, f"{where} wrote elements and left _version at {v0}"
         if not tracer.fired:
@@ -158,7 +158,7 @@ def test_a_real_signal_during_a_large_add_():
             finally:
                 signal.setitimer(signal.ITIMER_REAL, 0)
             written = int(np.count_nonzero(x.numpy()))
-            assert not tensor_iterator._WORKSPACE.busy
+            assert not workspace._WORKSPACE.busy
             if written:
                 assert x._version == v0 + 1, (frac, written)
     finally:
@@ -187,4 +187,4 @@ def test_two_threads_never_share_the_workspace():
     for t in threads:
         t.join()
     assert len(results) == 60 and all(results)
-    assert not tensor_iterator._WORKSPACE.busy
+    assert not workspace._WORKSPACE.busy

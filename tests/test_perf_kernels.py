@@ -10,7 +10,7 @@ import pytest
 
 import inplace_tutorial as ipt
 from inplace_tutorial import memory
-from inplace_tutorial.ops.tensor_iterator import chunk_len
+from inplace_tutorial.ops.workspace import chunk_len
 
 
 def _plain_log_softmax(a: np.ndarray, dim: int) -> np.ndarray:

@@ -22,7 +22,7 @@ def test_relu_after_workspace_was_dirtied_is_still_exact():
 
 
 def test_nested_scratch_users_get_their_own_buffer():
-    from inplace_tutorial.ops.tensor_iterator import Scratch
+    from inplace_tutorial.ops.workspace import Scratch
 
     with memory.record() as tr:
         with Scratch(np.float32, "outer", 10) as a, Scratch(np.float32, "inner", 10) as b:

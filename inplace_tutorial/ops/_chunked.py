@@ -1,6 +1,6 @@
 """Element-wise kernels that need temporaries of their own (frac's ``trunc(x)``, sinc's
 ``pi * x``, xlogy's masks ...): they run chunk by chunk, with their temporaries carved out of
-the shared workspace (``tensor_iterator.Scratch``), so no input-sized NumPy array is ever
+the shared workspace (``workspace.Scratch``), so no input-sized NumPy array is ever
 made behind the allocator's back. Each step is one NumPy call with ``out=``, so a kernel
 still reads like the NumPy expression it replaces.
 """
@@ -11,7 +11,7 @@ from collections.abc import Callable
 import numpy as np
 
 from .reduced import is_reduced
-from .tensor_iterator import WORKSPACE_BYTES, Scratch, chunks
+from .workspace import WORKSPACE_BYTES, Scratch, chunks
 
 
 def with_temporaries(op: str, *temps) -> Callable:

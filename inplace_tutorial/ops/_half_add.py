@@ -26,7 +26,8 @@ import sys
 import numpy as np
 
 from . import reduced
-from .tensor_iterator import Scratch, chunk_len, ufunc_kernel
+from .tensor_iterator import ufunc_kernel
+from .workspace import Scratch, chunk_len
 
 _SIGN_EXP_MANT = -0x70002000  # 0x8FFFE000 as int32: bit 31 and bits 27..13
 _LARGEST_SAFE = 65520.0  # float16's overflow threshold: |a| + |b| below it stays finite

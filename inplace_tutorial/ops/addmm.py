@@ -28,7 +28,8 @@ from .linalg import (
     check_same_dtype,
     fused_extras,
 )
-from .tensor_iterator import axpy_, check_internal_overlap
+from .tensor_iterator import check_internal_overlap
+from .workspace import axpy_
 
 
 def _pairs(name: str, a: Tensor, b: Tensor) -> list:

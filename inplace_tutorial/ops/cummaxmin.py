@@ -21,7 +21,7 @@ from ..layout import wrap_dim
 from ..tensor import Tensor, tensor_method
 from .arg_checks import check_int, saved, signed
 from .sorting import _return_type
-from .tensor_iterator import chunks
+from .workspace import chunks
 
 CummaxResult = _return_type("cummax")
 CumminResult = _return_type("cummin")

@@ -21,13 +21,13 @@ from . import _half_add, dtype_rules
 from .arg_checks import check_number, check_overloads, check_real_scalar, check_tensor_or_number
 from .div_rounding import NOT_GIVEN, check_call, div_mode, div_mode_
 from .tensor_iterator import (
-    axpy_,
     check_inplace_operands,
     inplace_elementwise,
     new_elementwise,
     ufunc_kernel,
     write_inplace,
 )
+from .workspace import axpy_
 
 
 def _other(ctx):

@@ -22,7 +22,8 @@ from ._take import take_into
 from .arg_checks import argument_error, is_number, type_name
 from .index_add_rounding import index_add_1d, index_add_slices_16bit
 from .joining import saved_dim, symint
-from .tensor_iterator import axpy_, check_internal_overlap
+from .tensor_iterator import check_internal_overlap
+from .workspace import axpy_
 
 _OVERLAP = ("unsupported operation: some elements of the input tensor and the written-to tensor "
             "refer to a single memory location. Please clone() the tensor before performing the "

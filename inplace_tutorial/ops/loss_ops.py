@@ -14,7 +14,7 @@ from ..layout import non_overlapping_and_dense
 from ..modes import STATE
 from ..tensor import Tensor
 from ._chunked import ramp, run_chunked
-from .tensor_iterator import WORKSPACE_BYTES, Scratch
+from .workspace import WORKSPACE_BYTES, Scratch
 
 _REDUCTIONS = ("none", "mean", "sum")  # PyTorch's at::Reduction enum: 0, 1, 2
 

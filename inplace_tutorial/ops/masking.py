@@ -24,13 +24,8 @@ from .compare import where as where_function
 from .index_ops import check_no_overlap
 from .out_functions import out_form, start, write
 from .out_variants import resize_output
-from .tensor_iterator import (
-    CHUNK,
-    LOOP_BUFFER_ELEMENTS,
-    check_internal_overlap,
-    check_partial_overlap,
-    chunks,
-)
+from .tensor_iterator import check_internal_overlap, check_partial_overlap
+from .workspace import CHUNK, LOOP_BUFFER_ELEMENTS, chunks
 
 
 def _shape_str(shape) -> str:

@@ -24,7 +24,8 @@ from ..tensor import Tensor, tensor_method
 from . import dtype_rules
 from .addmm import as_scalar
 from .arg_checks import check_tensor
-from .tensor_iterator import Scratch, check_internal_overlap, check_partial_overlap
+from .tensor_iterator import check_internal_overlap, check_partial_overlap
+from .workspace import Scratch
 
 
 def _dims(shape: tuple) -> str:

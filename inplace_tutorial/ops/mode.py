@@ -27,7 +27,7 @@ from ._chunked import ramp
 from .arg_checks import check_int, saved
 from .selection import _bool_keepdim, _finish, _isnan, _value_selecting_bw
 from .sorting import _LINE_CHUNK, _carve, _return_type, _sort_lines
-from .tensor_iterator import chunks
+from .workspace import chunks
 
 ModeResult = _return_type("mode")
 _THRESHOLD = _std_sort._THRESHOLD  # libstdc++'s _S_threshold

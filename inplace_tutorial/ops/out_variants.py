@@ -29,7 +29,6 @@ from .linalg import _bmm_check, _mm_check, check_same_dtype
 from .nan_sign import minmax_bits
 from .tensor_iterator import (
     arr,
-    axpy_,
     call_kernel,
     check_internal_overlap,
     check_partial_overlap,
@@ -37,6 +36,7 @@ from .tensor_iterator import (
     ufunc_kernel,
     write_inplace,
 )
+from .workspace import axpy_
 
 # name -> (kernel(*arrays, out, dtype), result is always floating?): the ops' own kernels
 ELEMENTWISE = {

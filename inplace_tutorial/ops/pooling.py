@@ -20,7 +20,7 @@ from ..autograd.record import record
 from ..tensor import Tensor
 from ._chunked import ramp
 from .reduced import is_reduced
-from .tensor_iterator import Scratch, chunks
+from .workspace import Scratch, chunks
 
 
 def output_size(size: int, k: int, pad: int, stride: int, dilation: int,

@@ -22,7 +22,8 @@ from ..autograd.record import record_inplace
 from ..generator import default_generator
 from ..tensor import Tensor, tensor_method
 from .arg_checks import argument_error, is_number, type_name
-from .tensor_iterator import Scratch, check_internal_overlap, chunks
+from .tensor_iterator import check_internal_overlap
+from .workspace import Scratch, chunks
 
 # PyTorch's std::numeric_limits<scalar_t>::digits: integers a float type holds exactly
 _DIGITS = {dtypes.float16: 11, dtypes.bfloat16: 8, dtypes.float32: 24, dtypes.float64: 53}

@@ -19,7 +19,8 @@ from ..layout import wrap_dim
 from ..tensor import Tensor, tensor_method
 from .arg_checks import check_int, saved, signed, type_name
 from .reduced import is_reduced
-from .tensor_iterator import Scratch, check_internal_overlap, chunks
+from .tensor_iterator import check_internal_overlap
+from .workspace import Scratch, chunks
 
 
 def _accumulator(out_dtype: np.dtype) -> np.dtype | None:

@@ -22,7 +22,8 @@ from ..tensor import Tensor, tensor_method
 from .arg_checks import argument_error, as_called, call_keywords, invalid_combination, is_number
 from .index_ops import check_no_overlap, first_bad_index, fresh_copy
 from .joining import saved_dim, symint
-from .tensor_iterator import LOOP_BUFFER_ELEMENTS, check_internal_overlap, chunks
+from .tensor_iterator import check_internal_overlap
+from .workspace import LOOP_BUFFER_ELEMENTS, chunks
 
 _PIECE = LOOP_BUFFER_ELEMENTS  # index cells per NumPy call: temporaries as small as its buffer
 

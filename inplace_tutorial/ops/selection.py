@@ -28,7 +28,7 @@ from ._chunked import ramp
 from .arg_checks import argument_error, check_int, saved, signed
 from .max_min import evenly_distribute_bw
 from .sorting import _LINE_CHUNK, _carve, _gather, _return_type, _sort_lines, _ties
-from .tensor_iterator import chunks
+from .workspace import chunks
 
 KthvalueResult = _return_type("kthvalue")
 MedianResult = _return_type("median")

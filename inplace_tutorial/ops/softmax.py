@@ -17,7 +17,7 @@ from .arg_checks import (
     check_int,
 )
 from .reduce import _out_shape
-from .tensor_iterator import Scratch, chunk_len
+from .workspace import Scratch, chunk_len
 
 
 def _softmax_into(self, dim: int, name: str, log: bool) -> Tensor:

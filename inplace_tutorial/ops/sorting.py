@@ -27,7 +27,7 @@ from . import _std_sort
 from ._chunked import ramp
 from .arg_checks import as_called, check_int, invalid_combination, saved, signed, type_name
 from .reorder import _like
-from .tensor_iterator import WORKSPACE_BYTES, Scratch, chunks
+from .workspace import WORKSPACE_BYTES, Scratch, chunks
 
 # Elements sorted per NumPy call. np.argsort has no out=: each call returns an index array
 # of its own, behind the allocator's back, so a call is kept to 512 elements (4 KiB of int64,

@@ -13,7 +13,8 @@ import numpy as np
 from .. import dtypes
 from ..tensor import Tensor, tensor_method
 from ._pointwise import register, unary, unary_
-from .tensor_iterator import Scratch, call_kernel, chunks
+from .tensor_iterator import call_kernel
+from .workspace import Scratch, chunks
 
 # Cephes' Chebyshev coefficients (the constants PyTorch's Math.h uses, float64 sets)
 _I0_A = (-4.41534164647933937950e-18, 3.33079451882223809783e-17, -2.43127984654795469359e-16,

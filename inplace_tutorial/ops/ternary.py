@@ -18,14 +18,8 @@ from ..layout import broadcast_shapes
 from ..tensor import Tensor, tensor_method
 from .arg_checks import check_number, check_overloads, check_tensor, is_number
 from .reduced import is_reduced
-from .tensor_iterator import (
-    Scratch,
-    arr,
-    check_inplace_operands,
-    chunks,
-    shape_of,
-    write_inplace,
-)
+from .tensor_iterator import arr, check_inplace_operands, shape_of, write_inplace
+from .workspace import Scratch, chunks
 
 _INTEGER_ADDCDIV = (
     "Integer division with addcdiv is no longer supported, and in a future  release addcdiv "

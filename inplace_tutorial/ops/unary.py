@@ -14,14 +14,9 @@ from ..autograd.derivatives import derivative
 from ..tensor import Tensor, tensor_method
 from ._chunked import with_temporaries
 from .nan_sign import clamp16, clamp_bound, is_float16_pair, keeps_second, libm_nan
-from .tensor_iterator import (
-    Scratch,
-    inplace_elementwise,
-    new_elementwise,
-    pure_kernel,
-    ufunc_kernel,
-)
+from .tensor_iterator import inplace_elementwise, new_elementwise, pure_kernel, ufunc_kernel
 from .unary_nan_bits import tag
+from .workspace import Scratch
 
 
 # --------------------------------------------------------------------------- neg

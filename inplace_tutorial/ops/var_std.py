@@ -18,7 +18,7 @@ from .arg_checks import (
     is_index,
 )
 from .reduce import _given, _reduce, _regrow
-from .tensor_iterator import var_into
+from .workspace import var_into
 
 
 def _correction(unbiased, correction) -> float:
@@ -36,7 +36,7 @@ def _saved_correction(dim, unbiased, correction):
 
 
 def _var_kernel(c, op: str, sqrt: bool = False):
-    """var/std through the workspace (tensor_iterator.var_into): no input-sized ``a - mean``."""
+    """var/std through the workspace (workspace.var_into): no input-sized ``a - mean``."""
     return lambda a, axis, keepdims, out: var_into(a, axis, c, out, op, sqrt)
 
 
