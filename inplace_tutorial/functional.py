@@ -11,12 +11,14 @@ from .ops import joining, out_functions, out_reductions, out_variants, tensor_sh
 from .ops.atleast import atleast_1d, atleast_2d, atleast_3d
 from .ops.compare import where as _where
 from .ops.cross import cross_function as cross
+from .ops.diag import diag_function
 from .ops.diff import diff_function as diff
 from .ops.distributions import bernoulli, normal
 from .ops.einsum import einsum
 from .ops.fill_draw import fill
 from .ops.index_put import bind
 from .ops.index_reduce import index_reduce_function as index_reduce
+from .ops.kron import kron_function
 from .ops.pad_nd import constant_pad_nd
 from .ops.repeat_interleave import repeat_interleave_function
 from .ops.scatter_reduce import scatter_reduce_function as scatter_reduce
@@ -27,6 +29,7 @@ from .ops.tensor_split import (
     tensor_split_function,
     vsplit_function,
 )
+from .ops.tensordot import inner_function
 from .tensor import Tensor
 from .tensor_new import tensor
 
@@ -315,7 +318,11 @@ __all__ += ["can_cast", "numel", "promote_types", "result_type"]
 
 # functions learners reach for (issue 10): torch.rot90(x, k, dims) is x.rot90(k, dims)
 # (ops/tensor_transformations.py, ops/atleast.py); atleast_* are functions only, as in torch
-_LEARNER = "ravel fliplr flipud rot90".split()
+_LEARNER = "ravel fliplr flipud rot90 diag_embed diagflat".split()
 for _name in _LEARNER:
     globals()[_name] = _method(_name)
-__all__ += [*_LEARNER, "atleast_1d", "atleast_2d", "atleast_3d"]
+# with out= (ops/diag.py, ops/tensordot.py, ops/kron.py): torch's parser refuses first
+diag = function_parser.torch_function("diag")(diag_function)
+inner = function_parser.torch_function("inner")(inner_function)
+kron = function_parser.torch_function("kron")(kron_function)
+__all__ += [*_LEARNER, "atleast_1d", "atleast_2d", "atleast_3d", "diag", "inner", "kron"]

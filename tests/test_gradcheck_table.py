@@ -397,6 +397,8 @@ CASES.update({
 CASES.update({
     "rot90": (lambda a: a.rot90(1) * 2 + a.rot90(-2, (1, 0)).t() + a.rot90(0, (-1, 0)).t(),
               [BATCH[1:]], False),
+    "diag_embed": (lambda a: a.diag_embed(1, 0, 2) * 2 + a.diag(-1).sum(), [A], False),
+    "diagonal_copy": (lambda a: a.diag(1) * 2 + a.t().diag(-1), [B], False),
 })
 
 # Rows whose backward PyTorch leaves unimplemented (derivatives.yaml's not_implemented, or

@@ -111,6 +111,7 @@ NOT_POINTWISE |= {"var_std", "max_min", "softmax", "addmm",  # split out of redu
 NOT_POINTWISE |= {"padding"}  # F.pad's reflect/replicate kernels, circular copies (no out=)
 NOT_POINTWISE |= {"svd_out"}  # linalg.svd's and torch.svd's out= triples
 NOT_POINTWISE |= {"tensor_transformations", "atleast"}  # rot90, flips, ravel, atleast_Nd
+NOT_POINTWISE |= {"diag", "tensordot", "kron"}  # diag/inner/kron: their own out= forms
 
 
 def test_every_ops_module_is_classified():

@@ -329,6 +329,8 @@ def learner_saved_programs(t, x, nl):
     """Functions learners reach for (issue 10): rot90 ..."""
     return {
         "rot90": lambda: x(2, 3).rot90(-1, (1, 0)),
+        "diag_embed": lambda: x(2, 3).diag_embed(-1, 2, 0),
+        "diagonal_copy": lambda: x(3, 4).diag(-1),
     }
 
 
