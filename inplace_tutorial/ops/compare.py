@@ -19,7 +19,7 @@ from ..tensor import Tensor, tensor_method
 from . import dtype_rules
 from ._pointwise import new_output
 from .arg_checks import check_overloads, check_tensor
-from .nan_sign import clamp16, clamp_bound, is_float16_pair, minmax_bits
+from .nan_sign import clamp16, clamp_bound, clamp_tensor_bits, is_float16_pair, minmax_bits
 from .tensor_iterator import arr, check_inplace_operands, shape_of, write_inplace
 from .tensor_iterator import inplace_elementwise as _inplace
 from .tensor_iterator import new_elementwise as _new
@@ -75,9 +75,27 @@ def _clamp_tensor(row: str, self: Tensor, lo, hi) -> Tensor:
     with grad_mode.no_grad():
         out = _new(row, False, lambda x, *_, out, dtype: _clip_tensors(lo, hi)(x, out, dtype),
                    self, *bounds, result_dtype=rd)
-    if len(bounds) == 1 and out.dtype in (dtypes.float32, dtypes.float64):
-        minmax_bits(out, self, bounds[0])  # clamp_min/clamp_max(tensor): maximum's bits
+    clamp_tensor_bits(out, self, lo, hi)  # PyTorch's NaN and zero bits (nan_sign.py)
     return record(row, out, {"self": self, "min": lo, "max": hi})
+
+
+def _self_bits(self: Tensor, bounds: tuple) -> np.ndarray | None:
+    """In place, a counted copy of self's values when clamp_tensor_bits will need them (self
+    or a bound holds a NaN or a zero), unless a bound overlaps self other than cell for cell
+    (cpu_loops.py's walk decides those bits)."""
+    a = self._array()
+    if not self.dtype.is_floating_point or a.size == 0 or any(
+            b.dtype is not self.dtype or (np.may_share_memory(a, b._array()) and (
+                b._offset, b._shape, b._stride) != (self._offset, self._shape, self._stride))
+            for b in bounds):
+        return None
+    with np.errstate(invalid="ignore"):
+        if not any(np.isnan(v.min()) or np.count_nonzero(v) < v.size
+                   for v in (a, *(b._array() for b in bounds)) if v.size):
+            return None
+    copy = Tensor._empty(self._shape, self.dtype, "clamp_ (self's bits)")
+    np.copyto(copy._array(), a)
+    return copy._array()
 
 
 def _clamp_tensor_(row: str, self: Tensor, lo, hi) -> Tensor:
@@ -88,11 +106,14 @@ def _clamp_tensor_(row: str, self: Tensor, lo, hi) -> Tensor:
         _clip(next(it) if lo is not None else None, next(it) if hi is not None else None)(
             parts[0], out, rd.np)
 
-    return record_inplace(
-        row, self, {"self": self, "min": lo, "max": hi},
-        compute=lambda: write_inplace(run, "clamp_", self,
-                                      [self._array(), *(b._array() for b in bounds)], bounds),
-        check=lambda: check_inplace_operands(self, bounds, rd))
+    def compute():
+        before = _self_bits(self, bounds)
+        write_inplace(run, "clamp_", self, [self._array(), *(b._array() for b in bounds)], bounds)
+        if before is not None:
+            clamp_tensor_bits(self, self, lo, hi, before)
+
+    return record_inplace(row, self, {"self": self, "min": lo, "max": hi}, compute=compute,
+                          check=lambda: check_inplace_operands(self, bounds, rd))
 
 
 @binding()

@@ -118,14 +118,24 @@ def _operand_nan(o: np.ndarray, first: np.ndarray, second: np.ndarray, m: np.nda
 _ALL_ONES = {2: np.uint16(0xFFFF), 4: np.uint32(0xFFFFFFFF), 8: np.uint64(0xFFFFFFFFFFFFFFFF)}
 
 
-def minmax_bits(out: Tensor, a: Tensor, b: Tensor) -> None:
+def _before(t: Tensor, a: Tensor, a_bits: np.ndarray | None) -> np.ndarray:
+    """t's values as the kernel read them: ``a_bits`` if t is a's very cells (an in-place
+    op has overwritten them since), else t's array."""
+    if a_bits is not None and t._storage is a._storage and (
+            t._offset, t._shape, t._stride) == (a._offset, a._shape, a._stride):
+        return a_bits
+    return t._array()
+
+
+def minmax_bits(out: Tensor, a: Tensor, b: Tensor, a_bits: np.ndarray | None = None) -> None:
     """maximum/minimum (and clamp_min/clamp_max with a tensor bound) as PyTorch's two loops
     leave them (cpu_lanes.py): a NaN is the canonical NaN in the element loop; in the vector
     loop it is all ones (AVX2/AVX512 builds), or in the DEFAULT build, whose vectors are plain
     arrays, the operand's own NaN (``a``'s if ``a`` is one, else ``b``'s). Of two equal
     values (0.0 and -0.0) the element loop keeps ``a`` (``a < b ? b : a``), the vector loop
     ``b`` (``a > b ? a : b``), in every build. Operands of another dtype than the result
-    (promotion) are left as NumPy computed them."""
+    (promotion) are left as NumPy computed them. ``a_bits``: a's values before an in-place
+    op overwrote them."""
     if not out.dtype.is_floating_point or out.numel() == 0 or not (
             a.dtype is out.dtype and b.dtype is out.dtype):
         return
@@ -139,7 +149,8 @@ def minmax_bits(out: Tensor, a: Tensor, b: Tensor) -> None:
                                  element_strides(b, shape)], out.dtype.itemsize)
     mask_t = Tensor._empty(shape, dtypes.bool_, "maximum (NaN and tie masks)")
     m = mask_t._array()
-    first, second = np.broadcast_to(a._array(), shape), np.broadcast_to(b._array(), shape)
+    first = np.broadcast_to(_before(a, a, a_bits), shape)
+    second = np.broadcast_to(_before(b, a, a_bits), shape)
     np.isnan(o, out=m)
     if m.any():
         np.copyto(o, np.nan, where=m)
@@ -156,6 +167,80 @@ def minmax_bits(out: Tensor, a: Tensor, b: Tensor) -> None:
         if vector is not None:
             np.logical_and(m, vector, out=m)
             np.copyto(o, second, where=m)
+
+
+def clamp_bits(out: Tensor, a: Tensor, lo: Tensor, hi: Tensor,
+               a_bits: np.ndarray | None = None) -> None:
+    """clamp with two tensor bounds as PyTorch's two loops leave it (``clamp_kernel_impl``).
+    The element loop: a NaN bound gives the canonical NaN, else ``min(max(a, lo), hi)`` of
+    std::max/std::min, so a NaN a comes out as it went in and a tie keeps a. The vector loop:
+    ``minimum(maximum(a, lo), hi)``, which on a tie keeps the bound, and makes any NaN all
+    ones (AVX2/AVX512) or, in the DEFAULT build, passes the first NaN it meets (a's, else
+    lo's, else hi's) as it is. Bounds of another dtype than the result are left as NumPy
+    computed them. ``a_bits``: a's values before an in-place op overwrote them."""
+    if not out.dtype.is_floating_point or out.numel() == 0 or not all(
+            t.dtype is out.dtype for t in (a, lo, hi)):
+        return
+    o = out._array()
+    with np.errstate(invalid="ignore"):
+        has_nan = bool(np.isnan(o.min()))
+    if not has_nan and np.count_nonzero(o) == o.size:
+        return  # the loops differ only on NaNs and on ties of 0.0 with -0.0
+    shape = out._shape
+    vector = vector_mask(shape, [out._stride, element_strides(a, shape),
+                                 element_strides(lo, shape), element_strides(hi, shape)],
+                         out.dtype.itemsize)
+    x, low, high = (np.broadcast_to(_before(t, a, a_bits), shape) for t in (a, lo, hi))
+    masks_t = Tensor._empty((4, *shape), dtypes.bool_, "clamp (NaN and tie masks)")
+    m, lane, nan, other = masks_t._array()
+    np.copyto(lane, False if vector is None else vector)
+    u = o.view(f"u{out.dtype.itemsize}")
+    # the element loop: x < lo ? lo : x, then hi < r ? hi : r; a NaN bound: canonical NaN
+    np.logical_not(lane, out=nan)
+    np.copyto(o, x, where=nan)
+    np.less(x, low, out=m)
+    np.logical_and(m, nan, out=m)
+    np.copyto(o, low, where=m)
+    np.less(high, o, out=m)
+    np.logical_and(m, nan, out=m)
+    np.copyto(o, high, where=m)
+    np.isnan(low, out=m)
+    np.logical_or(m, np.isnan(high, out=other), out=m)
+    np.logical_and(m, nan, out=m)
+    np.copyto(o, np.nan, where=m)
+    if vector is None:
+        return
+    # the vector loop: maximum(x, lo) = x > lo ? x : lo, minimum(r, hi) = r < hi ? r : hi
+    np.copyto(o, low, where=lane)
+    np.greater(x, low, out=m)
+    np.logical_and(m, lane, out=m)
+    np.copyto(o, x, where=m)
+    if VECTOR_INSTRUCTIONS:
+        np.isnan(x, out=nan)
+        np.logical_or(nan, np.isnan(low, out=other), out=nan)
+        np.logical_or(nan, np.isnan(high, out=other), out=nan)
+    else:  # the first NaN met passes as it is
+        np.isnan(x, out=m)
+        np.logical_and(m, lane, out=m)
+        np.copyto(o, x, where=m)
+        np.isnan(o, out=nan)
+    np.less(o, high, out=m)
+    np.logical_or(m, nan, out=m)
+    np.greater(lane, m, out=m)  # (lane and not m: no array-sized negation)
+    np.copyto(o, high, where=m)
+    if VECTOR_INSTRUCTIONS:
+        np.logical_and(nan, lane, out=nan)
+        np.copyto(u, _ALL_ONES[out.dtype.itemsize], where=nan)
+
+
+def clamp_tensor_bits(out: Tensor, a: Tensor, lo: Tensor | None, hi: Tensor | None,
+                      a_bits: np.ndarray | None = None) -> None:
+    """clamp/clamp_min/clamp_max with tensor bounds: one bound is maximum's or minimum's
+    loop, two bounds clamp's own. ``a_bits``: a's values before an in-place op."""
+    if lo is not None and hi is not None:
+        clamp_bits(out, a, lo, hi, a_bits)
+    else:
+        minmax_bits(out, a, lo if hi is None else hi, a_bits)
 
 
 _INT_OF = {4: (dtypes.int32, "u4", np.uint32(1 << 22), np.uint32(1 << 31), np.uint32(0x7FC00000)),

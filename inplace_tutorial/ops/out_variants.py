@@ -26,7 +26,7 @@ from . import cpu_loops, unary, unary_nan_bits
 from . import elementwise as ew
 from ._blas import matmul_into
 from .linalg import _bmm_check, _mm_check, check_same_dtype
-from .nan_sign import minmax_bits
+from .nan_sign import clamp16, clamp_tensor_bits, is_float16_pair, minmax_bits
 from .tensor_iterator import (
     arr,
     call_kernel,
@@ -234,7 +234,26 @@ def _computed_out(name: str, operands: tuple, kwargs: dict, out: Tensor) -> Tens
             out.dtype is result.dtype is x.dtype and not _same_cells(x, out):
         # a NaN's bits may follow the loop, and out='s layout picks it (unary_nan_bits.py)
         unary_nan_bits.repair(name, x._array(), None, out._array())
+    elif name in _SCALAR_BOUNDS and out.dtype is result.dtype:
+        _clamp_bits_in(out, name, operands, kwargs)
     return out
+
+
+def _clamp_bits_in(out: Tensor, name: str, operands: tuple, kwargs: dict) -> None:
+    """The NaN and zero bits of a clamp follow the loop, and out='s layout picks it
+    (nan_sign.py): computed again over out's own geometry."""
+    x, *rest = operands
+    bounds = dict(zip(("max",) if name == "clamp_max" else ("min", "max"), rest), **kwargs)
+    lo, hi = bounds.get("min"), bounds.get("max")
+    if not isinstance(x, Tensor) or x.dtype is not out.dtype or _same_cells(x, out):
+        return
+    if isinstance(lo, Tensor) or isinstance(hi, Tensor):
+        if all(isinstance(b, Tensor) and b._storage is not out._storage
+               for b in (lo, hi) if b is not None):
+            clamp_tensor_bits(out, x, lo, hi)
+    elif is_float16_pair(x._array(), out._array()) and not any(
+            isinstance(b, float) and b != b for b in (lo, hi)):
+        clamp16(x._array(), lo, hi, out._array())  # (the same write: one version bump)
 
 
 def _same_cells(x, out: Tensor) -> bool:

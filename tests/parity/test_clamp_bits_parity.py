@@ -90,6 +90,93 @@ def clamp_to_numbers_16bit_big_relu(t):
     return out
 
 
+def _special(t, dtype):
+    """The 16-bit patterns above, or float32/float64 NaNs of every kind and the same numbers."""
+    if dtype in ("float16", "bfloat16"):
+        return _values(t, dtype)
+    if dtype == "float32":
+        nans = np.array([0x7FC00000, 0xFFC00000, 0x7FC12345, 0xFFC12345, 0x7FA00000,
+                         0xFF800001], dtype=np.uint32).view(np.float32)
+    else:
+        nans = np.array([0x7FF8000000000000, 0xFFF8000000000000, 0x7FF8000012345000,
+                         0xFFF8000012345000, 0x7FF4000000000000, 0xFFF0000000000001],
+                        dtype=np.uint64).view(np.float64)
+    numbers = [1.0, -1.0, 0.0, -0.0, np.inf, -np.inf, 0.3, -0.5, 2.0, -0.0]
+    return t.tensor(np.concatenate([nans, np.array(numbers, dtype=nans.dtype)]))
+
+
+def _draw(t, pool, n, seed):
+    rng = np.random.default_rng(seed)
+    return pool[t.tensor(rng.integers(0, pool.numel(), n))]
+
+
+_DTYPES = ("float32", "float64", "float16", "bfloat16")
+
+
+@prog
+def clamp_to_tensors_nan_and_zero_bits(t):
+    """Tensor bounds: one bound is maximum's/minimum's loop (a NaN is canonical in the element
+    loop, all ones or an operand's in the vector loop, a tie keeps the bound there); two
+    bounds: clamp's own loop (a NaN bound canonical, a NaN self as it is, a tie keeps self in
+    the element loop). Out of place and in place, vectors and tails, broadcast bounds."""
+    out = {}
+    for dtype in _DTYPES:
+        pool = _special(t, dtype)
+        for n in (1, 7, 16, 33, 70, 100):
+            x, lo, hi = (_draw(t, pool, 2 * n, 10 * n + k).reshape(2, n) for k in range(3))
+            key = f"{dtype}_{n}"
+            out[key + "_min"] = (bits(x.clamp_min(lo)), bits(x.clone().clamp_min_(lo)),
+                                 bits(x.clamp(min=lo[:1])), bits(x.clone().clamp_(min=lo[:1])))
+            out[key + "_max"] = (bits(x.clamp_max(hi)), bits(x.clone().clamp_max_(hi)),
+                                 bits(x.clamp(max=hi[0])), bits(x.clone().clamp_(max=hi[0])))
+            out[key + "_both"] = (bits(x.clamp(lo, hi)), bits(x.clone().clamp_(lo, hi)),
+                                  bits(x.clamp(lo[:1], hi)), bits(x.clone().clamp_(lo, hi[1])),
+                                  bits(t.clamp(x, lo[0, 0], hi[:, :1])))
+            out[key + "_strided"] = (bits(x.t().clamp(lo.t(), hi.t())),
+                                     bits(x[:, ::2].clamp(lo[:, ::2], hi[:, ::2])),
+                                     bits(x.t().clone().clamp_(lo.t(), hi.t())),
+                                     bits(x[:, ::2].clamp_min(lo[:, ::2])))
+    return out
+
+
+@prog
+def clamp_to_tensors_zero_ties_from_bounds(t):
+    """Bounds that cross (lo > hi) and zeros of both signs in the bounds only: the result is
+    a bound, and which zero depends on the loop."""
+    out = {}
+    for dtype in _DTYPES:
+        for n in (1, 5, 40, 70):
+            x = t.tensor([-1.0, 1.0, -0.0, 0.0, 3.0]).repeat(n)[:n].to(getattr(t, dtype))
+            lo, hi = t.zeros_like(x), -t.zeros_like(x)
+            out[f"{dtype}_{n}"] = (bits(x.clamp(lo, hi)), bits(x.clone().clamp_(lo, hi)),
+                                   bits(x.clamp(hi, lo)), bits(x.clone().clamp_(hi, lo)),
+                                   bits(x.clone().clamp_min_(hi)), bits(x.clone().clamp_max_(lo)))
+    return out
+
+
+@prog
+def clamp_to_tensors_out_and_nan_self_overlap(t):
+    """out= takes the bits of the loop out's layout picks (a transposed out: the element
+    loop); a bound that is self, cell for cell (x.clamp_(x, x))."""
+    out = {}
+    for dtype in _DTYPES:
+        pool = _special(t, dtype)
+        x, lo, hi = (_draw(t, pool, 80, 7 + k).reshape(2, 40) for k in range(3))
+        o = t.empty(2, 40, dtype=x.dtype)
+        t.clamp(x, lo, hi, out=o)
+        o2 = t.empty(40, 2, dtype=x.dtype).t()
+        t.clamp(x, min=lo, out=o2)
+        y = x.clone()
+        y.clamp_(y, y)
+        o3 = t.empty(40, 2, dtype=x.dtype).t()
+        t.clamp(x, -0.0, 0.5, out=o3)
+        o4 = t.empty(2, 40, dtype=x.dtype)
+        t.clamp_max(x, 0.0, out=o4)
+        out[dtype] = (bits(o), bits(o2), bits(y), bits(o3), bits(o4),
+                      [v._version for v in (o, o2, y, o3, o4)])
+    return out
+
+
 @pytest.mark.parametrize("prog", prog.params())
 def test_clamp_bits_parity(prog, torch_mod, core):
     check_parity(prog, torch_mod, core)
