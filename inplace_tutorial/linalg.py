@@ -21,6 +21,7 @@ from .ops import svd as svd_ops
 from .ops.arg_checks import check_tensor
 from .ops.cross import linalg_cross as cross
 from .ops.out_functions import computed, exact
+from .ops.out_selection import tuple_of_outs
 from .signatures import binding_error, form_params
 from .tensor import Tensor
 
@@ -134,7 +135,7 @@ def svd(*args, **kwargs) -> tuple:
     if driver is not None and not isinstance(driver, str):
         raise argument_error("linalg_svd", "driver", None, "str", driver)
     if out is not None:
-        return svd_out.linalg_svd_out(A, full, driver, svd_out.three_outs("linalg_svd", out, 3))
+        return svd_out.linalg_svd_out(A, full, driver, tuple_of_outs("linalg_svd", out, 3, 3))
     return svd_ops.LinalgSvdResult(svd_ops.linalg_svd(A, full, driver))
 
 

@@ -41,18 +41,20 @@ _OUT_PAIRS = {name: _named_out(name)
 _OUT_PAIRS["aminmax"] = _named_out("aminmax", ("min", "max"))
 
 
-def _two_outs(out, position: int) -> tuple[Tensor, Tensor]:
-    """The parser's checks of a ``tuple of Tensors out`` (``position``: out's place in the
-    function's signature, counted from 0)."""
+def tuple_of_outs(op: str, out, position: int, count: int) -> tuple:
+    """The parser's checks of a ``tuple of Tensors out`` of ``count`` tensors (a pair here,
+    svd's triple in svd_out.py), in its order and words; ``position``: out's place in the
+    function's signature, counted from 0."""
     if not isinstance(out, (tuple, list)):
-        return None  # type: ignore[return-value]
+        raise TypeError(f"{op}(): argument 'out' must be tuple of Tensors, not "
+                        f"{type_name(out)}")
     for i, o in enumerate(out):
         if not isinstance(o, Tensor):
             raise TypeError(f"expected Tensor as element {i} in argument {position}, but got "
                             f"{type_name(o)}")
-    if len(out) != 2:
-        raise TypeError(f"expected tuple of 2 elements but got {len(out)}")
-    return out[0], out[1]
+    if len(out) != count:
+        raise TypeError(f"expected tuple of {count} elements but got {len(out)}")
+    return tuple(out)
 
 
 def _pair_into(name: str, self: Tensor, out, position: int, compute: Callable[[], tuple],
@@ -62,11 +64,7 @@ def _pair_into(name: str, self: Tensor, out, position: int, compute: Callable[[]
     the result's shape, given), and copy the pair in (each out's version goes up by one).
     ``shape_first``: a kernel that checks and resizes its outs to that shape before anything
     else (cummax: before it even looks at dim)."""
-    pair = _two_outs(out, position)
-    if pair is None:
-        raise TypeError(f"{name}(): argument 'out' must be tuple of Tensors, not "
-                        f"{type_name(out)}")
-    values, indices = pair
+    values, indices = tuple_of_outs(name, out, position, 2)
     out_variants._refuse_autograd(name, (self,), values)
     out_variants._refuse_autograd(name, (self,), indices)
     if shape_first is not None:

@@ -11,30 +11,16 @@ its strides: PyTorch computes into a temporary and copies. Then the kernel's che
 """
 from __future__ import annotations
 
-from ..arg_parser import type_name
 from ..autograd import grad_mode
 from ..tensor import Tensor
 from . import out_variants, svd
 from .out_functions import out_form, structured_out, write
-
-
-def three_outs(op: str, out, position: int) -> tuple[Tensor, Tensor, Tensor]:
-    """The parser's checks of a ``tuple of Tensors out`` of three (``position``: out's place
-    in the function's signature, counted from 0)."""
-    if not isinstance(out, (tuple, list)):
-        raise TypeError(f"{op}(): argument 'out' must be tuple of Tensors, not "
-                        f"{type_name(out)}")
-    for i, o in enumerate(out):
-        if not isinstance(o, Tensor):
-            raise TypeError(f"expected Tensor as element {i} in argument {position}, but got "
-                            f"{type_name(o)}")
-    if len(out) != 3:
-        raise TypeError(f"expected tuple of 3 elements but got {len(out)}")
-    return out[0], out[1], out[2]
+from .out_selection import tuple_of_outs
 
 
 def linalg_svd_out(A: Tensor, full_matrices: bool, driver, outs: tuple) -> tuple:
-    """The SVD of A written into ``outs`` (checked by three_outs); returns them, named."""
+    """The SVD of A written into ``outs`` (checked by out_selection.tuple_of_outs); returns
+    them, named."""
     U, S, Vh = outs
     for o in outs:
         out_variants._refuse_autograd("_linalg_svd", (A,), o)
@@ -61,7 +47,7 @@ def linalg_svd_out(A: Tensor, full_matrices: bool, driver, outs: tuple) -> tuple
 def svd_out(self: Tensor, some=True, compute_uv=True, *, out=None) -> tuple:
     """torch.svd(A, some, compute_uv, out=(U, S, V)) as PyTorch's svd_out: linalg.svd's out=
     into (U, S, V transposed); without compute_uv, svdvals into S and zeros into U and V."""
-    outs = three_outs("svd", out, 3)
+    outs = tuple_of_outs("svd", out, 3, 3)
     svd.check_svd_flags(some, compute_uv)
     U, S, V = outs
     if compute_uv:
