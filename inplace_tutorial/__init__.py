@@ -56,6 +56,7 @@ from .dtypes import (  # noqa: A001  (torch.float, torch.int ... are dtypes)
 from .dtypes import bool_ as bool  # noqa: A001
 from .functional import *  # noqa: F403
 from .functional import can_cast, einsum, promote_types, result_type, where
+from .functional_inplace import *  # noqa: F403  (torch.sqrt_(x) ... is x.sqrt_())
 from .generator import manual_seed
 from .layout import (  # torch.channels_last ... (torch.memory_format objects)
     channels_last,

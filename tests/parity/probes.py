@@ -33,6 +33,7 @@ from . import (
     probes_probes3,
     probes_selectops,
     probes_svd,
+    probes_twins,
 )
 from .harness import Raised, _raised, compare, observe
 
@@ -324,6 +325,8 @@ PROBES: dict[str, list[str]] = {
     "linalg, F bindings, max_pool2d, norms' out= (funcsig)": [
         *probes_funcsig.MAX_POOL, *probes_funcsig.NORM_OUT, *probes_funcsig.LINALG_NN,
         *probes_funcsig.DIM_UNPACK, *probes_funcsig.SPARSE_GRAD],
+    "torch.<op>_ twins, good calls (twins)": probes_twins.GOOD,
+    "torch.<op>_ twins, refused calls (twins)": probes_twins.REFUSED,
     "modes and misc": [
         *probes_args.SEEDS, "t.set_grad_enabled('a')", "callable(t.no_grad(1))",
         "t.manual_seed('a')",
@@ -372,6 +375,8 @@ OWNER = {  # which helper's files hold the fix for a class (HELPERS.md)
     "positive, angle, signbit (miscops)": "miscops",
     "F.pad modes and padding layers (miscops)": "miscops",
     "SVD: linalg.svd, torch.svd, svdvals (svd)": "svd",
+    "torch.<op>_ twins, good calls (twins)": "twins",
+    "torch.<op>_ twins, refused calls (twins)": "twins",
     **{c: "funcsig" for c in ("module-level functions, generic (funcsig)",
                               "numbers as tensors, deprecated forms (funcsig)",
                               "function binding (funcsig)", "factory keywords (funcsig)",
