@@ -7,7 +7,7 @@ import re
 from . import dtypes, function_parser
 from .arg_parser import argument_error, binds, numpy_aliases
 from .call_site import call_keywords
-from .ops import joining, out_functions, out_reductions, out_variants, tensor_shape  # noqa: F401
+from .ops import activation, joining, out_functions, out_reductions, out_variants, tensor_shape  # noqa: F401
 from .ops.atleast import atleast_1d, atleast_2d, atleast_3d
 from .ops.compare import where as _where
 from .ops.cross import cross_function as cross
@@ -326,3 +326,11 @@ diag = function_parser.torch_function("diag")(diag_function)
 inner = function_parser.torch_function("inner")(inner_function)
 kron = function_parser.torch_function("kron")(kron_function)
 __all__ += [*_LEARNER, "atleast_1d", "atleast_2d", "atleast_3d", "diag", "inner", "kron"]
+
+# activations with no Tensor method (ops/activation.py): torch.celu(x, alpha) ...; the in-place
+# forms are in functional_inplace.py, the F.* ones in nn/functional_activations.py
+celu = function_parser.torch_function("celu")(activation.celu)
+selu = function_parser.torch_function("selu")(activation.selu)
+rrelu = function_parser.torch_function("rrelu")(activation.rrelu)
+threshold = function_parser.torch_function("threshold")(activation.threshold)
+__all__ += ["celu", "rrelu", "selu", "threshold"]

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from . import function_parser
 from .function_parser import torch_function
+from .ops import activation
 from .tensor import Tensor
 
 # ruff: noqa: A002  (``input`` is PyTorch's name for the first argument)
@@ -312,7 +313,15 @@ def addmv_(*args, **kwargs) -> Tensor:
     return values["input"].addmv_(values["mat"], values["vec"], **scalars)
 
 
-__all__ = [
+# ---- activations with no Tensor method (ops/activation.py; their F.* forms are in
+# nn/functional_activations.py) ----------------------------------------------------------------
+celu_ = torch_function("celu_")(activation.celu_)
+selu_ = torch_function("selu_")(activation.selu_)
+rrelu_ = torch_function("rrelu_")(activation.rrelu_)
+threshold_ = torch_function("threshold_")(activation.threshold_)
+ACTIVATIONS = ["celu_", "rrelu_", "selu_", "threshold_"]
+
+__all__ = [*ACTIVATIONS,
     "abs_", "acos_", "acosh_", "addmv_", "arccos_", "arccosh_", "arcsin_", "arcsinh_",
     "arctan_", "arctanh_", "as_strided_", "asin_", "asinh_", "atan_", "atanh_", "ceil_",
     "clamp_max_", "clamp_min_", "clip_", "conj_physical_", "cos_", "cosh_", "deg2rad_",

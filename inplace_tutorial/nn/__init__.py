@@ -4,7 +4,22 @@ Layers own Parameters and buffers; their forward calls ``nn.functional``, which 
 core ops (ops/nn_ops.py, ops/pooling.py, ops/loss_ops.py), so every activation is a counted storage.
 """
 from . import functional, init
-from .activation import GELU, LogSoftmax, ReLU, Sigmoid, Softmax, Tanh
+from .activation import (
+    CELU,
+    ELU,
+    GELU,
+    SELU,
+    Hardtanh,
+    LeakyReLU,
+    LogSoftmax,
+    ReLU,
+    ReLU6,
+    RReLU,
+    Sigmoid,
+    Softmax,
+    Tanh,
+    Threshold,
+)
 from .batchnorm import BatchNorm1d, BatchNorm2d
 from .container import Sequential
 from .conv import Conv2d
@@ -37,7 +52,8 @@ from .sparse import Embedding
 __all__ = ["AvgPool2d", "BatchNorm1d", "BatchNorm2d", "Conv2d", "CrossEntropyLoss", "Dropout",
            "Embedding", "Flatten", "GELU", "Identity", "LayerNorm", "Linear", "LogSoftmax",
            "MSELoss", "MaxPool2d", "Module",
-           "NLLLoss", "Parameter", "ReLU", "Sequential", "Sigmoid", "Softmax", "Tanh",
+           "NLLLoss", "Parameter", "ReLU", "ReLU6", "RReLU", "CELU", "ELU", "SELU", "Hardtanh",
+           "LeakyReLU", "Threshold", "Sequential", "Sigmoid", "Softmax", "Tanh",
            "functional", "init",
            "CircularPad1d", "CircularPad2d", "CircularPad3d", "ConstantPad1d", "ConstantPad2d",
            "ConstantPad3d", "ReflectionPad1d", "ReflectionPad2d", "ReflectionPad3d",

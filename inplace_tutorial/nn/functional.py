@@ -25,6 +25,23 @@ from ..ops import padding as padding_ops
 from ..ops.arg_checks import check_tensor, check_type, int_list
 from ..tensor import Tensor
 from . import checks, conv_utils
+from .functional_activations import (  # noqa: F401  (F.elu, F.leaky_relu_ ...)
+    celu,
+    celu_,
+    elu,
+    elu_,
+    hardtanh,
+    hardtanh_,
+    leaky_relu,
+    leaky_relu_,
+    relu6,
+    rrelu,
+    rrelu_,
+    selu,
+    selu_,
+    threshold,
+    threshold_,
+)
 
 
 def relu(input: Tensor, inplace: bool = False) -> Tensor:

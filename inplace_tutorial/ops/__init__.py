@@ -32,4 +32,5 @@ from . import sign_angle  # noqa: F401
 from . import padding  # noqa: F401
 from . import tensor_transformations, atleast  # noqa: F401
 from . import diag, tensordot, kron  # noqa: F401
+from . import activation  # noqa: F401
 # isort: on

@@ -327,6 +327,8 @@ PROBES: dict[str, list[str]] = {
         *probes_funcsig.DIM_UNPACK, *probes_funcsig.SPARSE_GRAD],
     "torch.<op>_ twins, good calls (twins)": probes_twins.GOOD,
     "torch.<op>_ twins, refused calls (twins)": probes_twins.REFUSED,
+    "F.elu, F.leaky_relu_ ... and their layers (twins)": [*probes_twins.ACTIVATIONS,
+                                                          *probes_twins.MODULES],
     "modes and misc": [
         *probes_args.SEEDS, "t.set_grad_enabled('a')", "callable(t.no_grad(1))",
         "t.manual_seed('a')",
@@ -377,6 +379,7 @@ OWNER = {  # which helper's files hold the fix for a class (HELPERS.md)
     "SVD: linalg.svd, torch.svd, svdvals (svd)": "svd",
     "torch.<op>_ twins, good calls (twins)": "twins",
     "torch.<op>_ twins, refused calls (twins)": "twins",
+    "F.elu, F.leaky_relu_ ... and their layers (twins)": "twins",
     **{c: "funcsig" for c in ("module-level functions, generic (funcsig)",
                               "numbers as tensors, deprecated forms (funcsig)",
                               "function binding (funcsig)", "factory keywords (funcsig)",

@@ -75,3 +75,76 @@ REFUSED = (
        "t.addmv_(v, m, v, beta='a')", "t.addmv_(v, x, v)", "t.addmv_(w[0], m, v)",
        "t.zero_(x.expand(2, 2, 3))", "t.sqrt_(v.expand(2, 3))", "t.zero_(w[0])",
        "t.sqrt_(w.detach())._version", "t.sin_(s * 1).shape", "t.sqrt_(x.log())"])
+
+# F.elu/celu/selu/leaky_relu/hardtanh/relu6/threshold/rrelu (ops/activation.py): values, the
+# nodes of both forms, dtypes, the refusals of each binding (torch._C._nn's, torch's, F's own)
+# and the in-place forms' backward refusals; elu's family runs on copies (expm1's last bits)
+_F = {"elu": "", "celu": "", "selu": "", "leaky_relu": ", 0.2", "hardtanh": ", -2.5, 2.5",
+      "relu6": "", "threshold": ", 1.5, -9.0", "rrelu": ", 0.25, 0.25"}
+_EXPM1 = {"elu", "celu", "selu"}
+
+
+def _f_on(fixture: str, name: str) -> str:
+    return f"({fixture} * 1)" if name in _EXPM1 else fixture
+
+
+ACTIVATIONS = (
+    [f"F.{n}({_f_on('x', n)}{a})" for n, a in _F.items()]
+    + [f"F.{n}({_f_on('x', n)}{a}, inplace=True)" for n, a in _F.items()]
+    + [f"F.{n}({_f_on('x', n)}{a}, inplace=True)._version" for n, a in _F.items()]
+    + [f"F.{n}(y{a}).grad_fn.name()" for n, a in _F.items()]
+    + [f"F.{n}({_f_on('y', n)}{a}, inplace=True).grad_fn.name()" for n, a in _F.items()]
+    + [f"F.{n}(w{a}, inplace=True)" for n, a in _F.items()]
+    + [f"F.{n}(w{a}).requires_grad" for n, a in _F.items()]
+    + [f"F.{n}({f}{a})" for n, a in _F.items() for f in ("i", "b", "None", "[1.0]")]
+    + [f"F.{n}(x.half(){a})" for n, a in _F.items()]
+    + [f"F.{n}(d{a}).dtype" for n, a in _F.items()]
+    + [f"F.{n}_(x * 1)" for n in ("elu", "celu", "selu", "leaky_relu", "hardtanh", "rrelu")]
+    + [f"F.{n}_(x)" for n in ("leaky_relu", "hardtanh", "rrelu")]
+    + ["F.threshold_(x, 1.5, 0.0)", "F.threshold_(i, 1.5, 0.0)", "F.threshold_(x, 'a', 0.0)",
+       "F.elu(x * 1, 'a')", "F.elu(x * 1, None)", "F.elu_(x * 1, 'a')", "F.elu(x * 1, alpha=2)",
+       "F.elu_(x * 1, 2.0, 1.5, 0.5)", "F.elu_(x, 1, 1, 1, 1)", "F.elu(x * 1, -1.0)",
+       "F.elu(y, 0.5).grad_fn._saved_alpha", "F.elu_(y * 1).grad_fn._saved_alpha",
+       "F.elu(y * 1, inplace=True).grad_fn._saved_alpha", "F.selu(y).grad_fn._saved_scale",
+       "F.elu_(y * 1, -1.0).sum().backward()", "F.elu(y * 1, -1.0, True).sum().backward()",
+       "F.celu(x * 1, 0)", "F.celu_(x, 0)", "F.celu(x * 1, 'a')", "F.celu(y, -1.0, True).sum()"
+       ".backward()", "F.celu(y, 2).grad_fn._saved_alpha", "t.celu(x * 1, 2)",
+       "t.celu_(x * 1, alpha=0.5)", "t.selu(x * 1)", "t.selu(x, 1)", "t.selu_(x * 1)",
+       "t.selu_(i)", "F.selu(x * 1, 'a')", "F.leaky_relu(x, None)", "F.leaky_relu(x, 'a')",
+       "F.leaky_relu(x, -0.5)", "F.leaky_relu_(x, -0.5)", "F.leaky_relu_(x, negative_slope=0.1)",
+       "F.leaky_relu(y, -0.5, True).sum().backward()", "F.leaky_relu(x, 0.2, inplace=1)",
+       "F.leaky_relu(y, 0.1).grad_fn._saved_negative_slope", "F.leaky_relu_(y, 2).grad_fn"
+       "._saved_negative_slope", "F.hardtanh(x, 2, 1)", "F.hardtanh_(x, 2, 1)",
+       "F.hardtanh(x, 'a', 1)", "F.hardtanh_(x, None)", "F.hardtanh(i, 0.5, 2.5)",
+       "F.hardtanh_(i, -1.5, 3.9)", "F.hardtanh(i.to(t.uint8), -1, 3)",
+       "F.hardtanh(i.to(t.uint8), 1, 3)", "F.hardtanh(y, -0.5, 0.5).grad_fn._saved_min_val",
+       "F.hardtanh_(y).grad_fn._saved_max_val", "F.relu6(i * 3)", "F.relu6(x, 1)",
+       "F.relu6(y).grad_fn._saved_max_val", "F.relu6(y, True).grad_fn._saved_self",
+       "F.threshold(x)", "F.threshold(x, 0, 'a')", "F.threshold(i, 0, 5)",
+       "F.threshold(i, -0.5, 2.5)", "F.threshold_(i, 1.5, 100)", "F.threshold(x, 1, 2, True) is x",
+       "F.threshold(y, 0.5, 7).grad_fn._saved_threshold", "t.threshold(x, 1, 2)",
+       "t.threshold_(x, 1, 2)", "t.threshold(x, 1)", "F.threshold_(y, 1.5, 5.0).sum().backward()",
+       "F.rrelu(x, 0.5, 0.1)", "F.rrelu(x, 0.5, 0.1, training=True)", "F.rrelu(x, training='a')",
+       "F.rrelu(x, 'a')", "t.rrelu(x, 0.1, 0.3)", "t.rrelu_(x, 0.1, 0.3, False)",
+       "~ F.rrelu(x, training=True).shape", "~ F.rrelu_(y, 0.2, 0.3, True).grad_fn.name()",
+       "F.rrelu(y, 0.2, 0.3).grad_fn._saved_training", "F.rrelu(y).grad_fn._saved_lower",
+       "F.rrelu(y).grad_fn._saved_noise.shape", "F.rrelu_(y, 0.25, 0.25, True).grad_fn"
+       "._saved_noise", "F.rrelu(y, 0.25, 0.25, True).sum().backward()",
+       "F.elu(x.t() * 1).stride()", "F.leaky_relu(x.t()).stride()", "F.hardtanh(x[:, ::2])",
+       "F.leaky_relu_(x[0]).data_ptr() == x.data_ptr()", "F.hardtanh_(y[1], 0, 1).grad_fn.name()",
+       "F.leaky_relu_(x.expand(2, 2, 3))", "F.threshold_(v.expand(2, 3), 0, 1)"])
+
+MODULES = [
+    "nn.ELU()(x * 1)", "repr(nn.ELU())", "repr(nn.ELU(0.5, True))", "nn.ELU(inplace=True)(y * 1)"
+    ".grad_fn.name()", "nn.CELU(2.0)(x * 1)", "repr(nn.CELU(2, inplace=True))",
+    "nn.CELU(0)(x)", "nn.SELU()(x * 1)", "repr(nn.SELU(True))", "repr(nn.SELU())",
+    "nn.LeakyReLU()(x)", "nn.LeakyReLU(0.2, True)(x)._version", "repr(nn.LeakyReLU(0.2, True))",
+    "repr(nn.LeakyReLU())", "nn.LeakyReLU(inplace=True)(y).grad_fn.name()",
+    "nn.Hardtanh()(x)", "nn.Hardtanh(-2, 2)(x)", "nn.Hardtanh(1, 0)", "nn.Hardtanh(1, 1)",
+    "repr(nn.Hardtanh())", "repr(nn.Hardtanh(-2, 2.5, True))", "nn.Hardtanh(min_value=-3).min_val",
+    "nn.ReLU6()(x * 2)", "repr(nn.ReLU6())", "repr(nn.ReLU6(True))", "nn.ReLU6(True)(y).grad_fn"
+    ".name()", "nn.ReLU6().min_val", "nn.Threshold(1.5, 20)(x)", "repr(nn.Threshold(0.1, 20))",
+    "repr(nn.Threshold(1, 2, True))", "nn.Threshold(1.5)", "nn.RReLU().eval()(x)",
+    "~ nn.RReLU()(x).shape", "repr(nn.RReLU())", "repr(nn.RReLU(0.1, 0.3, True))",
+    "nn.RReLU(0.5, 0.1)(x)", "nn.RReLU().eval()(y).grad_fn.name()",
+    "~ nn.RReLU(inplace=True)(y).grad_fn.name()"]

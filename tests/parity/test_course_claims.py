@@ -434,6 +434,18 @@ def _pointwise_saved_programs(t, x, nl):
         "_reshape_alias": lambda: x(2, 3).t().reshape(3, 2, 1),
     })
     progs["_linalg_svd"] = lambda: t.linalg.svdvals(x(3, 4))  # S is output 1 of the node
+    F = t.nn.functional
+    progs.update({  # activations of ops/activation.py (rrelu's noise: U(0.2, 0.2) is 0.2)
+        "elu": lambda: F.elu(x(3) - 1, 0.5), "elu_": lambda: F.elu_(nl(3) - 1),
+        "celu": lambda: F.celu(x(3) - 1, 2.0), "celu_": lambda: F.celu_(nl(3) - 1),
+        "leaky_relu": lambda: F.leaky_relu(x(3) - 1, 0.2),
+        "leaky_relu_": lambda: F.leaky_relu_(nl(3) - 1),
+        "hardtanh": lambda: F.hardtanh(x(3), 0.25, 1.5),
+        "threshold": lambda: F.threshold(x(3), 1.0, 0.0),
+        "threshold_": lambda: F.threshold_(nl(3), 1.0, 0.0),
+        "rrelu_with_noise": lambda: F.rrelu(x(3) - 1, 0.2, 0.2, training=True),
+        "rrelu_with_noise_": lambda: F.rrelu_(nl(3) - 1, 0.2, 0.2, True),
+    })
     progs.update({  # reductions of issue 10 (ops/reduce_ops.py)
         "prod": lambda: x(3).prod(), "prod_dim_int": lambda: x(2, 3).prod(1),
         "logsumexp": lambda: x(2, 3).logsumexp(1), "nansum": lambda: x(2, 3).nansum(0),
