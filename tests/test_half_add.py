@@ -1,4 +1,4 @@
-"""ops/_half_add.py: float16 add/sub on the bits gives the bits of the general 16-bit path.
+"""ops/_half_add.py: float16 and bfloat16 add/sub on the bits give the general path's bits.
 
 The widening is checked on every finite float16, the narrowing on every scaled exponent with
 every pattern of the 14 bits that decide the rounding, and the whole op on every pair of
@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 import inplace_tutorial as ipt
-from inplace_tutorial import memory
+from inplace_tutorial import dtypes, memory
 from inplace_tutorial.ops import _half_add as half_add
 from inplace_tutorial.ops import reduced
 from inplace_tutorial.ops.tensor_iterator import ufunc_kernel
@@ -115,5 +115,54 @@ def test_in_place_add_allocates_nothing():
     memory.reset_peak_memory_stats()
     base = memory.memory_allocated()
     x.add_(y)
+    x.sub_(y)
+    assert memory.max_memory_allocated() == base
+
+
+BF16 = dtypes.bfloat16.np
+
+
+def test_bfloat16_narrowing_every_exponent_every_kind_of_tie():
+    low = np.array([0, 1, 0x7FFF, 0x8000, 0x8001, 0xFFFF, 0x1234, 0xC000], dtype=np.int64)
+    kept = np.array([0, 1 << 16], dtype=np.int64)  # the lowest kept bit: ties to even
+    upper = np.array([0, 0x3E << 17, 0x3F << 17], dtype=np.int64)  # 0x3F: carry to exponent
+    exps = np.arange(255, dtype=np.int64) << 23  # 0 (subnormal) .. 254: every finite one
+    mag = (exps[:, None, None, None] | upper[:, None, None] | kept[:, None] | low).ravel()
+    bits = np.concatenate([mag, mag | (1 << 31)]).astype(np.uint32)
+    s = bits.view(np.int32).copy()
+    out = np.empty(s.size, np.int16)
+    half_add._narrow_bf16(s, np.empty_like(s), out)
+    want = np.empty(s.size, BF16)
+    with np.errstate(over="ignore"):  # the largest exponent rounding up: inf, as it should
+        np.copyto(want, bits.view(np.float32), casting="unsafe")
+    bad = out != want.view(np.int16)
+    assert not bad.any(), [hex(b) for b in bits[bad][:5]]
+
+
+@pytest.mark.parametrize("ufunc", [np.add, np.subtract])
+def test_bfloat16_random_pairs_agree_with_the_general_path(ufunc):
+    rng = np.random.default_rng(2)
+    bits = rng.integers(0, 1 << 16, (2, 200_001)).astype(np.uint16)
+    bits[:, bits.shape[1] // 2:] &= np.uint16(0x80FF)  # small exponents: subnormal sums
+    bits[bits & np.uint16(0x7F80) == np.uint16(0x7F80)] ^= np.uint16(0x0100)  # no inf/NaN
+    bits[1, :1000] = bits[0, :1000] ^ np.uint16(0x8000)  # exact cancellations
+    a, b = bits.view(BF16)
+    out = np.empty_like(a)
+    assert half_add.add_sub(ufunc, a, b, out)
+    general = np.empty_like(a)
+    with np.errstate(over="ignore"):
+        reduced.run(ufunc_kernel(ufunc), (a, b), general)
+    assert np.array_equal(out.view(np.int16), general.view(np.int16))
+    assert (np.isinf(out.astype(np.float32))).any()  # some sums overflowed, to inf as there
+
+
+def test_bfloat16_inf_nan_take_the_general_path_and_in_place_allocates_nothing():
+    a = np.array([1.0, np.inf, np.nan, -2.0], dtype=np.float32).astype(BF16)
+    assert not half_add.add_sub(np.add, a, a.copy(), np.empty_like(a))
+    x = ipt.randn(1000, 1000).bfloat16()
+    y = ipt.randn(1000, 1000).bfloat16()
+    x.add_(y)
+    memory.reset_peak_memory_stats()
+    base = memory.memory_allocated()
     x.sub_(y)
     assert memory.max_memory_allocated() == base

@@ -1,4 +1,5 @@
-"""float16 ``a + b`` and ``a - b`` on the bits, in float32 lanes, as PyTorch's Half kernels.
+"""float16 and bfloat16 ``a + b``, ``a - b`` on the bits, in float32 lanes, as PyTorch's
+Half and BFloat16 kernels.
 
 PyTorch's CPU loop loads float16 into float32 registers (F16C), adds there and rounds back
 once, to nearest even. NumPy's own float16 casts and arithmetic run one element at a time
@@ -14,10 +15,14 @@ are integer passes over chunks of the shared workspace, one NumPy call with ``ou
   the float16's bits: subnormals and a carry into the exponent come out right by themselves.
   Only the sign has to be carried past the three exponent bits float16 lacks.
 
-Infinity and NaN operands, and sums that could reach 65520 (where float16 overflows), take
-the general path (reduced.run); two reductions per operand decide before anything is
-written. Everything else gives reduced.run's bits: tests/test_half_add.py compares both on
-every exponent pair and on random bit patterns.
+bfloat16 is float32's upper half, so there widening is a shift by 16 and the rounding is at
+bit 16, sign included; its range is float32's, so a sum that overflows is float32's inf,
+which the rounding keeps.
+
+Infinity and NaN operands, and float16 sums that could reach 65520 (where float16
+overflows), take the general path (reduced.run); two reductions per operand decide before
+anything is written. Everything else gives reduced.run's bits: tests/test_half_add.py
+compares both on every exponent pair and on random bit patterns.
 """
 from __future__ import annotations
 
@@ -44,6 +49,29 @@ def _magnitude_bound(h: np.ndarray) -> float | None:
     return float(np.uint16(max(top, utop & 0x7FFF)).view(np.float16))
 
 
+def _bf16_finite(h: np.ndarray) -> bool:
+    """No infinity or NaN among bfloat16 bits ``h`` (int16): exponent all ones is 0x7F80."""
+    return int(h.max()) < 0x7F80 and int(h.view(np.uint16).max()) < 0xFF80
+
+
+def _widen_bf16(a: np.ndarray, b: np.ndarray, w: np.ndarray) -> None:
+    """bfloat16 bits ``a`` and ``b`` into the rows of int32 ``w``: the float32 bits."""
+    np.copyto(w[0], a, casting="unsafe")
+    np.copyto(w[1], b, casting="unsafe")
+    np.left_shift(w, 16, out=w)  # the sign's copies above bit 15 are shifted out
+
+
+def _narrow_bf16(s: np.ndarray, t: np.ndarray, out: np.ndarray) -> None:
+    """The bfloat16 bits (into int16 ``out``) of the float32 whose bits are int32 ``s``,
+    rounded to nearest even (as c10's round_to_nearest_even); ``s`` is overwritten."""
+    np.right_shift(s, 16, out=t)
+    np.bitwise_and(t, 1, out=t)
+    np.add(s, t, out=s)
+    np.add(s, 0x7FFF, out=s)  # finite: the magnitude stays below 2**31, the sign untouched
+    np.right_shift(s, 16, out=s)
+    np.copyto(out, s, casting="unsafe")  # the low 16 bits: sign, exponent, 7 mantissa bits
+
+
 def _widen(a: np.ndarray, b: np.ndarray, w: np.ndarray) -> None:
     """float16 bits ``a`` and ``b`` (int16) into the rows of int32 ``w`` (2, n): the bits of
     the float32 values * 2**-112."""
@@ -68,24 +96,29 @@ def _narrow(s: np.ndarray, t: np.ndarray, out: np.ndarray) -> None:
 
 
 def add_sub(ufunc, a: np.ndarray, b: np.ndarray, out: np.ndarray) -> bool:
-    """``out = ufunc(a, b)`` (np.add or np.subtract) for float16 arrays of out's shape, all
-    C-contiguous, each either out itself or apart from it. False, with nothing written,
-    when another path must do it (an operand that isn't such an array, inf or NaN, a sum
-    that may overflow)."""
-    if not (sys.byteorder == "little" and out.dtype == np.float16 and out.size
-            and out.flags.c_contiguous):
+    """``out = ufunc(a, b)`` (np.add or np.subtract) for float16 or bfloat16 arrays of out's
+    shape and dtype, all C-contiguous, each either out itself or apart from it. False, with
+    nothing written, when another path must do it (an operand that isn't such an array, inf
+    or NaN, a float16 sum that may overflow)."""
+    half = out.dtype == np.float16
+    if not (sys.byteorder == "little" and (half or out.dtype.kind == "V") and out.size
+            and out.flags.c_contiguous):  # (kind V, two bytes: ml_dtypes' bfloat16)
         return False
     for x in (a, b):
-        if not (isinstance(x, np.ndarray) and x.dtype == np.float16 and x.shape == out.shape
+        if not (isinstance(x, np.ndarray) and x.dtype == out.dtype and x.shape == out.shape
                 and x.flags.c_contiguous):
             return False
         if x.ctypes.data != out.ctypes.data and np.may_share_memory(x, out):
             return False
     ha, hb = a.reshape(-1).view(np.int16), b.reshape(-1).view(np.int16)
-    bound_a = _magnitude_bound(ha)
-    bound_b = None if bound_a is None else _magnitude_bound(hb)
-    if bound_b is None or bound_a + bound_b >= _LARGEST_SAFE:
+    if half:
+        bound_a = _magnitude_bound(ha)
+        bound_b = None if bound_a is None else _magnitude_bound(hb)
+        if bound_b is None or bound_a + bound_b >= _LARGEST_SAFE:
+            return False
+    elif not (_bf16_finite(ha) and _bf16_finite(hb)):
         return False
+    widen, narrow = (_widen, _narrow) if half else (_widen_bf16, _narrow_bf16)
     o = out.reshape(-1).view(np.int16)
     n = min(chunk_len(np.int32) // 2, o.size)
     with Scratch(np.int32, ufunc.__name__, 2 * n) as scratch:
@@ -93,23 +126,24 @@ def add_sub(ufunc, a: np.ndarray, b: np.ndarray, out: np.ndarray) -> bool:
         for start in range(0, o.size, n):
             part = slice(start, start + n)
             w = both[:, : len(o[part])]
-            _widen(ha[part], hb[part], w)
+            widen(ha[part], hb[part], w)
             s, t = w
             sf = s.view(np.float32)
             ufunc(sf, t.view(np.float32), out=sf)
-            _narrow(s, t, o[part])
+            narrow(s, t, o[part])
     return True
 
 
 def add_sub_kernel(ufunc):
-    """add's or sub's kernel (np.add, np.subtract): float16 through add_sub where it applies,
-    other 16-bit cases through reduced.run, every other dtype as a plain ufunc_kernel."""
+    """add's or sub's kernel (np.add, np.subtract): float16 and bfloat16 through add_sub where
+    it applies, other 16-bit cases through reduced.run, every other dtype as a plain
+    ufunc_kernel."""
     plain = ufunc_kernel(ufunc)
 
     def kernel(*xs, out, dtype):
-        if out.dtype == np.float16 and len(xs) == 2 and add_sub(ufunc, *xs, out):
-            return
         if reduced.is_reduced(out.dtype):
+            if len(xs) == 2 and add_sub(ufunc, *xs, out):
+                return
             reduced.run(plain, xs, out)
         else:
             plain(*xs, out=out, dtype=dtype)

@@ -1,7 +1,8 @@
-"""float16 add and sub, bit for bit (ops/_half_add.py): PyTorch adds in float32 lanes and
-rounds once; the core does the same on the bits. Random bit patterns (subnormals, ties,
-cancellations, sums that round up to the next exponent), every call form, the general
-path's cases (inf, NaN, overflow, broadcast, strided) next to them, sizes over a chunk.
+"""float16 and bfloat16 add and sub, bit for bit (ops/_half_add.py): PyTorch adds in
+float32 lanes and rounds once; the core does the same on the bits. Random bit patterns
+(subnormals, ties, cancellations, sums that round up to the next exponent or overflow), every
+call form, the general path's cases (inf, NaN, overflow, broadcast, strided) next to them,
+sizes over a chunk.
 """
 
 import numpy as np
@@ -75,6 +76,31 @@ def float16_add_general_path_cases(t):
     out["strided add_"] = _raw(z, t)
     n = _h(t, np.array([np.nan, 1.0, np.inf, -np.inf], np.float16))
     out["nan inf"] = (n + n[[1, 1, 3, 2]]).isnan()
+    return out
+
+
+def _bf16(t, n, seed):
+    """bfloat16 from random bits over every finite exponent (subnormals, sums that overflow)."""
+    bits = np.random.default_rng(seed).integers(0, 1 << 16, n).astype(np.uint16)
+    bits[n // 2:] &= np.uint16(0x80FF)  # exponents 0 and 1: subnormal sums
+    bits[bits & np.uint16(0x7F80) == np.uint16(0x7F80)] ^= np.uint16(0x0100)  # no inf/NaN
+    return t.tensor(bits.view(np.int16)).view(t.bfloat16)
+
+
+@prog
+def bfloat16_add_sub_every_form(t):
+    x, y = _bf16(t, 70_001, 6), _bf16(t, 70_001, 7)
+    out = {"add": _raw(x + y, t), "sub": _raw(x - y, t), "x - x": _raw(x - x, t)}
+    z = x.clone()
+    z.add_(y)
+    out["add_"], out["version"] = _raw(z, t), z._version
+    z.sub_(x)
+    out["sub_"] = _raw(z, t)
+    target = t.empty(70_001, dtype=t.bfloat16)
+    t.add(x, y, out=target)
+    out["out="] = _raw(target, t)
+    n = t.tensor([float("inf"), float("nan"), 1.0, -3.0]).bfloat16()
+    out["inf nan"] = (n + n.flip(0)).isnan()
     return out
 
 
