@@ -59,7 +59,7 @@ def _case(seed):
             return None
         others.append(o)
     in_place = bool(rng.integers(0, 2))
-    nbytes = int(rng.choice([0, 16, 32, 64, 128]))
+    nbytes = [0, 16, 32, 64, 128, (128, 64), (256, 32, 8)][int(rng.integers(0, 7))]
     block_tail = bool(rng.integers(0, 2))
     return buf, out, others, in_place, nbytes, block_tail
 

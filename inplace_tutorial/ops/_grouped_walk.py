@@ -20,13 +20,42 @@ GROUP_ELEMENTS = 16384  # elements per operand in one call (counted buffers of t
 
 class Loop:
     """One walk's geometry: rows of ``n`` (``views``, outermost dim first), each operand's
-    iteration strides ``st`` (elements, innermost first), the vector loop's shape."""
+    iteration strides ``st`` (elements, innermost first), the vector loop's segments
+    ``(start, end, lanes)`` of a row, then its tail (one block, or element by element)."""
 
-    def __init__(self, views, arrays, sh, st, kind, lanes, vector_end, block_tail):
+    def __init__(self, views, arrays, sh, st, kind, segs, block_tail):
         self.views, self.arrays, self.sh, self.st = views, arrays, sh, st
-        self.kind, self.lanes, self.vector_end = kind, lanes, vector_end
-        self.block_tail = block_tail and kind is not None and vector_end < sh[0]
-        self.n = sh[0]
+        self.kind, self.segs, self.n = kind, segs, sh[0]
+        self.vector_end = segs[-1][1] if segs else 0
+        self.block_tail = block_tail and self.vector_end < sh[0]
+        self.lanes = max([w for _, _, w in segs]  # the widest step
+                         + [sh[0] - self.vector_end if self.block_tail else 1])
+        self.steps = sum((e - s) // w for s, e, w in segs)  # vector steps in a row
+
+    def step_start(self, p: int) -> int:
+        """The first element of a row's step ``p`` (vector steps, then the tail's)."""
+        for s, e, w in self.segs:
+            if p < (e - s) // w:
+                return s + p * w
+            p -= (e - s) // w
+        if self.block_tail:
+            return self.vector_end if p == 0 else self.n
+        return min(self.vector_end + p, self.n)
+
+    def cuts(self, e0: int, e1: int, most: int) -> list[int]:
+        """Step boundaries from ``e0`` to ``e1`` (both boundaries), a cut at least every
+        ``most`` elements where a step allows and at the end of the vector loop."""
+        out, i = [e0], e0
+        for s, e, w in [*self.segs, (self.vector_end, self.n, 1)]:
+            if self.block_tail and s == self.vector_end:
+                w = self.n - s
+            lo, hi = max(s, i), min(e, e1)
+            if lo >= hi:
+                continue
+            chunk = max(w, most // w * w)
+            out += list(range(lo + chunk, hi, chunk)) + [hi]
+            i = hi
+        return sorted(set(out))
 
 
 def _addr(a: np.ndarray) -> int:
@@ -65,9 +94,9 @@ def _group_starts(loop: Loop, deltas: dict, op: str) -> tuple[np.ndarray, int]:
     """Where the calls of one row start (element indices), given each overlapping operand's
     distance ``deltas[k]`` from the output (elements): a new call wherever a step reads a cell
     that an earlier step of the current call writes."""
-    n, lanes, vector_end, kind = loop.n, loop.lanes, loop.vector_end, loop.kind
+    n, vector_end, kind = loop.n, loop.vector_end, loop.kind
     so = loop.st[0][0]
-    nvec = vector_end // lanes
+    nvec = loop.steps
     npos = nvec + (1 if loop.block_tail else n - vector_end)
     ints = _counted(5 * n + 1, np.int64, op)
     j, pos, rel, pw, dep = (ints[i * n: (i + 1) * n] for i in range(5))
@@ -76,7 +105,12 @@ def _group_starts(loop: Loop, deltas: dict, op: str) -> tuple[np.ndarray, int]:
     j.fill(1)
     j[0] = 0
     np.cumsum(j, out=j)
-    np.floor_divide(j, lanes, out=pos)  # the step each element belongs to
+    first = 0  # the step each element belongs to
+    for s, e, w in loop.segs:
+        np.subtract(j[s:e], s, out=pos[s:e])
+        np.floor_divide(pos[s:e], w, out=pos[s:e])
+        pos[s:e] += first
+        first += (e - s) // w
     if loop.block_tail:
         pos[vector_end:] = nvec
     else:
@@ -100,8 +134,10 @@ def _group_starts(loop: Loop, deltas: dict, op: str) -> tuple[np.ndarray, int]:
         ok &= ok2
         np.maximum(dep, pw, out=dep, where=ok)
     last = pw[:npos]  # per step: the latest earlier step it reads from
-    if nvec:
-        np.max(dep[:vector_end].reshape(nvec, lanes), axis=1, out=last[:nvec])
+    first = 0
+    for s, e, w in loop.segs:
+        np.max(dep[s:e].reshape(-1, w), axis=1, out=last[first: first + (e - s) // w])
+        first += (e - s) // w
     if loop.block_tail:
         last[nvec] = dep[vector_end:].max()
     else:
@@ -141,14 +177,10 @@ def walk_grouped(call, loop: Loop, op: str) -> bool:
         for k, d in deltas.items():
             if not (d + st[k][0] * (n - 1) < gap and d - span > -gap):
                 return False
-    nvec = loop.vector_end // loop.lanes
     starts, count = _group_starts(loop, deltas, op) if n > 1 and deltas else ((0,), 1)
 
     def first(g):  # the first element of call g (its first step)
-        if g == count:
-            return n
-        p = int(starts[g])
-        return p * loop.lanes if p < nvec else loop.vector_end + p - nvec
+        return n if g == count else loop.step_start(int(starts[g]))
 
     held = None
     if kind and loop.vector_end:  # the broadcast input, read as each row starts
@@ -159,11 +191,7 @@ def walk_grouped(call, loop: Loop, op: str) -> bool:
     outer = views[0].shape[:-1]
     for g in range(count):
         e0, e1 = first(g), first(g + 1)
-        unit = loop.lanes if e0 < loop.vector_end else 1
-        width = max(unit, GROUP_ELEMENTS // max(rows, 1) // unit * unit)
-        cuts = list(range(e0, e1, width)) + [e1]
-        if held is not None and e0 < loop.vector_end < e1:
-            cuts = sorted(set(cuts) | {loop.vector_end})
+        cuts = loop.cuts(e0, e1, GROUP_ELEMENTS // max(rows, 1))
         for c0, c1 in zip(cuts, cuts[1:]):
             for idx in _row_blocks(outer, max(1, GROUP_ELEMENTS // (c1 - c0))):
                 parts = [v[idx + (slice(c0, c1),)] for v in views]

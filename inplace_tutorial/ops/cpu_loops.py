@@ -15,7 +15,9 @@ step reads what earlier steps wrote. Measured on torch 2.13, one thread, under
 ``ATEN_CPU_CAPABILITY`` default, avx2 and avx512: a 64-byte step in all three builds (16 float32,
 8 float64 or int64, 32 float16, 64 int8) for most kernels, 128 bytes in the AVX512 build for
 the few compiled with 512-bit vectors there (pow, atan2, hypot), no vector loop at all for
-some (``STEP_BYTES`` below).
+some (``STEP_BYTES`` below). Unary ops with ``out=`` over their input run other loops for
+some kernels: PyTorch's vml loop (vec::map: one vector a step, the rest of the row one block)
+or MKL's vector math (steps of two widths, then a block), measured per op (``row_loop``).
 With more than one thread and more than 32,768 elements, torch splits the walk between threads
 wherever the split falls, and a cell read near a split may be read before or after its write:
 the core, single-threaded, gives the one-thread answer.
@@ -34,35 +36,65 @@ from . import _grouped_walk
 
 # Bytes one step of vectorized_loop covers (two vectors), by op where it isn't 64; 0: the
 # kernel has no vector loop (cpu_kernel), every element in turn. Measured with rows of 5 to
-# 140 elements of float32/float64/int32/int64 (tests/parity/test_overlap_walk_parity.py).
-_WIDE = 128 if cpu_capability.CAPABILITY == cpu_capability.AVX512 else 64
+# 150 elements of float32/float64/int32/int64 (tests/parity/test_overlap_walk_parity.py,
+# test_overlap_unary_parity.py): 128 bytes in the AVX512 build for the kernels compiled with
+# 512-bit vectors there.
+_AVX512 = cpu_capability.CAPABILITY == cpu_capability.AVX512
+_WIDE = 128 if _AVX512 else 64
 STEP_BYTES = {"pow": _WIDE, "float_power": _WIDE, "atan2": _WIDE, "hypot": _WIDE,
-              "sigmoid": _WIDE, "xlogy": 0, "lcm": 0}
+              "sigmoid": _WIDE, "reciprocal": _WIDE, "sinh": _WIDE, "cosh": _WIDE,
+              "exp2": _WIDE, "atanh": _WIDE, "logit": _WIDE, "square": _WIDE,
+              "xlogy": 0, "lcm": 0, "asinh": 0, "acosh": 0, "sinc": 0}
 INTEGER_STEP_BYTES = {"floor_divide": 0, "div_mode": 0}  # the integer kernels: scalar only
-# vec::map's loop: the rest of a row is one more (partial) vector, read before it is written
-BLOCK_TAIL = ("sqrt",)
+# The unary kernels PyTorch runs through its vml loop (IMPLEMENT_FLOAT_KERNEL): a contiguous
+# row goes whole to vml::v<op>, a strided one through an 8 KiB buffer, chunk by chunk (read
+# whole, then written). vml::v<op> is vec::map for these: one vector a step, the rest of the
+# row one more (partial) vector, read before it is written.
+VEC_MAP_BYTES = {"floor": 32, "ceil": 32, "round": 32, "i0": 32,
+                 "expm1": 64 if _AVX512 else 32, "log1p": 64 if _AVX512 else 32}
+VML_CHUNK_BYTES = 8192
+# ... and MKL's vector math for these, in every build (MKL picks its own code for the CPU):
+# steps of the first width while a whole one remains, then of the second, then the rest as
+# one block. Measured on a CPU with AVX512; on another CPU MKL's steps are unknown, and the
+# core reads the operand as it was before the op.
+_MKL_F32 = {**dict.fromkeys(("exp", "tanh", "sin", "cos", "atan", "asin", "acos", "tan"),
+                            (128, 64)),
+            **dict.fromkeys(("log", "log2", "log10", "trunc"), (256, 64)), "sqrt": (64,)}
+_MKL_F64 = {**dict.fromkeys(("exp", "sin", "acos", "sqrt"), (128, 64)),
+            **dict.fromkeys(("log", "log2", "log10", "tanh", "cos", "atan", "asin", "tan"),
+                            (256, 64)), "trunc": (512, 64)}
+MKL_STEPS = ({"float32": _MKL_F32, "float64": _MKL_F64}
+             if cpu_capability.AVX512 in cpu_capability.runnable_builds() else {})
 # ldexp_ is mul_(other.exp2()): its operand becomes a new tensor before the loop starts.
-# exp, log and tanh run MKL's vector math on whole rows: their order matches no model here
-# (measured), so the core reads the operands as they were before the op, as for ldexp.
-READS_FIRST = ("ldexp", "exp", "log", "tanh")
+READS_FIRST = ("ldexp",)
 # kernels that can raise partway (integer division by zero): torch leaves the cells before
 # the failing one written, so these walk one step at a time
 STOPS_MIDWAY = ("fmod", "remainder", "floor_divide", "div_mode", "div")
-# ops whose order was measured for some dtypes only (float64 sqrt fits no model either)
-MEASURED_DTYPES = {"sqrt": ("float32",)}
+# ops whose order was measured for some dtypes only: the unary ones in float32 and float64
+_UNARY = (*VEC_MAP_BYTES, *_MKL_F32, "reciprocal", "sinh", "cosh", "exp2", "atanh", "logit",
+          "square", "asinh", "acosh", "sinc", "rsqrt", "frac", "deg2rad", "rad2deg",
+          "nan_to_num")
+MEASURED_DTYPES = dict.fromkeys(_UNARY, ("float32", "float64"))
 
 
 def modelled(op: str, dtype_name: str) -> bool:
     """Does the walk know ``op``'s order for this dtype? If not, the core reads the operands
     as they were before the op (tests/parity/test_overlap_walk_parity.py lists what differs)."""
+    if op in _MKL_F32:
+        return op in MKL_STEPS.get(dtype_name, {})
     return op not in READS_FIRST and dtype_name in MEASURED_DTYPES.get(op, (dtype_name,))
 
 
-def step_bytes(op: str, integer: bool) -> int:
-    """Bytes per vectorized_loop step of ``op``'s CPU kernel (0: one element at a time)."""
+def row_loop(op: str, dtype_name: str, integer: bool) -> tuple[int | tuple, bool, bool]:
+    """``op``'s loop over one row: (bytes per vector step, or widths taken in turn; is the
+    rest of the row one block; is it PyTorch's vml loop)."""
+    if op in MKL_STEPS.get(dtype_name, {}):
+        return MKL_STEPS[dtype_name][op], True, True
+    if op in VEC_MAP_BYTES:
+        return VEC_MAP_BYTES[op], True, True
     if integer and op in INTEGER_STEP_BYTES:
-        return INTEGER_STEP_BYTES[op]
-    return STEP_BYTES.get(op, 64)
+        return INTEGER_STEP_BYTES[op], False, False
+    return STEP_BYTES.get(op, 64), False, False
 
 
 def _span(t: Tensor) -> tuple[int, int]:
@@ -165,32 +197,43 @@ def _vector_kind(inner: list[int], n_inputs: int) -> int | None:
     return None
 
 
-def walk(step, out: np.ndarray, inputs: list, op: str, nbytes: int = 64,
-         block_tail: bool = False, exact: bool = False) -> None:
+def walk(step, out: np.ndarray, inputs: list, op: str, nbytes: int | tuple | None = None,
+         block_tail: bool | None = None, exact: bool = False) -> None:
     """Run ``step(out_part, input_parts)`` over ``out`` in PyTorch's order: the in-place
     kernel of an op whose ``inputs`` (``out`` itself first, then arrays broadcastable to it,
-    or Python scalars) overlap ``out``. ``step`` computes one part; ``nbytes`` per vector
-    step (step_bytes), 0 for a kernel without a vector loop; ``block_tail``: the rest of a
-    row is read whole before it is written (BLOCK_TAIL). For ``out=`` the inputs don't
-    include ``out``. The result is the step-by-step walk's; when rows can't see each other's
+    or Python scalars) overlap ``out``. ``step`` computes one part. ``nbytes``: bytes per
+    vector step, or several widths taken in turn (MKL's loops), 0 for a kernel without a
+    vector loop; ``block_tail``: the rest of a row is read whole before it is written; both
+    default to ``op``'s measured loop (row_loop). For ``out=`` the inputs don't include
+    ``out``. The result is the step-by-step walk's; when rows can't see each other's
     cells it is computed many steps at a time (_grouped_walk.py); ``exact``: step by step."""
     shape, item = out.shape, out.itemsize
+    op = op.rstrip("_")
+    vml = False
+    if nbytes is None:
+        nbytes, block_tail, vml = row_loop(op, out.dtype.name, out.dtype.kind in "iub")
+    widths = nbytes if isinstance(nbytes, tuple) else (nbytes,)
     arrays = [out] + [x if x is out else np.broadcast_to(x, shape)
                       for x in inputs if isinstance(x, np.ndarray)]
     sh, st = iteration_dims(shape, [tuple(s // item for s in a.strides) for a in arrays])
     views = [as_strided(a, tuple(reversed(sh)), tuple(s * item for s in reversed(ss)),
                         writeable=a is out) for a, ss in zip(arrays, st)]
-    n = sh[0]
-    kind = _vector_kind([s[0] for s in st], len(arrays) - 1) if nbytes else None
-    lanes = max(nbytes // item, 1)
-    vector_end = n - n % lanes if kind is not None else 0
+    kind = _vector_kind([s[0] for s in st], len(arrays) - 1) if widths[0] else None
+    if vml and kind != 0:  # the vml loop copies a strided row through a buffer, chunk by chunk
+        kind, widths = 0, (VML_CHUNK_BYTES,)
+    segs, i = [], 0
+    for w in widths if kind is not None else ():  # each width while a whole step remains
+        lanes = max(w // item, 1)
+        end = i + (sh[0] - i) // lanes * lanes
+        if end > i:
+            segs.append((i, end, lanes))
+        i = end
 
     def call(o, parts):
         it = iter(parts)
         step(o, [next(it) if isinstance(x, np.ndarray) else x for x in inputs])
 
-    loop = _grouped_walk.Loop(views, arrays, sh, st, kind, lanes, vector_end, block_tail)
-    op = op.rstrip("_")
+    loop = _grouped_walk.Loop(views, arrays, sh, st, kind, segs, bool(block_tail))
     stops = op in STOPS_MIDWAY and out.dtype.kind in "iub"  # (a raise leaves a prefix written)
     if not (exact or stops) and _grouped_walk.walk_grouped(call, loop, op):
         return
@@ -219,11 +262,12 @@ def _walk_exact(call, loop: _grouped_walk.Loop, op: str) -> None:
         rows = [v[outer] for v in views]
         if kind and vector_end:
             held[0] = rows[kind][0]  # the broadcast input, read once as the row starts
-        for i in range(0, vector_end, lanes):
-            parts = load([r[i: i + lanes] for r in rows], lanes)
-            if kind:
-                parts[kind] = np.broadcast_to(held, (lanes,))
-            call(parts[0], parts[1:])
+        for start, end, width in loop.segs:
+            for i in range(start, end, width):
+                parts = load([r[i: i + width] for r in rows], width)
+                if kind:
+                    parts[kind] = np.broadcast_to(held, (width,))
+                call(parts[0], parts[1:])
         if loop.block_tail:
             parts = load([r[vector_end:] for r in rows], n - vector_end)
             call(parts[0], parts[1:])

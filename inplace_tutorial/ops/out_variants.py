@@ -22,7 +22,7 @@ from ..copy_kernel import cast_into
 from ..layout import broadcast_shapes
 from ..modes import STATE
 from ..tensor import Tensor
-from . import cpu_loops, unary, unary_nan_bits
+from . import _pointwise, cpu_loops, unary, unary_nan_bits
 from . import elementwise as ew
 from ._blas import matmul_into
 from .linalg import _bmm_check, _mm_check, check_same_dtype
@@ -217,9 +217,37 @@ def _check_out_dtype(name: str, operands: tuple, kwargs: dict, out: Tensor) -> N
                                f"type {out.dtype.short}")
 
 
+def _unary_kernel(name: str):
+    if name in _pointwise.KERNELS:
+        return _pointwise.KERNELS[name][0]
+    if name == "square":  # pow(x, 2)
+        return lambda x, out, dtype: ELEMENTWISE["pow"][0](x, 2, out=out, dtype=dtype)
+    return unary.reciprocal_kernel if name == "reciprocal" else None
+
+
+def _walked_unary(name: str, operands: tuple, kwargs: dict, out: Tensor) -> bool:
+    """A floating unary op whose input overlaps ``out`` where PyTorch lets it
+    (``torch.sinh(x[:, :-1], out=x[:, 1:])``): its kernel writes in PyTorch's loop order
+    (cpu_loops.py), reading cells it has already written. False if that isn't the case."""
+    x = operands[0]
+    kernel = _unary_kernel(name) if len(operands) == 1 and not kwargs else None
+    if (kernel is None or not isinstance(x, Tensor) or x.dtype is not out.dtype
+            or not x.dtype.is_floating_point or x._shape != out._shape
+            or not cpu_loops.overlaps(out, operands)
+            or not cpu_loops.modelled(name, x.dtype.name)):
+        return False
+    cd = dtypes.compute_np(x.dtype)
+    out._vc.write(lambda: write_inplace(lambda o, parts: call_kernel(kernel, parts, o, cd),
+                                        name + "_", out, [x._array()], operands,
+                                        out._array()), name)
+    return True
+
+
 def _computed_out(name: str, operands: tuple, kwargs: dict, out: Tensor) -> Tensor:
     """The other element-wise ops: the method computes the result (its own argument, dtype
     and shape errors), then PyTorch's out= checks, then one cast copy into out."""
+    if _walked_unary(name, operands, kwargs, out):
+        return out
     with grad_mode.no_grad():
         result = getattr(operands[0], name)(*operands[1:], **kwargs)
     if name == "float_power" and out.dtype is not dtypes.float64:

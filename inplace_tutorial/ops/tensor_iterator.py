@@ -226,8 +226,6 @@ def write_inplace(run, method: str, self: Tensor, xs: list, others: tuple,
     target = xs[0] if out is None else out
     if (cpu_loops.overlaps(self, others) and cpu_loops.modelled(op, self.dtype.name)
             and all(o.dtype is self.dtype for o in others if isinstance(o, Tensor))):
-        cpu_loops.walk(run, target, xs, method,
-                       cpu_loops.step_bytes(op, not self.dtype.is_floating_point),
-                       op in cpu_loops.BLOCK_TAIL)
+        cpu_loops.walk(run, target, xs, method)
     else:
         run(target, xs)

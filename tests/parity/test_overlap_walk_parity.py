@@ -153,8 +153,7 @@ def _shift_out(call, dtype):
 
 for _call in _OUT_CALLS:
     prog(_shift_out(_call, "float32"))
-# not compared: exp/log/tanh out= (MKL's vector math: its order fits no model) and float64
-# sqrt; the core reads their operands as they were before the op (cpu_loops.READS_FIRST)
+# the unary ops' out= forms, MKL's among them: test_overlap_unary_parity.py
 for _call in ("add_alpha", "maximum", "pow", "neg"):
     prog(_shift_out(_call, "float64"))
 for _call in ("add", "sub_out_second", "maximum", "neg"):
