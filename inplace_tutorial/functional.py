@@ -7,7 +7,15 @@ import re
 from . import dtypes, function_parser
 from .arg_parser import argument_error, binds, numpy_aliases
 from .call_site import call_keywords
-from .ops import activation, joining, out_functions, out_reductions, out_variants, tensor_shape  # noqa: F401
+from .ops import (  # noqa: F401
+    activation,
+    joining,
+    linalg,
+    out_functions,
+    out_reductions,
+    out_variants,
+    tensor_shape,
+)
 from .ops.atleast import atleast_1d, atleast_2d, atleast_3d
 from .ops.compare import where as _where
 from .ops.cross import cross_function as cross
@@ -54,6 +62,11 @@ def _method(name: str):
         if name in _SIZES and args and (len(args) > 1 or not isinstance(args[0], (list, tuple))):
             _refuse_sizes(name, args)  # the function takes one sequence: no varargs
         kwargs = numpy_aliases(kwargs)
+        if name in linalg.OUT_DTYPE_OPS and ("out_dtype" in kwargs or len(
+                args) >= linalg.OUT_DTYPE_OPS[name]):  # torch.mm(x, y, out_dtype): no CPU kernel
+            bound = _torch_parse(name, (input, *args), _with_out(kwargs, out))
+            if bound is not None and "out_dtype" in bound[1]:
+                linalg.refuse_out_dtype(name, bound[1].get("out"))
         if "dtype" in kwargs:  # torch.sum(x, dtype=float)
             kwargs["dtype"] = function_parser.scalar_type(kwargs["dtype"])
         if not limit:

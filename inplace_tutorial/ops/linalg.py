@@ -15,6 +15,7 @@ from ..arg_parser import binding
 from ..autograd.derivatives import derivative
 from ..autograd.record import record
 from ..layout import broadcast_shapes, contiguous_strides
+from ..modes import is_grad_enabled
 from ..tensor import Tensor, tensor_method
 from . import dtype_rules
 from ._blas import matmul_into
@@ -274,3 +275,37 @@ def matmul(self, other: Tensor) -> Tensor:
     b3 = b.expand(*batch, m, p).reshape(nb, m, p)
     shape = tuple(batch) + ((n,) if da > 1 else ()) + ((p,) if db > 1 else ())
     return _unsafe_view(a3.bmm(b3), shape)
+
+
+# --------------------------------------------------------------------------- out_dtype=
+# torch.mm/bmm/addmm/baddbmm(..., out_dtype) bind to their ``.dtype`` overloads (``.dtype_out``
+# with out=), whose kernels torch 2.13 registers for CUDA only: on CPU its dispatcher finds
+# none, for every dtype pair, before looking at shapes or dtypes. (The Tensor methods have no
+# out_dtype.)
+OUT_DTYPE_OPS = {"mm": 2, "bmm": 2, "addmm": 3, "baddbmm": 3}  # arguments before out_dtype
+_OVERLOAD_BACKENDS = (
+    "Meta, BackendSelect, Python, FuncTorchDynamicLayerBackMode, Functionalize, Conjugate, "
+    "Negative, ZeroTensor, ADInplaceOrView, AutogradOther, AutogradCPU, AutogradCUDA, "
+    "AutogradHIP, AutogradXLA, AutogradMPS, AutogradIPU, AutogradXPU, AutogradHPU, AutogradVE, "
+    "AutogradLazy, AutogradMTIA, AutogradMAIA, AutogradPrivateUse1, AutogradPrivateUse2, "
+    "AutogradPrivateUse3, AutogradMeta, AutogradNestedTensor, Tracer, AutocastCPU, AutocastMTIA, "
+    "AutocastMAIA, AutocastXPU, AutocastMPS, AutocastCUDA, FuncTorchBatched, "
+    "BatchedNestedTensor, FuncTorchVmapMode, Batched, VmapMode, FuncTorchGradWrapper, "
+    "PythonTLSSnapshot, FuncTorchDynamicLayerFrontMode, PreDispatch, PythonDispatcher")
+
+
+def refuse_out_dtype(name: str, out: Tensor | None) -> None:
+    """torch.name(..., out_dtype[, out=]) on CPU: the autograd kernel's out= refusal (an out that
+    requires grad, grad mode on), else the dispatcher's missing-kernel error. torch's text then
+    lists where each backend's kernel is registered (source lines of its build, its install
+    path); the core's stops before that listing."""
+    if out is not None and out.requires_grad and is_grad_enabled():
+        raise RuntimeError(f"aten::{name}(): functions with out=... arguments don't support "
+                           "automatic differentiation, but one of the arguments requires grad.")
+    op = f"'aten::{name}.{'dtype_out' if out is not None else 'dtype'}'"
+    raise NotImplementedError(
+        f"Could not run {op} with arguments from the 'CPU' backend. This could be because the "
+        "operator doesn't exist for this backend, or was omitted during the selective/custom "
+        "build process (if using custom build). If you are a Facebook employee using PyTorch "
+        "on mobile, please visit https://fburl.com/ptmfixes for possible resolutions. "
+        f"{op} is only available for these backends: [{_OVERLOAD_BACKENDS}].")

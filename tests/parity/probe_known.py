@@ -25,9 +25,4 @@ KNOWN_DIFFERENT: dict[str, set[str]] = {
         'F.embedding(t.tensor([0, 0, 2]), m.requires_grad_(), sparse=True).sum().backward()',
         'nn.Embedding(5, 2, sparse=True)(t.tensor([1])).sum().backward()',
     },
-    'function binding (funcsig)': {  # funcsig
-        't.mm(x, x.t(), out_dtype=t.float32)',
-        't.mm(x, x.t(), t.float32)',
-        't.bmm(x[None], x[None].mT, out_dtype=t.float64)',
-    },
 }

@@ -23,6 +23,7 @@ from . import (
     probes_args,
     probes_divmem,
     probes_funcsig,
+    probes_i11,
     probes_indexing,
     probes_keywords,
     probes_miscops,
@@ -329,6 +330,7 @@ PROBES: dict[str, list[str]] = {
     "torch.<op>_ twins, refused calls (twins)": probes_twins.REFUSED,
     "F.elu, F.leaky_relu_ ... and their layers (twins)": [*probes_twins.ACTIVATIONS,
                                                           *probes_twins.MODULES],
+    "out_dtype= of the matrix products (i11)": probes_i11.OUT_DTYPE,
     "modes and misc": [
         *probes_args.SEEDS, "t.set_grad_enabled('a')", "callable(t.no_grad(1))",
         "t.manual_seed('a')",
@@ -380,6 +382,7 @@ OWNER = {  # which helper's files hold the fix for a class (HELPERS.md)
     "torch.<op>_ twins, good calls (twins)": "twins",
     "torch.<op>_ twins, refused calls (twins)": "twins",
     "F.elu, F.leaky_relu_ ... and their layers (twins)": "twins",
+    "out_dtype= of the matrix products (i11)": "i11",
     **{c: "funcsig" for c in ("module-level functions, generic (funcsig)",
                               "numbers as tensors, deprecated forms (funcsig)",
                               "function binding (funcsig)", "factory keywords (funcsig)",
