@@ -28,6 +28,7 @@ from .layout import (
     strided,
 )
 from .layout import layout as layout_type
+from .modes import STATE
 from .storage import UntypedStorage
 from .tensor import Tensor, check_memory_format
 
@@ -71,11 +72,43 @@ def _check_options(op: str, dtype, requires_grad, layout=None, device=None,
     return bool(requires_grad)
 
 
-def _no_out(op: str, out) -> None:
-    """out=None is torch's default; the core's factories don't write into a given tensor."""
-    if out is not None:
-        raise NotImplementedError(f"inplace_tutorial: {op}(out=...) is not implemented; "
-                                  f"write {op}(...) and copy_ it into the tensor")
+# ------------------------------------------------------------------ out=
+# A factory's out= form (zeros.out, full.out ...) is not resize_output: its kernel calls
+# resize_ on out, silently, and keeps an out of the right shape as it is (strides included).
+# The count of out's writes goes up once per call, as for every out= function.
+def out_dtype(op: str, out: Tensor, dtype) -> dtypes.dtype:
+    """The binding's check that a dtype given with out= is out's (check_out_type_matches); the
+    result takes out's dtype."""
+    if dtype is not None and dtype is not out.dtype:
+        raise RuntimeError(f"dtype {dtype.short} does not match dtype of out parameter "
+                           f"({out.dtype.short})")
+    return out.dtype
+
+
+def refuse_grad(op: str, out: Tensor) -> None:
+    """The autograd kernel of an out= function: out may not require grad under grad mode."""
+    if STATE["grad"] and out.requires_grad:
+        raise RuntimeError(f"aten::{op}(): functions with out=... arguments don't support "
+                           "automatic differentiation, but one of the arguments requires grad.")
+
+
+def resize_(out: Tensor, shape: tuple) -> bool:
+    """The kernel's ``result.resize_(size)``: True if out's shape changed (contiguous strides
+    then; its storage grows in place if it is too small)."""
+    if out._shape == tuple(shape):
+        return False
+    out._resize_contiguous(tuple(shape))
+    return True
+
+
+def _fill_out(op: str, out: Tensor, shape: tuple, dtype, fill, requires_grad: bool) -> Tensor:
+    """zeros/ones/full(..., out=out): resize_ then fill_ (one write)."""
+    out_dtype(op, out, dtype)
+    refuse_grad(op, out)
+    value = dtypes.checked_scalar(fill, out.dtype, "fill", math.prod(shape))
+    resize_(out, shape)
+    out._vc.write(lambda: out._array().fill(value), op)
+    return _finish(out, requires_grad)
 
 
 def _finish(t: Tensor, requires_grad: bool) -> Tensor:
@@ -115,10 +148,11 @@ def empty(*size, dtype: dtypes.dtype | None = None, requires_grad: bool | None =
           memory_format=None, **kwargs) -> Tensor:
     """torch.empty; ``memory_format=torch.channels_last`` lays a 4-D tensor out NHWC (the only
     factory of PyTorch's that takes it: zeros, new_empty and empty_strided refuse it)."""
-    _no_out("empty", out)
     requires_grad = _check_options("empty", dtype, requires_grad, layout, device, pin_memory)
     check_memory_format("empty", memory_format, optional=True)
     shape = _shape("empty", size, kwargs=kwargs)
+    if out is not None:
+        return _empty_out(out, shape, dtype, memory_format, requires_grad)
     dtype = dtype or dtypes.float32
     if memory_format is None or memory_format.rank is None and memory_format is not \
             preserve_format:  # (contiguous_format)
@@ -128,6 +162,19 @@ def empty(*size, dtype: dtypes.dtype | None = None, requires_grad: bool | None =
     check_rank(memory_format, shape)
     out = empty_strided(shape, format_strides(memory_format, shape), dtype)
     out._storage.op = "empty"
+    return _finish(out, requires_grad)
+
+
+def _empty_out(out: Tensor, shape: tuple, dtype, memory_format, requires_grad: bool) -> Tensor:
+    """empty(..., out=out) is out.resize_(size): its own refusal of a tensor that requires grad
+    (in any grad mode), and a version step only if the shape changed."""
+    if memory_format is not None:
+        raise RuntimeError("'memory_format' argument is incompatible with 'out' tensor argument")
+    out_dtype("empty", out, dtype)
+    if out.requires_grad:
+        raise RuntimeError("cannot resize variables that require grad")
+    if out._shape != shape:
+        out._vc.write(lambda: resize_(out, shape), "resize_")
     return _finish(out, requires_grad)
 
 
@@ -150,11 +197,13 @@ def empty_strided(size, stride, dtype: dtypes.dtype | None = None, *, layout=Non
 @torch_function()
 def full(size, fill_value, dtype: dtypes.dtype | None = None,
          requires_grad: bool | None = False, *, layout=None, device=None,
-         pin_memory: bool | None = None) -> Tensor:
+         pin_memory: bool | None = None, out=None) -> Tensor:
     shape = _shape("full", (size,), varargs=False)
     if not is_number(fill_value):
         raise argument_error("full", "fill_value", 2, "Number", fill_value)
     requires_grad = _check_options("full", dtype, requires_grad, layout, device, pin_memory)
+    if out is not None:
+        return _fill_out("full", out, shape, dtype, fill_value, requires_grad)
     dtype = dtype or dtypes.scalar_dtype(fill_value)
     value = dtypes.checked_scalar(fill_value, dtype, "fill", math.prod(shape))
     t = Tensor._empty(shape, dtype, "full")
@@ -165,9 +214,11 @@ def full(size, fill_value, dtype: dtypes.dtype | None = None,
 @torch_function()
 def zeros(*size, dtype: dtypes.dtype | None = None, requires_grad: bool | None = False,
           layout=None, device=None, pin_memory: bool | None = None, out=None, **kwargs) -> Tensor:
-    _no_out("zeros", out)
     requires_grad = _check_options("zeros", dtype, requires_grad, layout, device, pin_memory)
-    t = Tensor._empty(_shape("zeros", size, kwargs=kwargs), dtype or dtypes.float32, "zeros")
+    shape = _shape("zeros", size, kwargs=kwargs)
+    if out is not None:
+        return _fill_out("zeros", out, shape, dtype, 0, requires_grad)
+    t = Tensor._empty(shape, dtype or dtypes.float32, "zeros")
     t._array().fill(0)
     return _finish(t, requires_grad)
 
@@ -175,9 +226,11 @@ def zeros(*size, dtype: dtypes.dtype | None = None, requires_grad: bool | None =
 @torch_function()
 def ones(*size, dtype: dtypes.dtype | None = None, requires_grad: bool | None = False,
          layout=None, device=None, pin_memory: bool | None = None, out=None, **kwargs) -> Tensor:
-    _no_out("ones", out)
     requires_grad = _check_options("ones", dtype, requires_grad, layout, device, pin_memory)
-    t = Tensor._empty(_shape("ones", size, kwargs=kwargs), dtype or dtypes.float32, "ones")
+    shape = _shape("ones", size, kwargs=kwargs)
+    if out is not None:
+        return _fill_out("ones", out, shape, dtype, 1, requires_grad)
+    t = Tensor._empty(shape, dtype or dtypes.float32, "ones")
     t._array().fill(1)
     return _finish(t, requires_grad)
 

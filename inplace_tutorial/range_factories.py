@@ -4,13 +4,14 @@ step, computed chunk by chunk as float64 positions so no uncounted n-sized tempo
 from __future__ import annotations
 
 import math
+import warnings
 
 import numpy as np
 
 from . import dtypes
 from .arg_parser import argument_error, is_number
 from .call_site import call_keywords
-from .creation import _check_options, _finish, _no_out
+from .creation import _check_options, _finish, out_dtype, refuse_grad, resize_
 from .function_parser import torch_function
 from .tensor import Tensor
 
@@ -26,8 +27,10 @@ def arange(start=_NOT_GIVEN, end=None, step=1, dtype: dtypes.dtype | None = None
            pin_memory: bool | None = None, out=None) -> Tensor:
     """torch.arange's three forms (end), (start, end), (start, end, step); a call that fits
     none (``arange()``, ``arange(start=1)``) is refused by torch's parser in its words."""
-    _no_out("arange", out)
     requires_grad = _check_options("arange", dtype, requires_grad, layout, device, pin_memory)
+    if out is not None:  # the result takes out's dtype
+        dtype = out_dtype("arange", out, dtype)
+        refuse_grad("arange", out)
     if start is _NOT_GIVEN:  # arange(end=3): PyTorch's (Number end) form by name
         if end is None:
             raise TypeError("arange() fits none of torch's forms")  # (torch_function words it)
@@ -60,7 +63,27 @@ def arange(start=_NOT_GIVEN, end=None, step=1, dtype: dtypes.dtype | None = None
             e = min(n, s + _ARANGE_CHUNK)
             np.multiply(np.arange(s, e, dtype=np.float64), step, out=o[s:e], casting="unsafe")
     o += start
+    if out is not None:
+        return _finish(_into(out, t), requires_grad)
     return _finish(t, requires_grad)
+
+
+def _into(out: Tensor, values: Tensor) -> Tensor:
+    """A range into out=: resized (to 1-D) only if its number of elements differs, with
+    RangeFactories.cpp's warning when it had elements; else kept as it is (shape and strides),
+    the values written in its element order."""
+    n = values.numel()
+    if out.numel() != n:
+        if out.numel():
+            shape = ", ".join(map(str, out._shape))
+            warnings.warn(
+                f"The number of elements in the out tensor of shape [{shape}] is "
+                f"{out.numel()} which does not match the computed number of elements {n}. "
+                "Note that this may occur as a result of rounding error. The out tensor will "
+                f"be resized to a tensor of shape ({n},).", UserWarning, stacklevel=4)
+        resize_(out, (n,))
+    out._vc.write(lambda: np.copyto(out._array(), values._array().reshape(out._shape)), "arange")
+    return out
 
 
 __all__ = ["arange"]
