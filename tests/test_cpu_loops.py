@@ -117,14 +117,39 @@ def test_common_layouts_take_the_grouped_path(layout, monkeypatch):
     assert b.tobytes() == ref.tobytes()
 
 
-def test_rows_that_read_each_other_walk_step_by_step(monkeypatch):
-    b = np.ones((5, 8), np.float32)
-    x = b[:, :5]
+@pytest.mark.parametrize("rows_apart", [1, 2, 3, -1, -2])
+@pytest.mark.parametrize("cols_apart", [0, 1, 5, -1, -17])
+@pytest.mark.parametrize("nbytes", [0, 64, (128, 64)])
+def test_rows_reading_rows_run_in_bands(rows_apart, cols_apart, nbytes, monkeypatch):
+    """x[d:, c:] += x[:-d, :-c] on a non-dense x: bands of |d| rows run side by side, each
+    band after the one it reads; same bytes as the step-by-step walk."""
+    b = (np.arange(9 * 60) % 11 * 0.37 + 1.1).astype(np.float32).reshape(9, 60)
+    x = b[:, :50]
+    d, c = abs(rows_apart), abs(cols_apart)
+    w, r = (slice(d, None), slice(None, 9 - d)), (slice(None, 9 - d), slice(d, None))
+    if rows_apart < 0:
+        w, r = r, w
+    wc, rc = (slice(c, None), slice(None, 50 - c)) if cols_apart >= 0 else (
+        slice(None, 50 - c), slice(c, None))
+    ref = b.copy()
+    rx = ref[:, :50]
+    cpu_loops.walk(_add, rx[w[0], wc], [rx[w[0], wc], rx[r[0], rc]], "add_", nbytes,
+                   exact=True)
+    calls = []
+    monkeypatch.setattr(cpu_loops, "_walk_exact", lambda *a: calls.append(a))
+    cpu_loops.walk(_add, x[w[0], wc], [x[w[0], wc], x[r[0], rc]], "add_", nbytes)
+    assert not calls
+    assert b.tobytes() == ref.tobytes()
+
+
+def test_rows_reading_rows_over_two_row_dims_walk_step_by_step(monkeypatch):
+    b = np.ones((3, 5, 8), np.float32)
+    x = b[:, :, :5]
     calls = []
     real = cpu_loops._walk_exact
     monkeypatch.setattr(cpu_loops, "_walk_exact", lambda *a: (calls.append(1), real(*a)))
-    cpu_loops.walk(_add, x[1:], [x[1:], x[:-1]], "add_", 64)
-    assert calls and b[:, :5].tolist() == [[1.0 * (r + 1)] * 5 for r in range(5)]
+    cpu_loops.walk(_add, x[:, 1:], [x[:, 1:], x[:, :-1]], "add_", 64)
+    assert calls and b[0, :, :5].tolist() == [[1.0 * (r + 1)] * 5 for r in range(5)]
 
 
 def test_integer_division_walks_step_by_step(monkeypatch):
@@ -144,7 +169,7 @@ OVERLAPPING = {
     "column div_": lambda x: x[:, :-1].div_(x[:, 3:4]),
     "read ahead mul_": lambda x: x[:, :-1].mul_(x[:, 1:]),
     "shift out=": lambda x: ipt.maximum(x[:, :-1], x[:, 1:], out=x[:, 1:]),
-    "rows reading rows (step by step)": lambda x: x[1:, :-1].add_(x[:-1, :-1]),
+    "rows reading rows": lambda x: x[1:, :-1].add_(x[:-1, :-1]),
 }
 
 

@@ -155,8 +155,9 @@ def _group_starts(loop: Loop, deltas: dict, op: str) -> tuple[np.ndarray, int]:
 
 
 def walk_grouped(call, loop: Loop, op: str) -> bool:
-    """The walk's result with many steps per NumPy call; False (nothing done) if rows may
-    read each other's cells or the operands' rows aren't laid out alike."""
+    """The walk's result with many steps per NumPy call; False (nothing done) if the
+    operands' rows aren't laid out alike, or rows read each other's cells other than along
+    one row dim (_band)."""
     views, arrays, st, n, kind = loop.views, loop.arrays, loop.st, loop.n, loop.kind
     out = arrays[0]
     if any(s < 0 for ss in st for s in ss):
@@ -171,12 +172,10 @@ def walk_grouped(call, loop: Loop, op: str) -> bool:
     rows = 1
     for s in loop.sh[1:]:
         rows *= s
-    if rows > 1 and deltas:  # would a row read a cell another row writes?
-        gap = _min_row_gap(loop.sh[1:], st[0][1:], op)
-        span = st[0][0] * (n - 1)
-        for k, d in deltas.items():
-            if not (d + st[k][0] * (n - 1) < gap and d - span > -gap):
-                return False
+    outer = views[0].shape[:-1]
+    band = _band(loop, deltas, rows, op)  # rows that can run side by side
+    if band == 0:
+        return False
     starts, count = _group_starts(loop, deltas, op) if n > 1 and deltas else ((0,), 1)
 
     def first(g):  # the first element of call g (its first step)
@@ -184,35 +183,63 @@ def walk_grouped(call, loop: Loop, op: str) -> bool:
 
     held = None
     if kind and loop.vector_end:  # the broadcast input, read as each row starts
-        held = _counted(rows, out.dtype, op)[:rows].reshape(views[0].shape[:-1])
-        np.copyto(held, views[kind][..., 0])
+        held = _counted(rows, out.dtype, op)[:rows].reshape(outer)
     copied = list(deltas)
     buf = _counted(GROUP_ELEMENTS * len(copied), out.dtype, op)
-    outer = views[0].shape[:-1]
-    for g in range(count):
-        e0, e1 = first(g), first(g + 1)
-        cuts = loop.cuts(e0, e1, GROUP_ELEMENTS // max(rows, 1))
-        for c0, c1 in zip(cuts, cuts[1:]):
-            for idx in _row_blocks(outer, max(1, GROUP_ELEMENTS // (c1 - c0))):
-                parts = [v[idx + (slice(c0, c1),)] for v in views]
-                for i, k in enumerate(copied):
-                    p = buf[i * GROUP_ELEMENTS:][: parts[k].size].reshape(parts[k].shape)
-                    np.copyto(p, parts[k])
-                    parts[k] = p
-                if held is not None and c1 <= loop.vector_end:
-                    parts[kind] = np.broadcast_to(held[idx + (..., None)], parts[0].shape)
-                call(parts[0], parts[1:])
+    for r0 in range(0, rows, band):  # bands one after another, their rows side by side
+        r1 = min(r0 + band, rows)
+        if held is not None:
+            band_rows = (slice(r0, r1),) if band < rows else (...,)
+            np.copyto(held[band_rows], views[kind][band_rows + (0,)])
+        for g in range(count):
+            e0, e1 = first(g), first(g + 1)
+            cuts = loop.cuts(e0, e1, GROUP_ELEMENTS // (r1 - r0))
+            for c0, c1 in zip(cuts, cuts[1:]):
+                for idx in _row_blocks(outer, max(1, GROUP_ELEMENTS // (c1 - c0)), r0, r1):
+                    parts = [v[idx + (slice(c0, c1),)] for v in views]
+                    for i, k in enumerate(copied):
+                        p = buf[i * GROUP_ELEMENTS:][: parts[k].size].reshape(parts[k].shape)
+                        np.copyto(p, parts[k])
+                        parts[k] = p
+                    if held is not None and c1 <= loop.vector_end:
+                        parts[kind] = np.broadcast_to(held[idx + (..., None)], parts[0].shape)
+                    call(parts[0], parts[1:])
     return True
 
 
-def _row_blocks(outer: tuple, most: int):
+def _band(loop: Loop, deltas: dict, rows: int, op: str) -> int:
+    """How many consecutive rows can run side by side: all of them if no row reads a cell
+    another row writes; with one row dim, as many as lie between a row and the nearest row
+    it may read from or be read by; 0 if the rows can't be told apart that way."""
+    if rows == 1 or not deltas:
+        return rows
+    st, n = loop.st, loop.n
+    gap = _min_row_gap(loop.sh[1:], st[0][1:], op)
+    span = st[0][0] * (n - 1)
+    band = rows
+    for k, d in deltas.items():
+        lo, hi = d - span, d + st[k][0] * (n - 1)  # a writer's row start minus a reader's
+        if hi < gap and lo > -gap:
+            continue
+        if len([s for s in loop.sh[1:] if s > 1]) != 1 or len(loop.sh) != 2:
+            return 0
+        first, last = -(-lo // gap), hi // gap  # rows apart that may meet
+        if first <= 0 <= last:
+            near = 1 if (first < 0 or last > 0) else rows
+        else:
+            near = first if first > 0 else -last
+        band = min(band, near)
+    return band
+
+
+def _row_blocks(outer: tuple, most: int, r0: int = 0, r1: int | None = None):
     """Index tuples over the rows' dims, at most ``most`` rows each (the innermost row dim
-    sliced, the others one index at a time)."""
+    sliced from ``r0`` to ``r1``, the others one index at a time)."""
     if not outer:
         yield ()
         return
-    last = outer[-1]
-    step = min(last, most)
+    last = outer[-1] if r1 is None or len(outer) > 1 else r1
+    step = min(last - r0, most)
     for head in itertools.product(*(range(s) for s in outer[:-1])):
-        for s in range(0, last, step):
+        for s in range(r0 if len(outer) == 1 else 0, last, step):
             yield head + (slice(s, min(s + step, last)),)

@@ -209,6 +209,18 @@ def rows_add_in_order(t):
 
 
 @prog
+def rows_two_apart_and_a_column(t):
+    """Each row adds the row two above it, one column to the left, already updated."""
+    b = t.arange(12 * 75.0).reshape(12, 75) / 100
+    x = b[:, :70]
+    x[2:, 1:].add_(x[:-2, :-1])
+    c = t.arange(12 * 75.0).reshape(12, 75) / 100
+    y = c[:, :70]
+    y[:-3, :-1].mul_(y[3:, 1:])  # reads rows not written yet: the values from before
+    return b, c
+
+
+@prog
 def read_ahead_add_(t):
     """Reading cells not yet written gives the values from before the op."""
     x = t.arange(2 * 41.0).reshape(2, 41)
