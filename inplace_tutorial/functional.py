@@ -27,6 +27,7 @@ from .ops.fill_draw import fill
 from .ops.index_put import bind
 from .ops.index_reduce import index_reduce_function as index_reduce
 from .ops.kron import kron_function
+from .ops.nanmean import nanmean_function
 from .ops.pad_nd import constant_pad_nd
 from .ops.repeat_interleave import repeat_interleave_function
 from .ops.scatter_reduce import scatter_reduce_function as scatter_reduce
@@ -38,6 +39,7 @@ from .ops.tensor_split import (
     vsplit_function,
 )
 from .ops.tensordot import inner_function
+from .ops.var_mean import std_mean, var_mean
 from .tensor import Tensor
 from .tensor_new import tensor
 
@@ -331,14 +333,22 @@ __all__ += ["can_cast", "numel", "promote_types", "result_type"]
 
 # functions learners reach for (issue 10): torch.rot90(x, k, dims) is x.rot90(k, dims)
 # (ops/tensor_transformations.py, ops/atleast.py); atleast_* are functions only, as in torch
-_LEARNER = "ravel fliplr flipud rot90 diag_embed diagflat".split()
+_LEARNER = "ravel fliplr flipud rot90 diag_embed diagflat count_nonzero".split()
 for _name in _LEARNER:
     globals()[_name] = _method(_name)
 # with out= (ops/diag.py, ops/tensordot.py, ops/kron.py): torch's parser refuses first
 diag = function_parser.torch_function("diag")(diag_function)
 inner = function_parser.torch_function("inner")(inner_function)
 kron = function_parser.torch_function("kron")(kron_function)
-__all__ += [*_LEARNER, "atleast_1d", "atleast_2d", "atleast_3d", "diag", "inner", "kron"]
+nanmean = function_parser.torch_function("nanmean")(nanmean_function)
+__all__ += [*_LEARNER, "atleast_1d", "atleast_2d", "atleast_3d", "diag", "inner", "kron",
+            "nanmean", "std_mean", "var_mean"]
+# element-wise with out= (ops/logaddexp.py: no in-place twin, so listed by hand)
+_LOGADDEXP = ["logaddexp", "logaddexp2"]
+for _name in _LOGADDEXP:
+    globals()[_name] = _method(_name)
+    _OUT.add(_name)
+__all__ += _LOGADDEXP
 
 # activations with no Tensor method (ops/activation.py): torch.celu(x, alpha) ...; the in-place
 # forms are in functional_inplace.py, the F.* ones in nn/functional_activations.py

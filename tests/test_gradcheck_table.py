@@ -407,12 +407,25 @@ CASES.update({
     for kernel, mode in (("reflection", "reflect"), ("replication", "replicate"))
     for k, (shape, pad) in _PADS.items()})
 
+def _weighted(pair):
+    """Both outputs of var_mean/std_mean into one value, each with its own weight."""
+    first, second = pair
+    return (first * 2).sum() + (second * 3).sum()
+
+
 # functions learners reach for (issue 10: ops/tensor_transformations.py ...)
 CASES.update({
     "rot90": (lambda a: a.rot90(1) * 2 + a.rot90(-2, (1, 0)).t() + a.rot90(0, (-1, 0)).t(),
               [BATCH[1:]], False),
     "diag_embed": (lambda a: a.diag_embed(1, 0, 2) * 2 + a.diag(-1).sum(), [A], False),
     "diagonal_copy": (lambda a: a.diag(1) * 2 + a.t().diag(-1), [B], False),
+    "logaddexp": (lambda a, b: ipt.logaddexp(a, b) + b.logaddexp(a[0]), [A, A], False),
+    "logaddexp2": (lambda a, b: ipt.logaddexp2(a, b) * 2 + a[:, :1].logaddexp2(b), [A, A],
+                   False),
+    "var_mean": (lambda a: _weighted(ipt.var_mean(a, 1)) + _weighted(ipt.var_mean(
+        a, correction=0, keepdim=True)), [B], False),
+    "std_mean": (lambda a: _weighted(ipt.std_mean(a, (0, 1), False)) + _weighted(ipt.std_mean(
+        a, -1, keepdim=True)), [B], False),
 })
 
 # Rows whose backward PyTorch leaves unimplemented (derivatives.yaml's not_implemented, or

@@ -331,6 +331,10 @@ def learner_saved_programs(t, x, nl):
         "rot90": lambda: x(2, 3).rot90(-1, (1, 0)),
         "diag_embed": lambda: x(2, 3).diag_embed(-1, 2, 0),
         "diagonal_copy": lambda: x(3, 4).diag(-1),
+        "logaddexp": lambda: t.logaddexp(x(2, 3), x(3, seed=1)),
+        "logaddexp2": lambda: x(3).logaddexp2(x(2, 3, seed=1)),
+        "var_mean": lambda: t.var_mean(x(2, 3), 1)[0],
+        "std_mean": lambda: t.std_mean(x(2, 3), correction=0)[1],
     }
 
 

@@ -11,7 +11,7 @@ kron's writes through mul's out= form into an _unsafe_view of out (out's version
 import numpy as np
 import pytest
 
-from .harness import Registry, arr, catch, check_parity, graph, meta, upstream, warned
+from .harness import Raised, Registry, arr, catch, check_parity, graph, meta, upstream, warned
 
 pytestmark = [pytest.mark.parity,
               pytest.mark.filterwarnings("ignore:An output with one or more elements")]
@@ -116,7 +116,7 @@ def diag_out(t):
                           ("matrix_dtype", m, 0, t.zeros(3, dtype=t.int64)),
                           ("3d", t.zeros(2, 2, 2), 0, t.zeros(2))):
         r, w = warned(lambda x=x, k=k, o=o: t.diag(x, k, out=o))
-        res[name] = {"same": r is o if not hasattr(r, "type") else r, "o": o,
+        res[name] = {"same": r if isinstance(r, Raised) else r is o, "o": o,
                      "meta": meta(o), "version": o._version, "warned": w}
     res["not_tensor"] = catch(lambda: t.diag(v, out=3))
     return res
@@ -167,7 +167,7 @@ def inner_out(t):
                           ("scalar_dtype", v[0], m, t.zeros(2, 3, dtype=t.float64)),
                           ("grad", g, v, t.zeros(())), ("scalar_grad", g[0], v, t.zeros(3))):
         r, w = warned(lambda a=a, b=b, o=o: t.inner(a, b, out=o))
-        res[name] = {"r": r if hasattr(r, "type") else r is o, "o": o.detach(), "meta": meta(o),
+        res[name] = {"r": r if isinstance(r, Raised) else r is o, "o": o.detach(), "meta": meta(o),
                      "version": o._version, "warned": w, "grad_fn": graph(o.grad_fn, 1),
                      "requires_grad": o.requires_grad}
     return res
@@ -210,7 +210,7 @@ def kron_out(t):
                           ("int_out", m, v, t.zeros(3, 12, dtype=t.int64)),
                           ("grad", g, v, t.zeros(9)), ("empty", v, v, t.zeros(0))):
         r, w = warned(lambda a=a, b=b, o=o: t.kron(a, b, out=o))
-        res[name] = {"r": r if hasattr(r, "type") else r is o, "o": o, "meta": meta(o),
+        res[name] = {"r": r if isinstance(r, Raised) else r is o, "o": o, "meta": meta(o),
                      "version": o._version, "warned": w}
     return res
 
