@@ -28,6 +28,7 @@ from .signatures import (  # noqa: F401 - functional.py takes these from here
     numpy_aliases,
     overloads,
     takes_varargs,
+    warn_deprecated,
 )
 from .tensor import Tensor
 
@@ -305,6 +306,35 @@ def parser_error(op: str, table: Overloads | None, params: tuple[Param, ...] | N
                      invalid_combination(op, args, table.forms, kwargs))
 
 
+def _deprecated_form(op: str, table: Overloads | None, args: tuple, kwargs: dict
+                     ) -> dict | None:
+    """``x.add_(2, y)``, ``x.addmm_(0.5, a, b)``: a call no visible signature takes that fits
+    one of torch's hidden (deprecated) ones, by position and type. Its arguments by name (the
+    def's names are torch's), after torch's one-time warning; None if none fits."""
+    numbers_as_tensors = op in ("add", "add_", "sub", "sub_")  # x.add_(2, 3): other is 3
+    for form in (table.hidden or ()) if table is not None else ():
+        params = form_params(form)
+        rest = [p.name for p in params[len(args):]]  # what keywords may still name
+        if len(args) > len(params) or any(k not in rest for k in kwargs):
+            continue
+        values = {**dict(zip((p.name for p in params), args)), **kwargs}
+        if len(values) == len(params) and all(
+                _fits(p.kind, values[p.name], numbers_as_tensors) for p in params):
+            warn_deprecated(op, form, table.forms)
+            return {k: v.item() if isinstance(v, Tensor) and p.kind == "Number" else v
+                    for p, (k, v) in zip(params, ((p.name, values[p.name]) for p in params))}
+    return None
+
+
+def _fits(kind: str, v, numbers_as_tensors: bool) -> bool:
+    if kind == "Tensor":
+        return isinstance(v, Tensor) or numbers_as_tensors and isinstance(v, numbers.Number)
+    if kind == "Number":  # a Python number, or a 0-dim tensor that needs no gradient
+        return isinstance(v, numbers.Number) or (
+            isinstance(v, Tensor) and v.dim() == 0 and not v.requires_grad)
+    return False
+
+
 def binding(forms: list[str] | None = None):
     """Over ``@tensor_method``: the method binds its arguments as PyTorch's parser does, with
     torch's own signatures (signatures.py: ``x.add(1, 2, 3)`` is refused with add's overload
@@ -361,6 +391,12 @@ def binding(forms: list[str] | None = None):
             renamed = numpy_aliases(kwargs)
             if renamed is not kwargs and (table is None or table.binds(args, renamed)):
                 return bound(self, *args, **renamed)
+            # (torch.add(x, 2, y) reaches here from functional.py: the function's parser
+            # binds it, and warns in the function's words)
+            deprecated = None if sys._getframe(1).f_code.co_filename.startswith(
+                _PACKAGE) else _deprecated_form(op, table, args, kwargs)
+            if deprecated is not None:
+                return method(self, **deprecated)
             raise parser_error(op, table, _def_params(fn), args, kwargs, failed) from None
         setattr(Tensor, op, bound)
         return fn

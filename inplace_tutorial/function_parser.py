@@ -21,7 +21,7 @@ import numpy as np
 from . import dtypes
 from .arg_parser import invalid_combination, is_index, type_name
 from .layout import layout, memory_format
-from .signatures import PRINTED_TYPE, binds, function_signatures, printed
+from .signatures import PRINTED_TYPE, binds, function_signatures, printed, warn_deprecated
 from .tensor import Tensor
 
 _PYTHON_SCALAR_TYPES = (float, int, bool, complex)  # THPPythonScalarType_Check
@@ -266,6 +266,8 @@ class PythonArgParser:
         for sig in self.signatures:
             bound = sig.parse(args, kwargs, False)
             if bound is not None:
+                if sig.hidden:  # torch.add(x, 2, y): it binds, and warns (once a process)
+                    warn_deprecated(self.name, sig.printed, self.forms)
                 return sig, bound
         n = len(args) + len(kwargs)
         plausible = [s for s in self.signatures
