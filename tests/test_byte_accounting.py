@@ -181,6 +181,10 @@ SVD = {
     "linalg.svd transposed": (lambda a: ipt.linalg.svd(a.mT, full_matrices=False), (256, 256)),
     "linalg.svdvals float32": (lambda a: ipt.linalg.svdvals(a.float()), (256, 256)),
     "norm nuc": (lambda a: a.norm("nuc"), (256, 256)),
+    # many small matrices: A copied column-major a block of matrices at a time
+    "linalg.svd many small matrices": (lambda a: ipt.linalg.svd(a), (2000, 6, 6)),
+    "linalg.svd small matrices, batch dims that don't merge": (
+        lambda a: ipt.linalg.svd(a.transpose(0, 1), full_matrices=False), (10, 20, 16, 16)),
 }
 
 
