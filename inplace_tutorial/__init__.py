@@ -24,6 +24,7 @@ from .creation import (
     empty,
     empty_like,
     empty_strided,
+    eye,
     full,
     full_like,
     ones,
@@ -66,7 +67,7 @@ from .layout import (  # torch.channels_last ... (torch.memory_format objects)
     preserve_format,
     strided,
 )
-from .range_factories import arange
+from .range_factories import arange, linspace, logspace
 from .storage import UntypedStorage
 from .tensor import Size, Tensor
 from .tensor_new import from_numpy, tensor
@@ -80,10 +81,11 @@ __all__ = ["Size", "Tensor", "UntypedStorage", "arange", "bfloat16", "bool", "ca
            "channels_last", "channels_last_3d", "contiguous_format", "memory_format",
            "preserve_format", "strided",
            "detect_anomaly", "double", "dtype", "einsum", "empty", "empty_like",
-           "empty_strided", "enable_grad", "finfo", "float", "float16", "float32", "float64",
+           "empty_strided", "enable_grad", "eye", "finfo", "float", "float16", "float32", "float64",
            "from_numpy", "full", "full_like", "half", "iinfo", "inference_mode", "int", "int8",
            "int16", "int32", "int64", "is_anomaly_check_nan_enabled", "is_anomaly_enabled",
-           "is_grad_enabled", "is_inference_mode_enabled", "linalg", "long",
+           "is_grad_enabled", "is_inference_mode_enabled", "linalg", "linspace", "logspace",
+           "long",
            "manual_seed", "memory", "no_grad", "ones", "ones_like", "promote_types", "rand",
            "randn", "result_type",
            "set_grad_enabled", "short", "tensor", "uint8", "where", "zeros", "zeros_like"]

@@ -235,6 +235,39 @@ def ones(*size, dtype: dtypes.dtype | None = None, requires_grad: bool | None = 
     return _finish(t, requires_grad)
 
 
+@torch_function()
+def eye(n: int, m: int | None = None, *, out=None, dtype: dtypes.dtype | None = None,
+        layout=None, device=None, pin_memory: bool | None = None,
+        requires_grad: bool | None = False) -> Tensor:
+    """An n x m matrix (m = n unless given) with ones on its diagonal, zeros elsewhere."""
+    requires_grad = _check_options("eye", dtype, requires_grad, layout, device, pin_memory)
+    m = n if m is None else m
+    if n < 0:
+        raise RuntimeError(f"n must be greater or equal to 0, got {n}")
+    if m < 0:
+        raise RuntimeError(f"m must be greater or equal to 0, got {m}")
+    if out is None:
+        t = Tensor._empty((n, m), dtype or dtypes.float32, "eye")
+    else:  # resize_, zero_, then the diagonal: one write
+        out_dtype("eye", out, dtype)
+        refuse_grad("eye", out)
+        resize_(out, (n, m))
+        t = out
+
+    def fill() -> None:
+        a = t._array()
+        a.fill(0)
+        k = min(n, m)
+        if k:  # the diagonal as a view (one stride: a row's plus a column's), no index arrays
+            np.lib.stride_tricks.as_strided(a, (k,), (a.strides[0] + a.strides[1],)).fill(1)
+
+    if out is None:
+        fill()
+    else:
+        out._vc.write(fill, "eye")
+    return _finish(t, requires_grad)
+
+
 def _like(t: Tensor, dtype, requires_grad: bool | None, fill, op: str,
           memory_format=preserve_format, placement: tuple = (None, None, None)) -> Tensor:
     if not isinstance(t, Tensor):

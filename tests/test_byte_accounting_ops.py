@@ -162,6 +162,16 @@ NO_ROW = {
     "randn": lambda a: ipt.randn(*a.shape),
     "zeros_like": lambda a: ipt.zeros_like(a),
     "arange": lambda a: ipt.arange(a.numel()),
+    # the factories' out= (creation.py, range_factories.py), linspace/logspace/eye
+    "zeros out= grown": lambda a: ipt.zeros(*a.shape, out=ipt.empty(3)),
+    "full out= transposed": lambda a: ipt.full(tuple(a.shape), 2.0, out=ipt.empty(a.shape).t()),
+    "arange out= strided": lambda a: ipt.arange(a.shape[0], out=ipt.empty(2 * a.shape[0])[::2]),
+    "linspace": lambda a: ipt.linspace(-1, 1, a.numel()),
+    "linspace float16": lambda a: ipt.linspace(-1, 1, a.numel(), dtype=ipt.float16),
+    "logspace": lambda a: ipt.logspace(-1, 1, a.shape[0]),
+    "linspace out=": lambda a: ipt.linspace(0, 1, a.numel(), out=ipt.empty(a.numel())),
+    "eye": lambda a: ipt.eye(*a.shape),
+    "eye out= transposed": lambda a: ipt.eye(*a.shape, out=ipt.empty(a.shape).t()),
     # torch.normal and torch.bernoulli into out= (ops/distributions.py)
     "normal out=": lambda a: ipt.normal(a, a.t(), out=ipt.empty(a.shape)),
     "normal float16 mean, float std": lambda a: ipt.normal(a.half().t(), 2.0),
