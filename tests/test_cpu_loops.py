@@ -170,6 +170,8 @@ OVERLAPPING = {
     "read ahead mul_": lambda x: x[:, :-1].mul_(x[:, 1:]),
     "shift out=": lambda x: ipt.maximum(x[:, :-1], x[:, 1:], out=x[:, 1:]),
     "rows reading rows": lambda x: x[1:, :-1].add_(x[:-1, :-1]),
+    "put_ from an overlapping source (ops/put_take.py)": lambda x: x[:, :-1].put_(
+        ipt.arange(x.shape[0] * (x.shape[1] - 2)).remainder(97), x[:, 1:-1], accumulate=True),
 }
 
 

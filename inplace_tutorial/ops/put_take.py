@@ -9,7 +9,9 @@ The nodes save the index (with its version: changing it in place before backward
 their backward formulas are each other: put's source gradient is ``grad.take(index)``, take's
 gradient a ``put_(..., accumulate=True)`` into zeros. PyTorch checks an index's range while
 it writes, so an out-of-range index leaves its earlier cells written; here every index is
-checked before the first write, as the course promises.
+checked before the first write, as the course promises. A source that shares self's cells
+(not refused when neither is dense) is read element by element in torch's order, each just
+before its own write (``_put_in_order``).
 """
 from __future__ import annotations
 
@@ -23,6 +25,7 @@ from ..autograd.record import record, record_inplace
 from ..creation import zeros
 from ..tensor import Tensor, tensor_method
 from .arg_checks import check_tensor, type_name
+from .cpu_loops import iteration_dims
 from .index_ops import check_no_overlap, first_bad_index
 from .tensor_iterator import check_internal_overlap
 
@@ -107,6 +110,9 @@ def _put_checks(op: str, self: Tensor, index: Tensor, source: Tensor) -> None:
 def _put_kernel(self: Tensor, index: Tensor, source: Tensor, accumulate: bool) -> None:
     if index.numel() == 0:
         return
+    if source._storage is self._storage:
+        _put_in_order(self, index, source, accumulate)
+        return
     a, pos, keep = _cells(self, index, "put_")
     src, copy = _flat(source, "put_")
     if accumulate:
@@ -114,6 +120,115 @@ def _put_kernel(self: Tensor, index: Tensor, source: Tensor, accumulate: bool) -
     else:
         a[pos] = src  # a repeated index: the last one wins, as PyTorch's CPU loop
     del keep, copy
+
+
+def _in_order(t: Tensor, sh: list, st: list, label: str) -> tuple[np.ndarray, Tensor]:
+    """The storage cells (``t`` the source) or values (``t`` the index) that TensorIterator's
+    walk ``sh``/``st`` (innermost dim first) visits, in its order: a counted int64 array."""
+    n = t.numel()
+    keep = Tensor._empty((n,), dtypes.int64, label)
+    a = keep._array()
+    if label.endswith("(index)"):
+        view = np.lib.stride_tricks.as_strided(
+            t._array(), tuple(reversed(sh)), tuple(s * 8 for s in reversed(st)))
+        np.copyto(a.reshape(tuple(reversed(sh))), view)
+        return a, keep
+    m = sh[0]
+    a[:m].fill(st[0])
+    a[0] = t._offset
+    np.cumsum(a[:m], out=a[:m])  # the innermost dim's cells
+    for size, stride in zip(sh[1:], st[1:]):  # each outer dim repeats what is inside it
+        for i in range(1, size):
+            np.add(a[:m], i * stride, out=a[i * m:(i + 1) * m])
+        m *= size
+    return a, keep
+
+
+def _last_write_before(reads: np.ndarray, writes: np.ndarray) -> np.ndarray:
+    """For each element k, the last element j < k that writes the cell k reads (-1: none):
+    every read and write sorted by (cell, time code: 2k for k's read, 2k + 1 for its write),
+    then the latest write so far carried along. Counted buffers, no NumPy temporaries."""
+    n = reads.size
+    span = 2 * n + 2
+    buf = Tensor._empty((9 * n,), dtypes.int64, "put_ (reads and writes)")._array()
+    keys, last, tmp, tmp2, prev = (buf[:2 * n], buf[2 * n:4 * n], buf[4 * n:6 * n],
+                                   buf[6 * n:8 * n], buf[8 * n:])
+    prev.fill(2)
+    prev[0] = 0
+    np.cumsum(prev, out=prev)  # 0, 2, 4 ...
+    np.multiply(reads, span, out=keys[:n])
+    np.add(keys[:n], prev, out=keys[:n])
+    np.multiply(writes, span, out=keys[n:])
+    np.add(keys[n:], prev, out=keys[n:])
+    keys[n:] += 1
+    keys.sort()
+    np.remainder(keys, span, out=tmp2)  # time codes
+    np.bitwise_and(tmp2, 1, out=tmp)  # 1: a write
+    np.add(keys, 1, out=last)
+    np.multiply(last, tmp, out=last)
+    last -= 1  # a write's key, -1 for a read
+    np.maximum.accumulate(last, out=last)  # the latest write so far
+    np.floor_divide(last, span, out=tmp)  # ... its cell
+    np.remainder(last, span, out=last)
+    np.floor_divide(last, 2, out=last)  # ... its element
+    np.floor_divide(keys, span, out=keys)
+    np.equal(tmp, keys, out=tmp)  # 1: the same cell as this event's
+    np.bitwise_and(tmp2, 1, out=keys)
+    np.subtract(1, keys, out=keys)  # 1: this event is a read
+    np.multiply(tmp, keys, out=tmp)
+    np.floor_divide(tmp2, 2, out=tmp2)  # this event's element
+    np.multiply(last, tmp, out=last)
+    np.add(last, tmp, out=last)
+    last -= 1  # the writer's element for a read that has one, else -1
+    prev.fill(-1)
+    np.maximum.at(prev, tmp2, last)
+    return prev
+
+
+def _put_in_order(self: Tensor, index: Tensor, source: Tensor, accumulate: bool) -> None:
+    """put_ whose source shares self's storage (where the overlap check lets it through):
+    torch reads each source element just before its own write, in TensorIterator's order over
+    (source, index), so a source cell written earlier is read new. Runs of elements that read
+    no cell written earlier in the same run are gathered, then written, together."""
+    if index._shape != source._shape:  # torch walks index.reshape(source.sizes())
+        with grad_mode.no_grad():
+            index = index.reshape(source._shape)
+    sh, st = iteration_dims(source._shape, [source._stride, index._stride])
+    reads, keep_r = _in_order(source, sh, st[0], "put_ (source cells)")
+    idx, keep_i = _in_order(index, sh, st[1], "put_ (index)")
+    n = self.numel()
+    writes = idx  # logical position -> storage cell, in place
+    np.remainder(idx, n, out=writes)
+    if not (self._array().flags.c_contiguous and self._offset == 0):
+        tmp_t = Tensor._empty((idx.size,), dtypes.int64, "put_ (coordinates)")
+        rem_t = Tensor._empty((idx.size,), dtypes.int64, "put_ (coordinates)")
+        tmp, rem = tmp_t._array(), rem_t._array()
+        np.copyto(rem, writes)
+        writes.fill(self._offset)
+        for size, stride in zip(reversed(self._shape), reversed(self._stride)):
+            np.remainder(rem, size, out=tmp)
+            np.multiply(tmp, stride, out=tmp)
+            np.add(writes, tmp, out=writes)
+            np.floor_divide(rem, size, out=rem)
+    flat = self._storage.typed(self.dtype.np)
+    vals = Tensor._empty((idx.size,), self.dtype, "put_ (source values)")._array()
+
+    def run(a: int, b: int) -> None:
+        np.take(flat, reads[a:b], out=vals[a:b], mode="clip")  # (raise: a buffer)
+        if accumulate:
+            np.add.at(flat, writes[a:b], vals[a:b])
+        else:
+            flat[writes[a:b]] = vals[a:b]
+
+    prev = _last_write_before(reads, writes)
+    start = 0
+    for b in range(0, idx.size, 4096):  # (flatnonzero by pieces: its result isn't counted)
+        for k in np.flatnonzero(prev[b: b + 4096] >= 0):
+            if prev[b + k] >= start:  # reads a cell this run wrote: starts the next run
+                run(start, b + k)
+                start = int(b + k)
+    run(start, idx.size)
+    del keep_r, keep_i
 
 
 def _put_args(op: str, index, source, accumulate, positional: bool) -> None:
