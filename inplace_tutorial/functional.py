@@ -27,6 +27,7 @@ from .ops.fill_draw import fill
 from .ops.index_put import bind
 from .ops.index_reduce import index_reduce_function as index_reduce
 from .ops.kron import kron_function
+from .ops.meshgrid import cartesian_prod, meshgrid
 from .ops.nanmean import nanmean_function
 from .ops.pad_nd import constant_pad_nd
 from .ops.repeat_interleave import repeat_interleave_function
@@ -39,6 +40,7 @@ from .ops.tensor_split import (
     vsplit_function,
 )
 from .ops.tensordot import inner_function
+from .ops.vander import vander
 from .ops.var_mean import std_mean, var_mean
 from .tensor import Tensor
 from .tensor_new import tensor
@@ -349,6 +351,7 @@ for _name in _LOGADDEXP:
     globals()[_name] = _method(_name)
     _OUT.add(_name)
 __all__ += _LOGADDEXP
+__all__ += ["cartesian_prod", "meshgrid", "vander"]  # (ops/meshgrid.py, ops/vander.py)
 
 # activations with no Tensor method (ops/activation.py): torch.celu(x, alpha) ...; the in-place
 # forms are in functional_inplace.py, the F.* ones in nn/functional_activations.py
