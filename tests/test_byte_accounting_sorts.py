@@ -77,6 +77,8 @@ SORTS = {
     "mode float32 ties, NaN and zeros": (lambda a: a.mode(1), F32, 7, TIED),
     "mode bfloat16 ties and NaN, lines along dim 0": (lambda a: a.t().contiguous().mode(0),
                                                       BF16, 9, TIED),
+    "mode float16 short lines with NaN (a chunk's at once)": (lambda a: a.mode(1), F16, 7,
+                                                              (8192, 12)),
     "mode float64 few ties, one NaN a line": (lambda a: a.index_fill(1, _ONE, float("nan"))
                                               .mode(1), F64, None, LONG),
 }

@@ -139,6 +139,28 @@ def _nan_line(s: np.ndarray, o: np.ndarray, bufs: tuple) -> int:
     return int(pos[at[0, 0]])
 
 
+def _short_nan_lines(lines: np.ndarray) -> np.ndarray:
+    """_nan_line for lines of at most _THRESHOLD (``lines``: (L, n), a chunk's lines holding
+    NaN, at most _LINE_CHUNK values), all at once: std::sort is one insertion sort there, done
+    a step for every line together: value i goes to the front if it is smaller than the
+    first, else left past the run of larger values just before it. The values themselves are
+    the keys (as float64, exact). Returns the (L, 1) indices."""
+    keys = lines.astype(np.float64)
+    pos = np.broadcast_to(np.arange(lines.shape[-1]), lines.shape).copy()
+    for i in range(1, lines.shape[-1]):
+        v, p = keys[:, i:i + 1], pos[:, i:i + 1]
+        larger = (v < keys[:, :i])[:, ::-1]  # from i - 1 leftwards
+        run = np.where(larger.all(axis=1), i, np.argmin(larger, axis=1))
+        to = np.where(v[:, 0] < keys[:, 0], 0, i - run)[:, None]
+        cell = np.arange(i + 1)
+        source = cell - (cell > to)  # cells after ``to`` take their left neighbour's value
+        for a, x in ((keys, v), (pos, p)):
+            a[:, :i + 1] = np.where(cell == to, x, np.take_along_axis(a[:, :i + 1], source, 1))
+    at = _first_longest_runs(keys, np.empty(keys.shape, bool), np.empty(keys.shape, bool),
+                             np.empty(keys.shape, np.int64), np.arange(keys.shape[-1]))
+    return np.take_along_axis(pos, at, axis=-1)
+
+
 def _nan_buffers(n: int) -> tuple:
     """Counted buffers for _nan_line on lines of n: keys, positions, a bool, _std_sort's Work."""
     parts = [(np.float64, n), (np.int64, n), (np.bool_, n), *_std_sort.Work.parts(n)]
@@ -204,7 +226,14 @@ def mode(self, dim: int = -1, keepdim: bool = False):
         at = _first_longest_runs(s, bufs[1], bufs[2], bufs[0], ramp_n)
         idxs[part] = np.take_along_axis(o, at, axis=-1).reshape(idxs[part].shape)
         vals[part] = np.take_along_axis(s, at, axis=-1).reshape(vals[part].shape)
-        if floats:  # (NaN sorts last: a line holds one if its last value is NaN)
+        if floats and n <= _THRESHOLD:  # short lines: all of a chunk's NaN lines at once
+            nan_at = _isnan(s[..., -1])  # (NaN sorts last: a line holds one if its last is)
+            if nan_at.any():
+                line = lines[part][nan_at]
+                p = _short_nan_lines(line)
+                idxs[part][nan_at] = p
+                vals[part][nan_at] = np.take_along_axis(line, p, axis=-1)
+        elif floats:
             for w in map(tuple, np.argwhere(_isnan(s[..., -1]))):
                 nan_bufs = nan_bufs or _nan_buffers(n)
                 p = _nan_line(s[w], o[w], nan_bufs)
