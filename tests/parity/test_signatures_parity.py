@@ -140,8 +140,8 @@ def test_function_forms_word_for_word(torch_mod, core, code):
 
 HAND_WRITTEN = {  # forms an op module keeps for its own refusals -> the method they belong to
     ("sorting", "_SORT_FORMS"): "argsort", ("reduce", "_DIM_FORMS"): "sum",
-    ("reduce", "_VAR_FORMS"): "var", ("reduce", "_MAX_FORMS"): "max",
-    ("any_all", "_FORMS"): "all", ("tensor_shape", "_SPLIT_FORMS"): "tensor_split",
+    ("var_std", "_VAR_FORMS"): "var", ("max_min", "_MAX_FORMS"): "max",
+    ("any_all", "_FORMS"): "all", ("tensor_split", "_SPLIT_FORMS"): "tensor_split",
     ("indexing", "_NARROW_FORMS"): "narrow", ("masking", "_WHERE_FORMS"): "where",
     ("views", "_VIEW_FORMS"): "view", ("views", "_SQUEEZE_FORMS"): "squeeze",
     ("selection", "_MEDIAN_FORMS"): "median", ("reduce_ops", "_PROD_FORMS"): "prod",
