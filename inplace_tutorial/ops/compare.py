@@ -51,6 +51,22 @@ def _clip(lo, hi):
     return kernel
 
 
+def _clip_numbers(lo, hi, rd):
+    """The kernel for number bounds. Like PyTorch's (``min.to<scalar_t>()``), it first
+    converts each bound to the common dtype with c10's checked conversion: a bound the type
+    can't hold is refused before anything is written (70000 for float16, 1e39 for float32,
+    300 for int8), an int wraps into an unsigned type (-1 is 255 in uint8). The conversion
+    runs inside the kernel, so autograd's in-place checks still come first."""
+    fills = any(isinstance(b, float) and b != b for b in (lo, hi))  # (a NaN: no conversion)
+
+    def kernel(x, out, dtype):
+        checked = [None if b is None or fills else dtypes.checked_scalar(b, rd)
+                   for b in (lo, hi)]
+        _clip(*(checked if not fills else (lo, hi)))(x, out, dtype)
+    kernel.rounds_16_bits_itself = _clip(lo, hi).rounds_16_bits_itself
+    return kernel
+
+
 def _clamp_args(op: str, min, max) -> None:
     """PyTorch's order: the argument types (before any write), then 'at least one bound'."""
     check_overloads(op, ["min", "max"], (min, max), optional=True)
@@ -123,7 +139,8 @@ def clamp(self, min=None, max=None) -> Tensor:
     if _tensor_bounds(min, max):
         return _clamp_tensor("clamp_tensor", self, min, max)
     rd = dtype_rules.clamp_result("clamp", self, min, max)
-    return _new("clamp", False, _clip(min, max), self, result_dtype=rd, min=min, max=max)
+    return _new("clamp", False, _clip_numbers(min, max, rd), self, result_dtype=rd, min=min,
+                max=max)
 
 
 @binding()
@@ -133,7 +150,8 @@ def clamp_(self, min=None, max=None) -> Tensor:
     if _tensor_bounds(min, max):
         return _clamp_tensor_("clamp_tensor", self, min, max)
     rd = dtype_rules.clamp_result("clamp", self, min, max, inplace=True)
-    return _inplace("clamp", False, _clip(min, max), self, result_dtype=rd, min=min, max=max)
+    return _inplace("clamp", False, _clip_numbers(min, max, rd), self, result_dtype=rd,
+                    min=min, max=max)
 
 
 @binding()
@@ -143,7 +161,8 @@ def clamp_min(self, min) -> Tensor:
     if isinstance(min, Tensor):
         return _clamp_tensor("clamp_min_tensor", self, min, None)
     rd = dtype_rules.clamp_result("clamp_min", self, min)
-    return _new("clamp_min", False, _clip(min, None), self, result_dtype=rd, min=min)
+    return _new("clamp_min", False, _clip_numbers(min, None, rd), self, result_dtype=rd,
+                min=min)
 
 
 @binding()
@@ -155,7 +174,8 @@ def clamp_min_(self, min) -> Tensor:
     if isinstance(min, Tensor):
         return _clamp_tensor_("clamp_min_tensor", self, min, None)
     rd = dtype_rules.clamp_result("clamp_min", self, min, inplace=True)
-    return _inplace("clamp_min", False, _clip(min, None), self, result_dtype=rd, min=min)
+    return _inplace("clamp_min", False, _clip_numbers(min, None, rd), self, result_dtype=rd,
+                    min=min)
 
 
 @binding()
@@ -165,7 +185,8 @@ def clamp_max(self, max) -> Tensor:
     if isinstance(max, Tensor):
         return _clamp_tensor("clamp_max_tensor", self, None, max)
     rd = dtype_rules.clamp_result("clamp_max", self, max)
-    return _new("clamp_max", False, _clip(None, max), self, result_dtype=rd, max=max)
+    return _new("clamp_max", False, _clip_numbers(None, max, rd), self, result_dtype=rd,
+                max=max)
 
 
 @binding()
@@ -177,7 +198,8 @@ def clamp_max_(self, max) -> Tensor:
     if isinstance(max, Tensor):
         return _clamp_tensor_("clamp_max_tensor", self, None, max)
     rd = dtype_rules.clamp_result("clamp_max", self, max, inplace=True)
-    return _inplace("clamp_max", False, _clip(None, max), self, result_dtype=rd, max=max)
+    return _inplace("clamp_max", False, _clip_numbers(None, max, rd), self, result_dtype=rd,
+                    max=max)
 
 
 @binding()

@@ -177,6 +177,49 @@ def clamp_to_tensors_out_and_nan_self_overlap(t):
     return out
 
 
+@prog
+def clamp_number_bounds_checked_conversion(t):
+    """A number bound goes through c10's checked conversion to the common dtype before the
+    kernel writes anything: too large for the type is refused (float16, bfloat16, float32,
+    int8), an int wraps into uint8; a NaN bound fills without converting the other one; a
+    leaf that requires grad is refused first."""
+    def attempt(f):
+        try:
+            r = f()
+            return ("ok", bits(r) if r.dtype.is_floating_point else r, str(r.dtype))
+        except Exception as e:  # noqa: BLE001 (the error's type and text are the observation)
+            return (type(e).__name__, str(e))
+
+    h = t.tensor([1.0, -2.0, 3.0]).half()
+    out = {
+        "half_max": attempt(lambda: h.clamp(0.1, 70000)),
+        "half_min_": attempt(lambda: h.clone().clamp_min_(70000.0)),
+        "half_max_": attempt(lambda: h.clone().clamp_max_(-1e6)),
+        "half_65504": attempt(lambda: h.clamp_max(65504.0)),
+        "half_65519": attempt(lambda: h.clamp_max(65519.0)),
+        "half_int": attempt(lambda: h.clamp(0, 100000)),
+        "half_inf": attempt(lambda: h.clamp(0, float("inf"))),
+        "half_0d": attempt(lambda: t.tensor(1.0).half().clamp(0, 70000)),
+        "half_empty": attempt(lambda: t.empty(0).half().clamp(0, 70000)),
+        "half_nan_and_big": attempt(lambda: h.clamp(float("nan"), 70000)),
+        "bf16_big": attempt(lambda: h.bfloat16().clamp_max(3.395e38)),
+        "bf16_huge": attempt(lambda: h.bfloat16().clamp_max(1e39)),
+        "f32_huge": attempt(lambda: t.tensor([1.0]).clamp(0, 1e39)),
+        "f32_min_huge": attempt(lambda: t.tensor([1.0]).clamp_min(-1e39)),
+        "f64_big": attempt(lambda: t.tensor([1.0], dtype=t.float64).clamp(0, 1e300)),
+        "i8_300": attempt(lambda: t.tensor([1], dtype=t.int8).clamp(0, 300)),
+        "i8_max_300": attempt(lambda: t.tensor([1], dtype=t.int8).clamp_max(300)),
+        "u8_min_-1": attempt(lambda: t.tensor([1], dtype=t.uint8).clamp_min(-1)),
+        "u8_-1_3": attempt(lambda: t.tensor([5], dtype=t.uint8).clamp(-1, 3)),
+        "i8_float": attempt(lambda: t.tensor([1], dtype=t.int8).clamp(0.5, 300.5)),
+    }
+    y = t.tensor([1, 1], dtype=t.int8)
+    out["i8_inplace_untouched"] = (attempt(lambda: y.clamp_(0, 300)), y, y._version)
+    x = t.ones(2, dtype=t.float16, requires_grad=True)
+    out["leaf_first"] = attempt(lambda: x.clamp_(0, 70000))
+    return out
+
+
 @pytest.mark.parametrize("prog", prog.params())
 def test_clamp_bits_parity(prog, torch_mod, core):
     check_parity(prog, torch_mod, core)
