@@ -50,7 +50,9 @@ class Node:
         return type(self).__name__
 
     def __repr__(self) -> str:
-        return f"<{self.name()} object>"
+        # Python's default repr, as torch's nodes have: the class, not name() (CopySlices,
+        # whose name() is "torch::autograd::CopySlices"), and the address
+        return f"<{type(self).__name__} object at {id(self):#x}>"
 
     # --- saved values, as grad_fn._saved_self etc. ---
     def __getattr__(self, attr: str):
@@ -58,7 +60,7 @@ class Node:
             key = attr[len("_saved_"):]  # a key starting with "_" is the core's own, not shown
             saved = object.__getattribute__(self, "_saved")
             if key in saved:
-                return saved[key].unpack()
+                return saved[key].unpack_saved()  # the tensor itself, for a saved input
             attrs = object.__getattribute__(self, "_attrs")
             formula = type(self)._formula
             if key in attrs:

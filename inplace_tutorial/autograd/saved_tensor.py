@@ -28,7 +28,7 @@ class SavedTensor:
 
     __slots__ = ("_storage", "_shape", "_stride", "_offset", "_dtype", "_vc", "version",
                  "_producer", "field", "_node", "_released", "_requires_grad", "_is_output",
-                 "_tensor", "_weak_fn", "_view_of", "__weakref__")
+                 "_tensor", "_weak_fn", "_view_of", "_unpacked", "__weakref__")
 
     def __init__(self, t: Tensor, field: str, node: Node, producer: tuple | None,
                  is_output: bool = False, requires_grad: bool | None = None):
@@ -55,6 +55,7 @@ class SavedTensor:
         self.field = field
         self._node = weakref.ref(node)
         self._released = False
+        self._unpacked = None  # the last tensor _saved_<field> gave out (weakly), see below
         saved = t._storage._saved
         if saved is None:
             saved = t._storage._saved = weakref.WeakSet()
@@ -84,6 +85,34 @@ class SavedTensor:
                          vc=self._vc)
         t._requires_grad = self._requires_grad
         return t
+
+    def unpack_saved(self) -> Tensor:
+        """``grad_fn._saved_<field>`` as PyTorch's SavedVariable::unpack hands it to Python.
+
+        A saved input is the tensor itself (``(x * y).grad_fn._saved_self is x``): PyTorch
+        keeps the original, whose Python object comes back. The core keeps it weakly (a
+        strong hold could close a cycle, ``x.mul_(x)`` saving x under its own new node), so
+        once it is gone a stand-in is made, with the original's grad_fn, and given out again
+        while it lives. A saved output is a new tensor each time, whose grad_fn is the node
+        that saved it (``r.grad_fn._saved_result.grad_fn is r.grad_fn``)."""
+        self.check()
+        if self._is_output:
+            t = self.unpack()
+            t._grad_fn, t._output_nr = self._producer_node(), self._producer[1]
+            return t
+        for ref in (self._tensor, self._unpacked):
+            t = ref() if ref is not None else None
+            if t is not None and t._storage is self._storage:
+                return t
+        t = self.unpack()
+        node = self._producer_node()
+        if node is not None:
+            t._grad_fn, t._output_nr = node, self._producer[1]
+        self._unpacked = weakref.ref(t)
+        return t
+
+    def _producer_node(self):
+        return self._producer[0]() if self._producer is not None else None
 
     def _producer_now(self) -> str | None:
         fn = self._weak_fn() if self._weak_fn is not None else None
@@ -192,6 +221,10 @@ class SavedTensorList:
     def unpack(self) -> tuple:
         self.check()
         return tuple(None if s is None else s.unpack() for s in self.items)
+
+    def unpack_saved(self) -> tuple:
+        self.check()
+        return tuple(None if s is None else s.unpack_saved() for s in self.items)
 
 def producer_of(t: Tensor, node: Node | None = None, output_nr: int = 0):
     """Who produced a saved tensor, as (weakref to node, output_nr); formatted only for an
