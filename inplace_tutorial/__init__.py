@@ -30,7 +30,11 @@ from .creation import (
     ones,
     ones_like,
     rand,
+    rand_like,
     randn,
+    randn_like,
+    tril_indices,
+    triu_indices,
     zeros,
     zeros_like,
 )
@@ -67,10 +71,11 @@ from .layout import (  # torch.channels_last ... (torch.memory_format objects)
     preserve_format,
     strided,
 )
+from .ops.random_factories import randint, randint_like, randperm
 from .range_factories import arange, linspace, logspace
 from .storage import UntypedStorage
 from .tensor import Size, Tensor
-from .tensor_new import from_numpy, tensor
+from .tensor_new import as_tensor, from_numpy, tensor
 
 __version__ = "0.1.0"
 
@@ -87,7 +92,8 @@ __all__ = ["Size", "Tensor", "UntypedStorage", "arange", "bfloat16", "bool", "ca
            "is_grad_enabled", "is_inference_mode_enabled", "linalg", "linspace", "logspace",
            "long",
            "manual_seed", "memory", "no_grad", "ones", "ones_like", "promote_types", "rand",
-           "randn", "result_type",
+           "rand_like", "randint", "randint_like", "randn", "randn_like", "randperm",
+           "result_type", "as_tensor", "tril_indices", "triu_indices",
            "set_grad_enabled", "short", "tensor", "uint8", "where", "zeros", "zeros_like"]
 
 

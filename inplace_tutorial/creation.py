@@ -33,7 +33,7 @@ from .storage import UntypedStorage
 from .tensor import Tensor, check_memory_format
 
 
-def _shape(op: str, size: tuple, varargs: bool = True, kwargs: dict | None = None) -> tuple:
+def factory_size(op: str, size: tuple, varargs: bool = True, kwargs: dict | None = None) -> tuple:
     """A ``tuple of ints size`` as PyTorch's binding reads it (``zeros(2, 3)``,
     ``zeros((2, 3))`` or ``zeros(size=(2, 3))``), then its negative-size check (zeros words it
     its own way)."""
@@ -48,7 +48,7 @@ def _shape(op: str, size: tuple, varargs: bool = True, kwargs: dict | None = Non
     return shape
 
 
-def _check_options(op: str, dtype, requires_grad, layout=None, device=None,
+def factory_options(op: str, dtype, requires_grad, layout=None, device=None,
                    pin_memory=None) -> bool:
     """The keyword arguments every factory takes (torch's ``ScalarType? dtype=None, Layout?
     layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False``:
@@ -108,10 +108,10 @@ def _fill_out(op: str, out: Tensor, shape: tuple, dtype, fill, requires_grad: bo
     value = dtypes.checked_scalar(fill, out.dtype, "fill", math.prod(shape))
     resize_(out, shape)
     out._vc.write(lambda: out._array().fill(value), op)
-    return _finish(out, requires_grad)
+    return finish_factory(out, requires_grad)
 
 
-def _finish(t: Tensor, requires_grad: bool) -> Tensor:
+def finish_factory(t: Tensor, requires_grad: bool) -> Tensor:
     if requires_grad:
         if not t.dtype.is_floating_point:
             raise RuntimeError(
@@ -148,21 +148,21 @@ def empty(*size, dtype: dtypes.dtype | None = None, requires_grad: bool | None =
           memory_format=None, **kwargs) -> Tensor:
     """torch.empty; ``memory_format=torch.channels_last`` lays a 4-D tensor out NHWC (the only
     factory of PyTorch's that takes it: zeros, new_empty and empty_strided refuse it)."""
-    requires_grad = _check_options("empty", dtype, requires_grad, layout, device, pin_memory)
+    requires_grad = factory_options("empty", dtype, requires_grad, layout, device, pin_memory)
     check_memory_format("empty", memory_format, optional=True)
-    shape = _shape("empty", size, kwargs=kwargs)
+    shape = factory_size("empty", size, kwargs=kwargs)
     if out is not None:
         return _empty_out(out, shape, dtype, memory_format, requires_grad)
     dtype = dtype or dtypes.float32
     if memory_format is None or memory_format.rank is None and memory_format is not \
             preserve_format:  # (contiguous_format)
-        return _finish(Tensor._empty(shape, dtype, "empty"), requires_grad)
+        return finish_factory(Tensor._empty(shape, dtype, "empty"), requires_grad)
     if memory_format is preserve_format:
         raise RuntimeError("unsupported memory format Preserve")
     check_rank(memory_format, shape)
     out = empty_strided(shape, format_strides(memory_format, shape), dtype)
     out._storage.op = "empty"
-    return _finish(out, requires_grad)
+    return finish_factory(out, requires_grad)
 
 
 def _empty_out(out: Tensor, shape: tuple, dtype, memory_format, requires_grad: bool) -> Tensor:
@@ -175,64 +175,64 @@ def _empty_out(out: Tensor, shape: tuple, dtype, memory_format, requires_grad: b
         raise RuntimeError("cannot resize variables that require grad")
     if out._shape != shape:
         out._vc.write(lambda: resize_(out, shape), "resize_")
-    return _finish(out, requires_grad)
+    return finish_factory(out, requires_grad)
 
 
 @torch_function()
 def empty_strided(size, stride, dtype: dtypes.dtype | None = None, *, layout=None, device=None,
                   pin_memory: bool | None = None, requires_grad: bool | None = False
                   ) -> Tensor:
-    size = _shape("empty_strided", (size,), varargs=False)
+    size = factory_size("empty_strided", (size,), varargs=False)
     stride = int_list("empty_strided", "stride", (stride,), position=2, varargs=False)
-    requires_grad = _check_options("empty_strided", dtype, requires_grad, layout, device,
+    requires_grad = factory_options("empty_strided", dtype, requires_grad, layout, device,
                                    pin_memory)
     dtype = dtype or dtypes.float32
     if storage_nbytes(size, stride, dtype.itemsize) is None:
         raise RuntimeError(f"Storage size calculation overflowed with sizes={list(size)} and "
                            f"strides={list(stride)}")
     storage = UntypedStorage(storage_extent(size, stride), dtype.np, "empty_strided")
-    return _finish(Tensor._make(storage, size, stride, 0, dtype), requires_grad)
+    return finish_factory(Tensor._make(storage, size, stride, 0, dtype), requires_grad)
 
 
 @torch_function()
 def full(size, fill_value, dtype: dtypes.dtype | None = None,
          requires_grad: bool | None = False, *, layout=None, device=None,
          pin_memory: bool | None = None, out=None) -> Tensor:
-    shape = _shape("full", (size,), varargs=False)
+    shape = factory_size("full", (size,), varargs=False)
     if not is_number(fill_value):
         raise argument_error("full", "fill_value", 2, "Number", fill_value)
-    requires_grad = _check_options("full", dtype, requires_grad, layout, device, pin_memory)
+    requires_grad = factory_options("full", dtype, requires_grad, layout, device, pin_memory)
     if out is not None:
         return _fill_out("full", out, shape, dtype, fill_value, requires_grad)
     dtype = dtype or dtypes.scalar_dtype(fill_value)
     value = dtypes.checked_scalar(fill_value, dtype, "fill", math.prod(shape))
     t = Tensor._empty(shape, dtype, "full")
     t._array().fill(value)
-    return _finish(t, requires_grad)
+    return finish_factory(t, requires_grad)
 
 
 @torch_function()
 def zeros(*size, dtype: dtypes.dtype | None = None, requires_grad: bool | None = False,
           layout=None, device=None, pin_memory: bool | None = None, out=None, **kwargs) -> Tensor:
-    requires_grad = _check_options("zeros", dtype, requires_grad, layout, device, pin_memory)
-    shape = _shape("zeros", size, kwargs=kwargs)
+    requires_grad = factory_options("zeros", dtype, requires_grad, layout, device, pin_memory)
+    shape = factory_size("zeros", size, kwargs=kwargs)
     if out is not None:
         return _fill_out("zeros", out, shape, dtype, 0, requires_grad)
     t = Tensor._empty(shape, dtype or dtypes.float32, "zeros")
     t._array().fill(0)
-    return _finish(t, requires_grad)
+    return finish_factory(t, requires_grad)
 
 
 @torch_function()
 def ones(*size, dtype: dtypes.dtype | None = None, requires_grad: bool | None = False,
          layout=None, device=None, pin_memory: bool | None = None, out=None, **kwargs) -> Tensor:
-    requires_grad = _check_options("ones", dtype, requires_grad, layout, device, pin_memory)
-    shape = _shape("ones", size, kwargs=kwargs)
+    requires_grad = factory_options("ones", dtype, requires_grad, layout, device, pin_memory)
+    shape = factory_size("ones", size, kwargs=kwargs)
     if out is not None:
         return _fill_out("ones", out, shape, dtype, 1, requires_grad)
     t = Tensor._empty(shape, dtype or dtypes.float32, "ones")
     t._array().fill(1)
-    return _finish(t, requires_grad)
+    return finish_factory(t, requires_grad)
 
 
 @torch_function()
@@ -240,7 +240,7 @@ def eye(n: int, m: int | None = None, *, out=None, dtype: dtypes.dtype | None = 
         layout=None, device=None, pin_memory: bool | None = None,
         requires_grad: bool | None = False) -> Tensor:
     """An n x m matrix (m = n unless given) with ones on its diagonal, zeros elsewhere."""
-    requires_grad = _check_options("eye", dtype, requires_grad, layout, device, pin_memory)
+    requires_grad = factory_options("eye", dtype, requires_grad, layout, device, pin_memory)
     m = n if m is None else m
     if n < 0:
         raise RuntimeError(f"n must be greater or equal to 0, got {n}")
@@ -265,16 +265,16 @@ def eye(n: int, m: int | None = None, *, out=None, dtype: dtypes.dtype | None = 
         fill()
     else:
         out._vc.write(fill, "eye")
-    return _finish(t, requires_grad)
+    return finish_factory(t, requires_grad)
 
 
-def _like(t: Tensor, dtype, requires_grad: bool | None, fill, op: str,
+def new_like(t: Tensor, dtype, requires_grad: bool | None, fill, op: str,
           memory_format=preserve_format, placement: tuple = (None, None, None)) -> Tensor:
     if not isinstance(t, Tensor):
         raise argument_error(op, "input", 1, "Tensor", t)
     if op == "full_like" and not is_number(fill):
         raise argument_error(op, "fill_value", 2, "Number", fill)
-    requires_grad = _check_options(op, dtype, requires_grad, *placement)
+    requires_grad = factory_options(op, dtype, requires_grad, *placement)
     if memory_format is preserve_format or memory_format is None:
         strides = _dense_layout(t)
     else:
@@ -284,14 +284,14 @@ def _like(t: Tensor, dtype, requires_grad: bool | None, fill, op: str,
     out = _empty_preserving(t._shape, strides, dtype or t.dtype, op)
     if fill is not None:
         out._array().fill(fill)
-    return _finish(out, requires_grad)
+    return finish_factory(out, requires_grad)
 
 
 @torch_function()
 def empty_like(input: Tensor, dtype=None, requires_grad: bool | None = False,  # noqa: A002
                *, memory_format=preserve_format, layout=None, device=None,
                pin_memory: bool | None = None) -> Tensor:
-    return _like(input, dtype, requires_grad, None, "empty_like", memory_format,
+    return new_like(input, dtype, requires_grad, None, "empty_like", memory_format,
                  (layout, device, pin_memory))
 
 
@@ -299,7 +299,7 @@ def empty_like(input: Tensor, dtype=None, requires_grad: bool | None = False,  #
 def zeros_like(input: Tensor, dtype=None, requires_grad: bool | None = False,  # noqa: A002
                *, memory_format=preserve_format, layout=None, device=None,
                pin_memory: bool | None = None) -> Tensor:
-    return _like(input, dtype, requires_grad, 0, "zeros_like", memory_format,
+    return new_like(input, dtype, requires_grad, 0, "zeros_like", memory_format,
                  (layout, device, pin_memory))
 
 
@@ -307,7 +307,7 @@ def zeros_like(input: Tensor, dtype=None, requires_grad: bool | None = False,  #
 def ones_like(input: Tensor, dtype=None, requires_grad: bool | None = False,  # noqa: A002
               *, memory_format=preserve_format, layout=None, device=None,
               pin_memory: bool | None = None) -> Tensor:
-    return _like(input, dtype, requires_grad, 1, "ones_like", memory_format,
+    return new_like(input, dtype, requires_grad, 1, "ones_like", memory_format,
                  (layout, device, pin_memory))
 
 
@@ -315,31 +315,95 @@ def ones_like(input: Tensor, dtype=None, requires_grad: bool | None = False,  # 
 def full_like(input: Tensor, fill_value, dtype=None,  # noqa: A002
               requires_grad: bool | None = False, *, memory_format=preserve_format,
               layout=None, device=None, pin_memory: bool | None = None) -> Tensor:
-    return _like(input, dtype, requires_grad, fill_value, "full_like", memory_format,
+    return new_like(input, dtype, requires_grad, fill_value, "full_like", memory_format,
                  (layout, device, pin_memory))
+
+
+@torch_function()
+def rand_like(input: Tensor, *, generator: np.random.Generator | None = None,  # noqa: A002
+              memory_format=preserve_format, dtype=None, layout=None, device=None,
+              pin_memory: bool | None = None, requires_grad: bool | None = False) -> Tensor:
+    """empty_like(input) filled from [0, 1) (float dtypes only, as torch's uniform kernel)."""
+    t = new_like(input, dtype, requires_grad, None, "rand_like", memory_format,
+              (layout, device, pin_memory))
+    _draw(t, (generator or default_generator()).random, "check_uniform_bounds")
+    return t
+
+
+@torch_function()
+def randn_like(input: Tensor, *, generator: np.random.Generator | None = None,  # noqa: A002
+               memory_format=preserve_format, dtype=None, layout=None, device=None,
+               pin_memory: bool | None = None, requires_grad: bool | None = False) -> Tensor:
+    """empty_like(input) filled from the standard normal (float dtypes only)."""
+    t = new_like(input, dtype, requires_grad, None, "randn_like", memory_format,
+              (layout, device, pin_memory))
+    _draw(t, (generator or default_generator()).standard_normal, "normal_kernel_cpu")
+    return t
+
+
+def _tri_indices(op: str, row: int, col: int, offset: int, dtype, requires_grad,
+                 placement: tuple, lower: bool) -> Tensor:
+    """The (2, N) row and column indices of the lower (upper) triangle, row by row."""
+    requires_grad = factory_options(op, dtype, requires_grad, *placement)
+    dtype = dtype or dtypes.int64
+    if row < 0:
+        raise RuntimeError(f"row must be non-negative, got{row}")
+    if col < 0:
+        raise RuntimeError(f"col must be non-negative, got{col}")
+    if dtype.is_floating_point or dtype is dtypes.bool_:
+        raise NotImplementedError(f'"{op}" not implemented for \'{dtype.short}\'')
+    # per row r: columns [0, r + offset] (lower) or [r + offset, col) (upper), clipped
+    counts = [max(0, min(col, r + offset + 1)) if lower else max(0, col - max(0, r + offset))
+              for r in range(row)]
+    n = sum(counts)
+    t = Tensor._empty((2, n), dtype, op)
+    a = t._array()
+    k = 0
+    for r, c in enumerate(counts):
+        first = 0 if lower else max(0, r + offset)
+        a[0, k:k + c] = r
+        np.copyto(a[1, k:k + c], np.arange(first, first + c), casting="unsafe")
+        k += c
+    return finish_factory(t, requires_grad)
+
+
+@torch_function()
+def tril_indices(row: int, col: int, offset: int = 0, *, dtype=None, layout=None, device=None,
+                 pin_memory: bool | None = None, requires_grad: bool | None = False) -> Tensor:
+    """Indices of a row x col matrix's lower triangle (diagonal ``offset`` and below)."""
+    return _tri_indices("tril_indices", row, col, offset, dtype, requires_grad,
+                        (layout, device, pin_memory), True)
+
+
+@torch_function()
+def triu_indices(row: int, col: int, offset: int = 0, *, dtype=None, layout=None, device=None,
+                 pin_memory: bool | None = None, requires_grad: bool | None = False) -> Tensor:
+    """Indices of a row x col matrix's upper triangle (diagonal ``offset`` and above)."""
+    return _tri_indices("triu_indices", row, col, offset, dtype, requires_grad,
+                        (layout, device, pin_memory), False)
 
 
 @torch_function()
 def randn(*size, dtype: dtypes.dtype | None = None, requires_grad: bool | None = False,
           generator: np.random.Generator | None = None, layout=None, device=None,
           pin_memory: bool | None = None, **kwargs) -> Tensor:
-    requires_grad = _check_options("randn", dtype, requires_grad, layout, device, pin_memory)
+    requires_grad = factory_options("randn", dtype, requires_grad, layout, device, pin_memory)
     dtype = dtype or dtypes.float32
-    t = Tensor._empty(_shape("randn", size, kwargs=kwargs), dtype, "randn")
+    t = Tensor._empty(factory_size("randn", size, kwargs=kwargs), dtype, "randn")
     gen = generator or default_generator()
     _draw(t, gen.standard_normal, "normal_kernel_cpu")
-    return _finish(t, requires_grad)
+    return finish_factory(t, requires_grad)
 
 
 @torch_function()
 def rand(*size, dtype: dtypes.dtype | None = None, requires_grad: bool | None = False,
          generator: np.random.Generator | None = None, layout=None, device=None,
          pin_memory: bool | None = None, **kwargs) -> Tensor:
-    requires_grad = _check_options("rand", dtype, requires_grad, layout, device, pin_memory)
+    requires_grad = factory_options("rand", dtype, requires_grad, layout, device, pin_memory)
     dtype = dtype or dtypes.float32
-    t = Tensor._empty(_shape("rand", size, kwargs=kwargs), dtype, "rand")
+    t = Tensor._empty(factory_size("rand", size, kwargs=kwargs), dtype, "rand")
     _draw(t, (generator or default_generator()).random, "check_uniform_bounds")
-    return _finish(t, requires_grad)
+    return finish_factory(t, requires_grad)
 
 
 def _draw(t: Tensor, sample, kernel: str) -> None:

@@ -16,7 +16,7 @@ import numpy as np
 from . import dtypes
 from .arg_parser import argument_error, is_number
 from .call_site import call_keywords
-from .creation import _check_options, _finish, out_dtype, refuse_grad, resize_
+from .creation import factory_options, finish_factory, out_dtype, refuse_grad, resize_
 from .function_parser import torch_function
 from .tensor import Tensor
 
@@ -32,7 +32,7 @@ def arange(start=_NOT_GIVEN, end=None, step=1, dtype: dtypes.dtype | None = None
            pin_memory: bool | None = None, out=None) -> Tensor:
     """torch.arange's three forms (end), (start, end), (start, end, step); a call that fits
     none (``arange()``, ``arange(start=1)``) is refused by torch's parser in its words."""
-    requires_grad = _check_options("arange", dtype, requires_grad, layout, device, pin_memory)
+    requires_grad = factory_options("arange", dtype, requires_grad, layout, device, pin_memory)
     if out is not None:  # the result takes out's dtype
         dtype = out_dtype("arange", out, dtype)
         refuse_grad("arange", out)
@@ -69,8 +69,8 @@ def arange(start=_NOT_GIVEN, end=None, step=1, dtype: dtypes.dtype | None = None
             np.multiply(np.arange(s, e, dtype=np.float64), step, out=o[s:e], casting="unsafe")
     o += start
     if out is not None:
-        return _finish(_into(out, t), requires_grad)
-    return _finish(t, requires_grad)
+        return finish_factory(_into(out, t), requires_grad)
+    return finish_factory(t, requires_grad)
 
 
 def _into(out: Tensor, values: Tensor, op: str = "arange", warn: bool = True) -> Tensor:
@@ -205,12 +205,12 @@ def linspace(start, end, steps: int, *, out=None, dtype: dtypes.dtype | None = N
              layout=None, device=None, pin_memory: bool | None = None,
              requires_grad: bool | None = False) -> Tensor:
     """``steps`` values from start to end, both included (float32 unless dtype says)."""
-    requires_grad = _check_options("linspace", dtype, requires_grad, layout, device, pin_memory)
+    requires_grad = factory_options("linspace", dtype, requires_grad, layout, device, pin_memory)
     if out is not None:
         dtype = out_dtype("linspace", out, dtype)
         refuse_grad("linspace", out)
     t = _spaced("linspace", start, end, steps, dtype or dtypes.float32, None)
-    return _finish(_into(out, t, "linspace", warn=False) if out is not None else t,
+    return finish_factory(_into(out, t, "linspace", warn=False) if out is not None else t,
                    requires_grad)
 
 
@@ -219,12 +219,12 @@ def logspace(start, end, steps: int, base: float = 10.0, *, out=None,
              dtype: dtypes.dtype | None = None, layout=None, device=None,
              pin_memory: bool | None = None, requires_grad: bool | None = False) -> Tensor:
     """``base`` to the power of linspace(start, end, steps)'s values."""
-    requires_grad = _check_options("logspace", dtype, requires_grad, layout, device, pin_memory)
+    requires_grad = factory_options("logspace", dtype, requires_grad, layout, device, pin_memory)
     if out is not None:
         dtype = out_dtype("logspace", out, dtype)
         refuse_grad("logspace", out)
     t = _spaced("logspace", start, end, steps, dtype or dtypes.float32, base)
-    return _finish(_into(out, t, "logspace", warn=False) if out is not None else t,
+    return finish_factory(_into(out, t, "logspace", warn=False) if out is not None else t,
                    requires_grad)
 
 

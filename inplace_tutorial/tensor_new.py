@@ -12,7 +12,7 @@ import numpy as np
 from . import dtypes, storage
 from .arg_parser import argument_error, type_name
 from .copy_kernel import cast_into
-from .creation import _check_options, _dense_layout, _empty_preserving, _finish
+from .creation import _dense_layout, _empty_preserving, factory_options, finish_factory
 from .function_parser import torch_function
 from .layout import storage_extent
 from .storage import UntypedStorage
@@ -137,7 +137,7 @@ def tensor(data, *, dtype: dtypes.dtype | None = None, device=None,
     """A new tensor holding a copy of ``data`` (nested lists, scalars, NumPy arrays)."""
     if requires_grad is None:  # torch.tensor's requires_grad is a plain bool (no ``?``)
         raise argument_error("tensor", "requires_grad", None, "bool", None)
-    _check_options("tensor", dtype, requires_grad, None, device, pin_memory)
+    factory_options("tensor", dtype, requires_grad, None, device, pin_memory)
     if isinstance(data, Tensor):
         src, inferred = data.detach()._array(), data.dtype
     elif isinstance(data, np.ndarray):
@@ -149,7 +149,26 @@ def tensor(data, *, dtype: dtypes.dtype | None = None, device=None,
     dtype = dtype or inferred
     t = _empty_preserving(src.shape, _dense_layout(data), dtype, "tensor")
     cast_into(t._array(), src, dtype, "tensor")
-    return _finish(t, requires_grad)
+    return finish_factory(t, requires_grad)
+
+
+@torch_function()
+def as_tensor(data, dtype: dtypes.dtype | None = None, device=None) -> Tensor:
+    """``data`` as a tensor, without a copy where one isn't needed: a tensor of that dtype is
+    returned as it is (another dtype: ``data.to(dtype)``, with its graph), a NumPy array of that
+    dtype shares its memory (from_numpy); anything else is copied as torch.tensor copies."""
+    if dtype is not None and not isinstance(dtype, dtypes.dtype):
+        raise argument_error("as_tensor", "dtype", None, "torch.dtype", dtype)
+    factory_options("as_tensor", dtype, False, None, device)
+    if isinstance(data, Tensor):
+        return data if dtype is None or dtype is data.dtype else data.to(dtype)
+    if isinstance(data, np.ndarray) and data.dtype.isnative and (
+            dtype is None or dtypes.from_numpy_dtype(data.dtype) is dtype):
+        try:
+            return from_numpy(data)
+        except ValueError:  # negative or odd strides: copied instead
+            pass
+    return tensor(data, dtype=dtype)
 
 
 _NEGATIVE_STRIDES = ("At least one stride in the given numpy array is negative, and "
@@ -233,4 +252,4 @@ _NOT_A_SCALAR = {dtypes.BOOL: "'{}' object cannot be interpreted as an integer",
                  dtypes.FLOATING: "must be real number, not {}"}
 
 
-__all__ = ["from_numpy", "tensor"]
+__all__ = ["as_tensor", "from_numpy", "tensor"]

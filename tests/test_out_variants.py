@@ -107,7 +107,8 @@ NOT_POINTWISE |= {"cpu_loops"}  # the overlap walk's loop order (no ops of its o
 NOT_POINTWISE |= {"var_std", "max_min", "softmax", "addmm",  # split out of reduce.py, linalg.py
                   "tensor_split", "repeat_interleave",  # and tensor_shape.py
                   "multi_output_views",  # and indexing.py
-                  "workspace"}  # and tensor_iterator.py (no ops of its own)
+                  "workspace",  # and tensor_iterator.py (no ops of its own)
+                  "random_factories"}  # randint, randperm ... (no out=)
 NOT_POINTWISE |= {"padding"}  # F.pad's reflect/replicate kernels, circular copies (no out=)
 NOT_POINTWISE |= {"svd_out"}  # linalg.svd's and torch.svd's out= triples
 NOT_POINTWISE |= {"tensor_transformations", "atleast"}  # rot90, flips, ravel, atleast_Nd

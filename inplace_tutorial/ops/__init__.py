@@ -35,4 +35,5 @@ from . import diag, tensordot, kron  # noqa: F401
 from . import activation  # noqa: F401
 from . import logaddexp, nanmean, var_mean  # noqa: F401
 from . import meshgrid, vander  # noqa: F401
+from . import random_factories  # noqa: F401
 # isort: on

@@ -1,0 +1,103 @@
+"""torch.randint, randint_like and randperm (PyTorch's TensorFactories.cpp): a fresh tensor filled
+as random_(low, high) fills one (random_from_to.py's range checks and draw), or with a shuffled
+0 .. n-1. A fresh tensor's fill is no in-place op on anything the caller holds: ``_version``
+stays 0 and no node is made. The values come from the core's generator, so they are not
+torch's; the shapes, dtypes, ranges and refusals are.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from .. import dtypes
+from ..arg_parser import is_index
+from ..creation import factory_options, factory_size, finish_factory, new_like
+from ..function_parser import torch_function
+from ..generator import default_generator
+from ..layout import preserve_format
+from ..tensor import Tensor
+from .random import _draw_into
+from .random_from_to import _INT_DRAW, _random_range
+
+_RANDINT_NAMES = {2: ("high", "size"), 3: ("low", "high", "size")}
+
+
+def _fill_ints(t: Tensor, low: int, high: int, generator) -> Tensor:
+    """random_(low, high)'s checks, then its draw into ``t``, counted, without a version step."""
+    lo, hi = _random_range(t, "from", low, high)
+
+    def sample(gen, buf, idx):
+        flat = buf.reshape(-1)
+        for i in range(0, flat.size, _INT_DRAW):
+            part = flat[i:i + _INT_DRAW]
+            part[...] = gen.integers(lo, hi, size=part.size, dtype=np.int64, endpoint=True)
+
+    _draw_into(t._array(), np.dtype(np.int64), sample, "randint", generator)
+    return t
+
+
+@torch_function()
+def randint(*args, generator=None, dtype: dtypes.dtype | None = None, layout=None,
+            device=None, pin_memory: bool | None = None, requires_grad: bool | None = False,
+            **kwargs) -> Tensor:
+    """randint(high, size) or randint(low, high, size): integers from [low, high) (low 0),
+    int64 unless dtype says."""
+    given = [k for k in ("low", "high", "size") if k in kwargs]
+    names = _RANDINT_NAMES.get(len(args) + len(given))
+    if names is None or "out" in kwargs:
+        raise TypeError("randint() fits none of torch's forms")  # (torch_function words it)
+    bound = dict(zip(names, args)) | {k: kwargs.pop(k) for k in given}
+    if not all(is_index(bound[k]) for k in ("low", "high") if k in bound):
+        raise TypeError("randint() fits none of torch's forms")  # (torch_function words it)
+    requires_grad = factory_options("randint", dtype, requires_grad, layout, device, pin_memory)
+    size = factory_size("randint", (bound["size"],), varargs=False)
+    t = Tensor._empty(size, dtype or dtypes.int64, "randint")
+    _fill_ints(t, int(bound.get("low", 0)), int(bound["high"]), generator)
+    return finish_factory(t, requires_grad)
+
+
+@torch_function()
+def randint_like(input: Tensor, low, high=None, *, generator=None,  # noqa: A002
+                 memory_format=None, dtype=None, layout=None, device=None,
+                 pin_memory: bool | None = None, requires_grad: bool | None = False) -> Tensor:
+    """randint_like(input, high) or (input, low, high): input's shape, dtype and layout."""
+    low, high = (0, low) if high is None else (low, high)
+    if not (is_index(low) and is_index(high)):
+        raise TypeError("randint_like() fits none of torch's forms")  # (torch_function: words)
+    t = new_like(input, dtype, requires_grad, None, "randint_like",
+              preserve_format if memory_format is None else memory_format,
+              (layout, device, pin_memory))
+    return _fill_ints(t, int(low), int(high), generator)  # (a raw draw: no graph, no version)
+
+
+# the largest n whose 0 .. n-1 a dtype holds exactly (PyTorch checks Half's alone; the integer
+# types refuse n - 1 in c10's words)
+_HALF_LIMIT = 2049
+
+
+@torch_function()
+def randperm(n: int, *, generator=None, out=None, dtype: dtypes.dtype | None = None,
+             layout=None, device=None, pin_memory: bool | None = None,
+             requires_grad: bool | None = False) -> Tensor:
+    """A random permutation of 0 .. n-1: counted arange, shuffled in place."""
+    if out is not None:
+        raise NotImplementedError("inplace_tutorial: randperm(out=...) is not implemented; "
+                                  "write randperm(...) and copy_ it into the tensor")
+    requires_grad = factory_options("randperm", dtype, requires_grad, layout, device, pin_memory)
+    dtype = dtype or dtypes.int64
+    size = factory_size("randperm", ((n,),), varargs=False)
+    if dtype is dtypes.bool_:
+        raise NotImplementedError("\"randperm\" not implemented for 'Bool'")
+    if dtype is dtypes.float16 and n > _HALF_LIMIT:
+        raise RuntimeError(f"n cannot be greater than {_HALF_LIMIT} for Half type.")
+    if n and not dtype.is_floating_point:
+        dtypes.checked_scalar(n - 1, dtype, "fill")  # n - 1 must fit: c10's overflow words
+    t = Tensor._empty(size, dtype, "randperm")
+    a = t._array()
+    for s in range(0, n, _INT_DRAW):  # 0 .. n-1, a chunk of float64 positions at a time
+        np.copyto(a[s:s + _INT_DRAW], np.arange(s, min(n, s + _INT_DRAW), dtype=np.float64),
+                  casting="unsafe")
+    (generator or default_generator()).shuffle(a)  # in place: no n-sized temporary
+    return finish_factory(t, requires_grad)
+
+
+__all__ = ["randint", "randint_like", "randperm"]
