@@ -28,6 +28,7 @@ from ._chunked import ramp
 from .arg_checks import argument_error, check_int, saved, signed
 from .max_min import evenly_distribute_bw
 from .sorting import _LINE_CHUNK, _carve, _gather, _return_type, _sort_lines, _ties
+from .sorting_utils import quick_select_lines, rank_keys
 from .workspace import chunks
 
 KthvalueResult = _return_type("kthvalue")
@@ -118,6 +119,14 @@ def _pick(a: np.ndarray, dtype: dtypes.dtype, d: int, rank, op: str, replay
         here = np.take_along_axis(s, r, axis=-1)
         tie_at = (_same(np.take_along_axis(s, np.maximum(r - 1, 0), axis=-1), here) & (r > 0)) | (
             _same(np.take_along_axis(s, np.minimum(r + 1, n - 1), axis=-1), here) & (r < n - 1))
+        if replay is quick_select and n <= _LOCKSTEP:  # short lines: all at once
+            tied = tie_at[..., 0]
+            if tied.any():
+                keys = rank_keys(s[tied], o[tied])
+                p = quick_select_lines(keys, int(r.flat[0]))[:, None]
+                idxs[part][tied] = p
+                vals[part][tied] = np.take_along_axis(line[tied], p, axis=-1)
+            continue
         for w in map(tuple, np.argwhere(tie_at[..., 0])):
             _std_sort.tie_keys(_ties(s[w], *[t[:n - 1] for t in tie]), o[w], step, keys)
             p = replay(keys, int(r[w][0]), _std_sort.Work(*rest[6:]), here[w][0],
@@ -127,6 +136,10 @@ def _pick(a: np.ndarray, dtype: dtypes.dtype, d: int, rank, op: str, replay
             idxs[part][w] = p
             vals[part][w] = line[w][p]
     return values, indices
+
+
+_LOCKSTEP = 12  # lines up to this long are replayed together (sorting_utils.py): a chunk
+# holds 512 values, so longer lines come too few at a time for that to pay
 
 
 def _kth_rank(k: int):

@@ -1,0 +1,89 @@
+"""PyTorch's quick_select_template (SortingUtils.h) on many short lines at once.
+
+kthvalue picks with Sedgewick's median-of-three quickselect; where equal values surround the
+k-th, which of them it leaves at k is its doing. selection.py replays it line by line in
+whole-array steps; for short lines that costs more per line than the work itself, so here
+every line of a chunk takes its next step together: each line is in one phase of the loop
+(a new range, the left scan, the right scan, the swap of the pivot) and moves one step per
+round. Keys order the values (equal values equal keys, NaN the largest).
+"""
+from __future__ import annotations
+
+import numpy as np
+
+_START, _SCAN_I, _SCAN_J, _PLACE, _DONE = range(5)
+
+
+def _swap(arr: np.ndarray, rows: np.ndarray, a: np.ndarray, b: np.ndarray) -> None:
+    arr[rows, a], arr[rows, b] = arr[rows, b], arr[rows, a]
+
+
+def rank_keys(s: np.ndarray, o: np.ndarray) -> np.ndarray:
+    """Keys for quick_select_lines: each value's rank among its line's values (``s``: the lines
+    sorted stably, NaN last; ``o``: their order), equal values equal (NaN and NaN too, -0.0
+    and 0.0)."""
+    new = s[:, 1:] != s[:, :-1]
+    if s.dtype.kind == "f" or s.dtype.name == "bfloat16":
+        new &= ~(np.isnan(s[:, 1:]) & np.isnan(s[:, :-1]))
+    rank = np.zeros(s.shape, np.int64)
+    np.cumsum(new, axis=1, out=rank[:, 1:])
+    keys = np.empty_like(rank)
+    np.put_along_axis(keys, o, rank, axis=1)
+    return keys
+
+
+def quick_select_lines(keys: np.ndarray, k: int) -> np.ndarray:
+    """The position (in each line) quick_select_template leaves at ``k``, for every row of
+    ``keys`` (lines, n) at once (``keys`` is rearranged)."""
+    count, n = keys.shape
+    pos = np.broadcast_to(np.arange(n), keys.shape).copy()
+    lo, hi = np.zeros(count, np.int64), np.full(count, n - 1, np.int64)
+    i, j, piv = np.zeros(count, np.int64), np.zeros(count, np.int64), keys[:, 0].copy()
+    phase = np.full(count, _START)
+    while True:
+        now = [np.flatnonzero(phase == p) for p in range(_DONE)]
+        if not any(x.size for x in now):
+            return pos[np.arange(count), k]
+        rows = now[_START]
+        if rows.size:
+            a, b = lo[rows], hi[rows]
+            phase[rows[b <= a]] = _DONE
+            two = rows[b == a + 1]  # two left: ordered, done
+            if two.size:
+                c, d = lo[two], hi[two]
+                out = two[keys[two, c] > keys[two, d]]
+                for arr in (keys, pos):
+                    _swap(arr, out, lo[out], hi[out])
+                phase[two] = _DONE
+            rows = rows[b > a + 1]
+            a, b = lo[rows], hi[rows]
+            for arr in (keys, pos):  # the middle to L + 1, then the median of three to L
+                _swap(arr, rows, (a + b) >> 1, a + 1)
+            for x, y in ((a + 1, b), (a, b), (a + 1, a)):
+                more = keys[rows, x] > keys[rows, y]
+                for arr in (keys, pos):
+                    _swap(arr, rows[more], x[more], y[more])
+            i[rows], j[rows], piv[rows] = a + 1, b, keys[rows, a]
+            phase[rows] = _SCAN_I
+        rows = now[_SCAN_I]  # do i++ while arr[i] < piv
+        if rows.size:
+            i[rows] += 1
+            phase[rows[~(keys[rows, i[rows]] < piv[rows])]] = _SCAN_J
+        rows = now[_SCAN_J]  # do j-- while arr[j] > piv; then swap, or the scans crossed
+        if rows.size:
+            j[rows] -= 1
+            stop = rows[~(keys[rows, j[rows]] > piv[rows])]
+            crossed = stop[j[stop] < i[stop]]
+            swap = stop[j[stop] >= i[stop]]
+            for arr in (keys, pos):
+                _swap(arr, swap, i[swap], j[swap])
+            phase[swap] = _SCAN_I
+            phase[crossed] = _PLACE
+        rows = now[_PLACE]  # the pivot to j; the side holding k is next
+        if rows.size:
+            for arr in (keys, pos):
+                _swap(arr, rows, lo[rows], j[rows])
+            jr = j[rows]
+            lo[rows] = np.where(jr <= k, i[rows], lo[rows])
+            hi[rows] = np.where(jr >= k, jr - 1, hi[rows])
+            phase[rows] = _START
