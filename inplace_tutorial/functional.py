@@ -7,6 +7,7 @@ import re
 from . import dtypes, function_parser
 from .arg_parser import argument_error, binds, numpy_aliases
 from .call_site import call_keywords
+from .functional_inplace import dropout_impl
 from .ops import (  # noqa: F401
     activation,
     joining,
@@ -360,3 +361,12 @@ selu = function_parser.torch_function("selu")(activation.selu)
 rrelu = function_parser.torch_function("rrelu")(activation.rrelu)
 threshold = function_parser.torch_function("threshold")(activation.threshold)
 __all__ += ["celu", "rrelu", "selu", "threshold"]
+
+
+@function_parser.torch_function()
+def dropout(input: Tensor, p: float, train: bool) -> Tensor:  # noqa: A002
+    """torch.dropout(input, p, train): ATen's dropout (functional_inplace.dropout_impl)."""
+    return dropout_impl(input, p, train, False)
+
+
+__all__ += ["dropout"]

@@ -11,6 +11,7 @@ makes from its lists (``relu_``, ``exp_``, ``clamp_``, ``addmm_`` ...) stay ther
 from __future__ import annotations
 
 from . import function_parser
+from .creation import empty_like, zeros
 from .function_parser import torch_function
 from .ops import activation
 from .tensor import Tensor
@@ -321,7 +322,33 @@ rrelu_ = torch_function("rrelu_")(activation.rrelu_)
 threshold_ = torch_function("threshold_")(activation.threshold_)
 ACTIVATIONS = ["celu_", "rrelu_", "selu_", "threshold_"]
 
-__all__ = [*ACTIVATIONS,
+
+
+def dropout_impl(input: Tensor, p: float, train: bool, inplace: bool) -> Tensor:
+    """ATen's _dropout_impl (torch.dropout, torch.dropout_; F.dropout checks p first in
+    Python): nothing at all when p is 0 or not training (no write, no version bump), a
+    multiplication by zero when p is 1, else by a noise of input's dtype drawn with
+    bernoulli_(1 - p) and divided by 1 - p (MulBackward0 either way)."""
+    if not isinstance(train, bool):
+        raise TypeError("train must be a bool")  # the binding words it as torch's parser
+    if not 0 <= p <= 1:
+        raise RuntimeError(f"dropout probability has to be between 0 and 1, but got {p:g}")
+    if p == 0 or not train or input.numel() == 0:
+        return input
+    if p == 1:
+        zero = zeros((), dtype=input.dtype)
+        return input.mul_(zero) if inplace else input * zero
+    noise = empty_like(input).bernoulli_(1 - p)
+    noise.div_(1 - p)
+    return input.mul_(noise) if inplace else input * noise
+
+
+@torch_function()
+def dropout_(input: Tensor, p: float, train: bool) -> Tensor:
+    return dropout_impl(input, p, train, True)
+
+
+__all__ = [*ACTIVATIONS, "dropout_",
     "abs_", "acos_", "acosh_", "addmv_", "arccos_", "arccosh_", "arcsin_", "arcsinh_",
     "arctan_", "arctanh_", "as_strided_", "asin_", "asinh_", "atan_", "atanh_", "ceil_",
     "clamp_max_", "clamp_min_", "clip_", "conj_physical_", "cos_", "cosh_", "deg2rad_",

@@ -326,7 +326,7 @@ PROBES: dict[str, list[str]] = {
     "linalg, F bindings, max_pool2d, norms' out= (funcsig)": [
         *probes_funcsig.MAX_POOL, *probes_funcsig.NORM_OUT, *probes_funcsig.LINALG_NN,
         *probes_funcsig.DIM_UNPACK, *probes_funcsig.SPARSE_GRAD],
-    "torch.<op>_ twins, good calls (twins)": probes_twins.GOOD,
+    "torch.<op>_ twins, good calls (twins)": [*probes_twins.GOOD, *probes_twins.DROPOUT],
     "torch.<op>_ twins, refused calls (twins)": probes_twins.REFUSED,
     "F.elu, F.leaky_relu_ ... and their layers (twins)": [*probes_twins.ACTIVATIONS,
                                                           *probes_twins.MODULES],

@@ -167,3 +167,16 @@ DEPRECATED = [
     "t.addcmul(x, 0.5, x, x)", "t.addmm(0.5, m, m, m)", "t.addmm(0.5, m, 2, m, m)",
     "t.addmv_(0.5, v, m, v.flip(0))", "t.addr(2, m, v, v)", "t.baddbmm(0.5, m[None], m[None], "
     "m[None])"]
+
+# torch.dropout / torch.dropout_ (input, p, train): ATen's dropout, which checks p itself
+DROPOUT = [
+    "t.dropout_(x, 0.0, True)", "t.dropout_(x, 0.5, False)", "t.dropout_(x, 1.0, True)",
+    "t.dropout(x, 1.0, True)", "t.dropout(x, 0.5, False) is x", "t.dropout_(x, 0.0, True) is x",
+    "~ t.dropout_(x, 0.5, True)._version", "~ t.dropout_(y, 0.5, True).grad_fn.name()",
+    "t.dropout_(y, 1.0, True).grad_fn.name()", "~ t.dropout(y, 0.5, True).grad_fn.name()",
+    "t.dropout(x, 1.5, True)", "t.dropout_(x, -0.1, False)", "t.dropout(x, 2, True)",
+    "t.dropout(x, 0.5, 'a')", "t.dropout_(x, 0.5)", "t.dropout_(i, 0.5, True)",
+    "t.dropout_(i, 1.0, True)", "t.dropout_(w, 0.5, True)", "t.dropout_(w, 0.0, True)",
+    "t.dropout(None, 0.5, True)", "t.dropout_(x, 'a', True)", "t.dropout_(b, 1.0, True)",
+    "~ t.dropout_(x.t(), 0.5, True).shape", "t.dropout(x[:, :0], 0.5, True).shape",
+    "t.dropout_(x, p=1.0, train=True)", "t.dropout(input=x, p=0.5, train=False)"]
