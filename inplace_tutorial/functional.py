@@ -18,6 +18,7 @@ from .ops import (  # noqa: F401
     tensor_shape,
 )
 from .ops.atleast import atleast_1d, atleast_2d, atleast_3d
+from .ops.bucketization import bucketize, isin, searchsorted
 from .ops.compare import where as _where
 from .ops.cross import cross_function as cross
 from .ops.diag import diag_function
@@ -353,6 +354,8 @@ for _name in _LOGADDEXP:
     _OUT.add(_name)
 __all__ += _LOGADDEXP
 __all__ += ["cartesian_prod", "meshgrid", "vander"]  # (ops/meshgrid.py, ops/vander.py)
+bincount = _method("bincount")  # (ops/bincount.py; searchsorted/bucketize/isin: bucketization)
+__all__ += ["bincount", "bucketize", "isin", "searchsorted"]
 
 # activations with no Tensor method (ops/activation.py): torch.celu(x, alpha) ...; the in-place
 # forms are in functional_inplace.py, the F.* ones in nn/functional_activations.py

@@ -1,0 +1,105 @@
+"""torch.searchsorted and torch.bucketize (PyTorch's Bucketization.cpp), and torch.isin
+(TensorCompare.cpp): index and membership answers, no gradient.
+
+``searchsorted(sorted_sequence, values)`` gives, for each value, the index where it would be
+inserted to keep its row sorted (the first such place, or the last with ``right=True`` /
+``side="right"``); a 1-D sequence serves every value, an N-D one pairs its leading dims with
+the values'. ``sorter`` gives the order of an unsorted sequence. int64 indices, int32 with
+``out_int32``. ``bucketize(values, boundaries)`` is the same search with its arguments the
+other way round and 1-D boundaries only. ``isin`` marks the elements found in
+test_elements (NaN is never found), bool.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from .. import dtypes, function_parser
+from ..creation import zeros
+from ..tensor import Tensor
+from ..tensor_new import tensor
+
+
+def _as_tensor(v, like: Tensor) -> Tensor:
+    """A Scalar argument as the 0-dim tensor PyTorch makes of it."""
+    return v if isinstance(v, Tensor) else tensor(v, dtype=dtypes.result_type(v, like))
+
+
+def _search(boundaries: Tensor, values: Tensor, out_int32: bool, right: bool,
+            side: str | None, sorter: Tensor | None) -> Tensor:
+    """searchsorted_pre_check's checks in PyTorch's order, then the search row by row."""
+    if side is not None:
+        if side not in ("left", "right"):
+            raise RuntimeError("torch.searchsorted(): side can only be 'left' or 'right' but "
+                               f"got {side}")
+        if right and side == "left":
+            raise RuntimeError("torch.searchsorted(): side and right can't be set to "
+                               "opposites, got side of left while right was True")
+        right = side == "right"
+    if boundaries.dim() == 0:
+        raise RuntimeError("torch.searchsorted(): boundaries tensor should have positive "
+                           "dimension, but got 0 dimension")
+    if boundaries.dim() != 1 and (boundaries.dim() != values.dim() or tuple(
+            boundaries._shape[:-1]) != tuple(values._shape[:-1])):
+        raise RuntimeError(
+            "torch.searchsorted(): boundaries tensor should be 1 dimension or the first N-1 "
+            "dimensions of boundaries tensor and input value tensor must match, but we got "
+            f"boundaries tensor [{', '.join(map(str, boundaries._shape))}] and input value "
+            f"tensor [{', '.join(map(str, values._shape))}]")
+    if sorter is not None and tuple(sorter._shape) != tuple(boundaries._shape):
+        raise RuntimeError("torch.searchsorted(): boundary and sorter must have the same size, "
+                           f"but got boundary tensor [{', '.join(map(str, boundaries._shape))}]"
+                           f"and got sorter tensor [{', '.join(map(str, sorter._shape))}]")
+    out = zeros(values._shape, dtype=dtypes.int32 if out_int32 else dtypes.int64)
+    b, v, o = boundaries._array(), values._array(), out._array()
+    how = "right" if right else "left"
+    if boundaries.dim() == 1:
+        seq = b if sorter is None else b[sorter._array()]
+        o[...] = np.searchsorted(seq, v, side=how)
+    else:
+        rows_b, rows_v = b.reshape(-1, b.shape[-1]), v.reshape(-1, v.shape[-1])
+        rows_o = o.reshape(-1, v.shape[-1])
+        order = None if sorter is None else sorter._array().reshape(-1, b.shape[-1])
+        for i in range(rows_b.shape[0]):
+            seq = rows_b[i] if order is None else rows_b[i][order[i]]
+            rows_o[i] = np.searchsorted(seq, rows_v[i], side=how)
+    return out
+
+
+def searchsorted(*args, **kwargs) -> Tensor:
+    """torch.searchsorted(sorted_sequence, input, *, out_int32=False, right=False, side=None,
+    sorter=None)."""
+    _, v = function_parser.parse("searchsorted", args, kwargs)
+    seq = v["sorted_sequence"]
+    values = v["input"] if "input" in v else _as_tensor(v["self"], seq)
+    return _search(seq, values, bool(v.get("out_int32")), bool(v.get("right")), v.get("side"),
+                   v.get("sorter"))
+
+
+def bucketize(*args, **kwargs) -> Tensor:
+    """torch.bucketize(input, boundaries, *, out_int32=False, right=False)."""
+    _, v = function_parser.parse("bucketize", args, kwargs)
+    boundaries = v["boundaries"]
+    values = v["input"] if "input" in v else _as_tensor(v["self"], boundaries)
+    if boundaries.dim() != 1:
+        raise RuntimeError("boundaries tensor must be 1 dimension, but got "
+                           f"dim({boundaries.dim()})")
+    return _search(boundaries, values, bool(v.get("out_int32")), bool(v.get("right")), None,
+                   None)
+
+
+def isin(*args, **kwargs) -> Tensor:
+    """torch.isin(elements, test_elements, *, assume_unique=False, invert=False)."""
+    _, v = function_parser.parse("isin", args, kwargs)
+    elements, tests = v.get("elements", v.get("element")), v.get("test_elements",
+                                                                   v.get("test_element"))
+    like = elements if isinstance(elements, Tensor) else tests
+    elements, tests = _as_tensor(elements, like), _as_tensor(tests, like)
+    for t in (elements, tests):
+        if t.dtype is dtypes.bool_:
+            raise RuntimeError("Unsupported input type encountered for isin(): Bool")
+    out = zeros(elements._shape, dtype=dtypes.bool_)
+    out._array()[...] = np.isin(elements._array(), tests._array(), invert=bool(v.get("invert")))
+    return out
+
+
+__all__ = ["bucketize", "isin", "searchsorted"]
