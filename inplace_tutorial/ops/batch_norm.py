@@ -11,6 +11,8 @@ from ..autograd.derivatives import derivative
 from ..autograd.record import record
 from ..modes import STATE
 from ..tensor import Tensor
+from ._gemv_sums import channel_sums
+from .workspace import Scratch
 
 
 def _stat_shape(x: Tensor) -> tuple:
@@ -30,7 +32,6 @@ def native_batch_norm(input: Tensor, weight: Tensor | None, bias: Tensor | None,
     """
     if input.dtype.category != 2:
         raise NotImplementedError(f"\"batch_norm\" not implemented for '{input.dtype.short}'")
-    axes = (0,) + tuple(range(2, input.dim()))
     c = input._shape[1]
     count = input.numel() // c
     shp = _stat_shape(input)
@@ -42,14 +43,9 @@ def native_batch_norm(input: Tensor, weight: Tensor | None, bias: Tensor | None,
         invstd = Tensor._empty((c,), input.dtype, "native_batch_norm (save_invstd)")
         out = Tensor._empty(input._shape, input.dtype, "native_batch_norm")
         o = out._array()
-        _batch_stats(input, axes, shp, mean, invstd, count, eps, running_mean, running_var,
+        _batch_stats(input, shp, mean, invstd, count, eps, running_mean, running_var,
                      momentum, o)
-        np.subtract(input._array(), mean._array().reshape(shp), out=o)
-        o *= invstd._array().reshape(shp)
-        if weight is not None:
-            o *= weight._array().reshape(shp)
-        if bias is not None:
-            o += bias._array().reshape(shp)
+        _affine(input._array(), mean._array(), invstd._array(), weight, bias, shp, o)
     else:
         # eval: nothing is saved as result1/result2 (empty, as in PyTorch; backward reads the
         # saved running stats). Like PyTorch's CPU kernel, fold everything into two
@@ -88,18 +84,18 @@ def _eval_invstd(running_var: Tensor, eps: float, dtype) -> Tensor:
     return t
 
 
-def _batch_stats(input, axes, shp, mean, invstd, count, eps, running_mean, running_var,
+def _batch_stats(input, shp, mean, invstd, count, eps, running_mean, running_var,
                  momentum, scratch: np.ndarray) -> None:
     """Batch mean and 1/std into the saved buffers; running stats updated in place.
 
     The centred squares need an input-sized buffer: the output's, before it is written."""
     x = input._array()
     m, s = mean._array(), invstd._array()
-    np.sum(x, axis=axes, out=m)
+    channel_sums(x, m, "native_batch_norm")
     m /= count
     np.subtract(x, m.reshape(shp), out=scratch)
     np.multiply(scratch, scratch, out=scratch)
-    np.sum(scratch, axis=axes, out=s)  # the biased variance times count
+    channel_sums(scratch, s, "native_batch_norm")  # the biased variance times count
     if running_mean is not None:
         ra, va = running_mean._array(), running_var._array()
         ra *= 1 - momentum
@@ -112,13 +108,32 @@ def _batch_stats(input, axes, shp, mean, invstd, count, eps, running_mean, runni
     np.reciprocal(s, out=s)
 
 
+def _affine(x: np.ndarray, mean: np.ndarray, invstd: np.ndarray, weight: Tensor | None,
+            bias: Tensor | None, shp: tuple, out: np.ndarray) -> None:
+    """out = x * alpha + beta with alpha = invstd * weight and beta = bias - mean * alpha per
+    channel, as PyTorch's batch_norm_cpu_transform_input_template folds them: two passes over
+    the input instead of four. alpha and beta are two C-sized pieces of the workspace."""
+    c = mean.size
+    with Scratch(x.dtype, "native_batch_norm", 2 * c) as s:
+        alpha, beta = s._buf[:c], s._buf[c: 2 * c]
+        if weight is not None:
+            np.multiply(invstd, weight._array(), out=alpha)
+        else:
+            alpha[...] = invstd
+        np.multiply(mean, alpha, out=beta)
+        np.negative(beta, out=beta)
+        if bias is not None:
+            beta += bias._array()
+        np.multiply(x, alpha.reshape(shp), out=out)
+        out += beta.reshape(shp)
+
+
 @derivative("native_batch_norm", "NativeBatchNormBackward0", inputs=("input", "weight", "bias"),
             saves={"input": None, "weight": None, "running_mean": None, "running_var": None,
                    "result1": None, "result2": None})
 def _batch_norm_bw(ctx, g):
     x = ctx.saved("input")
     shp = _stat_shape(x)
-    axes = (0,) + tuple(range(2, x.dim()))
     w = ctx.saved("weight") if "weight" in ctx._saved else None
     if ctx.attr("training"):
         mean = ctx.saved("result1")._array().reshape(shp)
@@ -136,7 +151,7 @@ def _batch_norm_bw(ctx, g):
     n, c = x._shape[:2]
     sum_g = Tensor._empty((c,), g.dtype, "native_batch_norm backward (sum)")
     sg = sum_g._array()
-    np.sum(ga, axis=axes, out=sg)
+    channel_sums(ga, sg, "native_batch_norm backward")
     sum_gx_t = Tensor._empty((c,), g.dtype, "native_batch_norm backward (sum)")
     sum_gx = sum_gx_t._array()
     np.einsum("ncl,ncl->c", ga.reshape(n, c, -1), xhat.reshape(n, c, -1), out=sum_gx)

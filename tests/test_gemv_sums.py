@@ -1,0 +1,57 @@
+"""ops/_gemv_sums.py: per-channel sums as BLAS gemv with a ones vector from the workspace give
+np.sum's values (to float rounding), in one block or several, and allocate nothing uncounted."""
+from __future__ import annotations
+
+import tracemalloc
+
+import numpy as np
+import pytest
+
+from inplace_tutorial.ops._gemv_sums import channel_sums
+from inplace_tutorial.ops.workspace import Scratch
+
+# one block; several blocks of samples (N * C beyond the workspace); rows too long for it
+# (np.sum's fallback); a 2-d (N, C) input as BatchNorm1d passes
+SHAPES = [(64, 32, 4, 4), (64, 16, 8, 8), (4000, 64, 1, 2), (2, 3, 300, 300), (64, 10)]
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("shape", SHAPES)
+def test_channel_sums_match_np_sum(shape, dtype):
+    a = np.random.default_rng(0).standard_normal(shape).astype(dtype)
+    out = np.empty(shape[1], dtype)
+    channel_sums(a, out, "test")
+    want = a.astype(np.float64).sum(axis=(0,) + tuple(range(2, a.ndim)))
+    tol = 1e-4 if dtype == "float32" else 1e-11
+    np.testing.assert_allclose(out, want, rtol=tol, atol=tol * np.sqrt(a.size))
+
+
+@pytest.mark.parametrize("case", ["transposed", "float16", "workspace taken"])
+def test_channel_sums_other_inputs(case):
+    a = np.random.default_rng(1).standard_normal((8, 5, 3, 3)).astype(np.float32)
+    if case == "transposed":
+        a = np.ascontiguousarray(a.transpose(0, 1, 3, 2)).transpose(0, 1, 3, 2)
+    if case == "float16":
+        a = a.astype(np.float16)
+    out = np.empty(5, a.dtype)
+    if case == "workspace taken":  # a small counted buffer of its own instead
+        with Scratch(np.float32, "holder"):
+            channel_sums(a, out, "test")
+    else:
+        channel_sums(a, out, "test")
+    np.testing.assert_allclose(out, a.astype(np.float64).sum(axis=(0, 2, 3)), rtol=2e-3,
+                               atol=1e-2)
+
+
+def test_channel_sums_allocate_no_input_sized_buffer():
+    a = np.random.default_rng(2).standard_normal((64, 32, 4, 4)).astype(np.float32)
+    out = np.empty(32, np.float32)
+    channel_sums(a, out, "test")  # warm up
+    tracemalloc.start()
+    try:
+        tracemalloc.reset_peak()
+        channel_sums(a, out, "test")
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 4096, peak  # Python objects only; the ones and partials are the workspace's
