@@ -372,4 +372,19 @@ def dropout(input: Tensor, p: float, train: bool) -> Tensor:  # noqa: A002
     return dropout_impl(input, p, train, False)
 
 
-__all__ += ["dropout"]
+@function_parser.torch_function()
+def feature_dropout(input: Tensor, p: float, train: bool) -> Tensor:  # noqa: A002
+    return dropout_impl(input, p, train, False, feature=True)
+
+
+@function_parser.torch_function()
+def alpha_dropout(input: Tensor, p: float, train: bool) -> Tensor:  # noqa: A002
+    return dropout_impl(input, p, train, False, alpha=True)
+
+
+@function_parser.torch_function()
+def feature_alpha_dropout(input: Tensor, p: float, train: bool) -> Tensor:  # noqa: A002
+    return dropout_impl(input, p, train, False, feature=True, alpha=True)
+
+
+__all__ += ["alpha_dropout", "dropout", "feature_alpha_dropout", "feature_dropout"]

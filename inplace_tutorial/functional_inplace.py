@@ -10,6 +10,8 @@ makes from its lists (``relu_``, ``exp_``, ``clamp_``, ``addmm_`` ...) stay ther
 """
 from __future__ import annotations
 
+import math
+
 from . import function_parser
 from .creation import empty_like, zeros
 from .function_parser import torch_function
@@ -324,11 +326,14 @@ ACTIVATIONS = ["celu_", "rrelu_", "selu_", "threshold_"]
 
 
 
-def dropout_impl(input: Tensor, p: float, train: bool, inplace: bool) -> Tensor:
-    """ATen's _dropout_impl (torch.dropout, torch.dropout_; F.dropout checks p first in
-    Python): nothing at all when p is 0 or not training (no write, no version bump), a
-    multiplication by zero when p is 1, else by a noise of input's dtype drawn with
-    bernoulli_(1 - p) and divided by 1 - p (MulBackward0 either way)."""
+def dropout_impl(input: Tensor, p: float, train: bool, inplace: bool, feature: bool = False,
+                 alpha: bool = False) -> Tensor:
+    """ATen's _dropout_impl (torch.dropout, alpha_dropout, feature_dropout,
+    feature_alpha_dropout and their in-place forms; F.dropout checks p first in Python):
+    nothing at all when p is 0 or not training (no write, no version bump), a multiplication
+    by zero when p is 1, else by a bernoulli(1 - p) noise of input's dtype, one draw per
+    element or, ``feature``, per (sample, channel); divided by 1 - p, or for alpha dropout
+    scaled by a and shifted by b so that SELU's mean and variance are kept (AddBackward0)."""
     if not isinstance(train, bool):
         raise TypeError("train must be a bool")  # the binding words it as torch's parser
     if not 0 <= p <= 1:
@@ -338,9 +343,20 @@ def dropout_impl(input: Tensor, p: float, train: bool, inplace: bool) -> Tensor:
     if p == 1:
         zero = zeros((), dtype=input.dtype)
         return input.mul_(zero) if inplace else input * zero
-    noise = empty_like(input).bernoulli_(1 - p)
-    noise.div_(1 - p)
-    return input.mul_(noise) if inplace else input * noise
+    if feature and input.dim() < 2:
+        raise RuntimeError("Feature dropout requires at least 2 dimensions in the input")
+    noise = (input.new_empty((*input.shape[:2], *(1,) * (input.dim() - 2))) if feature
+             else empty_like(input)).bernoulli_(1 - p)
+    if not alpha:
+        noise.div_(1 - p)
+        return input.mul_(noise) if inplace else input * noise
+    a = 1.0 / math.sqrt((_SELU_ALPHA * _SELU_ALPHA * p + 1) * (1 - p))
+    b = noise.add(-1).mul_(_SELU_ALPHA * a).add_(_SELU_ALPHA * a * p)
+    noise.mul_(a)
+    return (input.mul_(noise) if inplace else input * noise).add_(b)
+
+
+_SELU_ALPHA = 1.7580993408473766  # alpha dropout's alpha' (SELU's -lambda * alpha)
 
 
 @torch_function()
@@ -348,7 +364,23 @@ def dropout_(input: Tensor, p: float, train: bool) -> Tensor:
     return dropout_impl(input, p, train, True)
 
 
-__all__ = [*ACTIVATIONS, "dropout_",
+@torch_function()
+def feature_dropout_(input: Tensor, p: float, train: bool) -> Tensor:
+    return dropout_impl(input, p, train, True, feature=True)
+
+
+@torch_function()
+def alpha_dropout_(input: Tensor, p: float, train: bool) -> Tensor:
+    return dropout_impl(input, p, train, True, alpha=True)
+
+
+@torch_function()
+def feature_alpha_dropout_(input: Tensor, p: float, train: bool) -> Tensor:
+    return dropout_impl(input, p, train, True, feature=True, alpha=True)
+
+
+__all__ = [*ACTIVATIONS, "dropout_", "feature_dropout_", "alpha_dropout_",
+           "feature_alpha_dropout_",
     "abs_", "acos_", "acosh_", "addmv_", "arccos_", "arccosh_", "arcsin_", "arcsinh_",
     "arctan_", "arctanh_", "as_strided_", "asin_", "asinh_", "atan_", "atanh_", "ceil_",
     "clamp_max_", "clamp_min_", "clip_", "conj_physical_", "cos_", "cosh_", "deg2rad_",

@@ -179,4 +179,14 @@ DROPOUT = [
     "t.dropout_(i, 1.0, True)", "t.dropout_(w, 0.5, True)", "t.dropout_(w, 0.0, True)",
     "t.dropout(None, 0.5, True)", "t.dropout_(x, 'a', True)", "t.dropout_(b, 1.0, True)",
     "~ t.dropout_(x.t(), 0.5, True).shape", "t.dropout(x[:, :0], 0.5, True).shape",
-    "t.dropout_(x, p=1.0, train=True)", "t.dropout(input=x, p=0.5, train=False)"]
+    "t.dropout_(x, p=1.0, train=True)", "t.dropout(input=x, p=0.5, train=False)",
+    *[f"t.{n}{s}(x, {p}, {tr})" for n in ("feature_dropout", "alpha_dropout",
+                                          "feature_alpha_dropout") for s in ("", "_")
+      for p, tr in (("0.0", "True"), ("0.5", "False"), ("1.0", "True"), ("1.5", "True"),
+                    ("0.5", "'a'"))],
+    *[f"~ t.{n}(y, 0.5, True).grad_fn.name()" for n in ("feature_dropout", "alpha_dropout",
+                                                        "feature_alpha_dropout")],
+    "t.feature_dropout(v, 0.5, True)", "t.feature_dropout_(v, 0.5, True)",
+    "t.feature_dropout(v, 1.0, True)", "~ t.feature_dropout(img, 0.5, True).shape",
+    "t.alpha_dropout_(i, 0.5, True)", "~ t.alpha_dropout_(x, 0.5, True)._version",
+    "~ t.feature_alpha_dropout_(img, 0.2, True)._version", "t.alpha_dropout_(w, 0.5, True)"]
