@@ -117,7 +117,6 @@ NOT_POINTWISE |= {"diag", "tensordot", "kron"}  # diag/inner/kron: their own out
 NOT_POINTWISE |= {"logaddexp", "nanmean", "var_mean"}
 NOT_POINTWISE |= {"bucketization", "bincount"}  # index answers, no out= here
 NOT_POINTWISE |= {"meshgrid", "vander"}  # grids of views; vander made of fill_/copy_/cumprod
-NOT_POINTWISE |= {"sorting_utils"}  # sort helpers (no ops of its own)
 NOT_POINTWISE |= {"activation"}  # celu/selu/rrelu/threshold: no out= in torch
 NOT_POINTWISE |= {"sorting_utils"}  # kthvalue's quickselect replayed on many lines: no op
 
