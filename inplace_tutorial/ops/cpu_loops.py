@@ -65,22 +65,30 @@ _MKL_F64 = {**dict.fromkeys(("exp", "sin", "acos", "sqrt"), (128, 64)),
                             (256, 64)), "trunc": (512, 64)}
 MKL_STEPS = ({"float32": _MKL_F32, "float64": _MKL_F64}
              if cpu_capability.AVX512 in cpu_capability.runnable_builds() else {})
+# In float16/bfloat16 there is no MKL: every vml op is vec::map over 16-bit vectors, some
+# compiled with 512-bit vectors in the AVX512 build.
+_MAP16_WIDE = 64 if _AVX512 else 32
+VEC_MAP16_BYTES = {**dict.fromkeys(("cos", "sin", "tan", "sqrt", "floor", "ceil", "round",
+                                    "trunc", "i0"), 32),
+                   **dict.fromkeys(("exp", "log", "tanh", "expm1", "log1p", "asin", "acos",
+                                    "atan", "log2", "log10"), _MAP16_WIDE)}
 # ldexp_ is mul_(other.exp2()): its operand becomes a new tensor before the loop starts.
 READS_FIRST = ("ldexp",)
 # kernels that can raise partway (integer division by zero): torch leaves the cells before
 # the failing one written, so these walk one step at a time
 STOPS_MIDWAY = ("fmod", "remainder", "floor_divide", "div_mode", "div")
-# ops whose order was measured for some dtypes only: the unary ones in float32 and float64
+# ops whose order was measured for some dtypes only: the unary ones in the float dtypes
 _UNARY = (*VEC_MAP_BYTES, *_MKL_F32, "reciprocal", "sinh", "cosh", "exp2", "atanh", "logit",
           "square", "asinh", "acosh", "sinc", "rsqrt", "frac", "deg2rad", "rad2deg",
           "nan_to_num")
-MEASURED_DTYPES = dict.fromkeys(_UNARY, ("float32", "float64"))
+MEASURED_DTYPES = dict.fromkeys(_UNARY, ("float32", "float64", "float16", "bfloat16"))
+MEASURED_DTYPES["logit"] = ("float32", "float64")  # 16-bit: values off in its vector part
 
 
 def modelled(op: str, dtype_name: str) -> bool:
     """Does the walk know ``op``'s order for this dtype? If not, the core reads the operands
     as they were before the op (tests/parity/test_overlap_walk_parity.py lists what differs)."""
-    if op in _MKL_F32:
+    if op in _MKL_F32 and dtype_name in ("float32", "float64"):
         return op in MKL_STEPS.get(dtype_name, {})
     return op not in READS_FIRST and dtype_name in MEASURED_DTYPES.get(op, (dtype_name,))
 
@@ -90,6 +98,8 @@ def row_loop(op: str, dtype_name: str, integer: bool) -> tuple[int | tuple, bool
     rest of the row one block; is it PyTorch's vml loop)."""
     if op in MKL_STEPS.get(dtype_name, {}):
         return MKL_STEPS[dtype_name][op], True, True
+    if dtype_name in ("float16", "bfloat16") and op in VEC_MAP16_BYTES:
+        return VEC_MAP16_BYTES[op], True, True
     if op in VEC_MAP_BYTES:
         return VEC_MAP_BYTES[op], True, True
     if integer and op in INTEGER_STEP_BYTES:
