@@ -386,11 +386,14 @@ def triu_indices(row: int, col: int, offset: int = 0, *, dtype=None, layout=None
 @torch_function()
 def randn(*size, dtype: dtypes.dtype | None = None, requires_grad: bool | None = False,
           generator: np.random.Generator | None = None, layout=None, device=None,
-          pin_memory: bool | None = None, **kwargs) -> Tensor:
+          pin_memory: bool | None = None, out=None, **kwargs) -> Tensor:
     requires_grad = factory_options("randn", dtype, requires_grad, layout, device, pin_memory)
-    dtype = dtype or dtypes.float32
-    t = Tensor._empty(factory_size("randn", size, kwargs=kwargs), dtype, "randn")
+    shape = factory_size("randn", size, kwargs=kwargs)
     gen = generator or default_generator()
+    if out is not None:
+        return _draw_out("randn", out, shape, dtype, gen.standard_normal, "normal_kernel_cpu",
+                         requires_grad)
+    t = Tensor._empty(shape, dtype or dtypes.float32, "randn")
     _draw(t, gen.standard_normal, "normal_kernel_cpu")
     return finish_factory(t, requires_grad)
 
@@ -398,12 +401,36 @@ def randn(*size, dtype: dtypes.dtype | None = None, requires_grad: bool | None =
 @torch_function()
 def rand(*size, dtype: dtypes.dtype | None = None, requires_grad: bool | None = False,
          generator: np.random.Generator | None = None, layout=None, device=None,
-         pin_memory: bool | None = None, **kwargs) -> Tensor:
+         pin_memory: bool | None = None, out=None, **kwargs) -> Tensor:
     requires_grad = factory_options("rand", dtype, requires_grad, layout, device, pin_memory)
-    dtype = dtype or dtypes.float32
-    t = Tensor._empty(factory_size("rand", size, kwargs=kwargs), dtype, "rand")
-    _draw(t, (generator or default_generator()).random, "check_uniform_bounds")
+    shape = factory_size("rand", size, kwargs=kwargs)
+    gen = generator or default_generator()
+    if out is not None:
+        return _draw_out("rand", out, shape, dtype, gen.random, "check_uniform_bounds",
+                         requires_grad)
+    t = Tensor._empty(shape, dtype or dtypes.float32, "rand")
+    _draw(t, gen.random, "check_uniform_bounds")
     return finish_factory(t, requires_grad)
+
+
+def _draw_out(op: str, out: Tensor, shape: tuple, dtype, sample, kernel: str,
+              requires_grad: bool) -> Tensor:
+    """rand/randn(..., out=out): rand is an out= function (autograd's refusal, one write);
+    randn resizes out through resize_ (its own refusal of a tensor that requires grad, a
+    version step when the shape changes) and then draws (one more)."""
+    out_dtype(op, out, dtype)
+    if op == "randn":
+        if out.requires_grad:
+            raise RuntimeError("cannot resize variables that require grad")
+        if out._shape != shape:
+            out._vc.write(lambda: resize_(out, shape), "resize_")
+    else:
+        refuse_grad(op, out)
+        resize_(out, shape)
+    fresh = Tensor._empty(shape, out.dtype, op)  # drawn contiguous, then copied into out
+    _draw(fresh, sample, kernel)
+    out._vc.write(lambda: np.copyto(out._array(), fresh._array()), op)
+    return finish_factory(out, requires_grad)
 
 
 def _draw(t: Tensor, sample, kernel: str) -> None:

@@ -181,6 +181,11 @@ NO_ROW = {
     "randn_like transposed": lambda a: ipt.randn_like(a.t()),
     "tril_indices": lambda a: ipt.tril_indices(a.shape[0], a.shape[1]),
     "as_tensor list": lambda a: ipt.as_tensor([1.0, 2.0, 3.0]),
+    "randint out= transposed": lambda a: ipt.randint(5, tuple(a.shape), out=ipt.empty(a.shape).t()),
+    "randperm out= strided": lambda a: ipt.randperm(a.shape[0],
+                                                   out=ipt.empty(2 * a.shape[0])[::2]),
+    "rand out= grown": lambda a: ipt.rand(*a.shape, out=ipt.empty(3)),
+    "randn out= transposed": lambda a: ipt.randn(*a.shape, out=ipt.empty(a.shape).t()),
     # torch.normal and torch.bernoulli into out= (ops/distributions.py)
     "normal out=": lambda a: ipt.normal(a, a.t(), out=ipt.empty(a.shape)),
     "normal float16 mean, float std": lambda a: ipt.normal(a.half().t(), 2.0),

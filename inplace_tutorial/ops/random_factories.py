@@ -10,7 +10,15 @@ import numpy as np
 
 from .. import dtypes
 from ..arg_parser import is_index
-from ..creation import factory_options, factory_size, finish_factory, new_like
+from ..creation import (
+    factory_options,
+    factory_size,
+    finish_factory,
+    new_like,
+    out_dtype,
+    refuse_grad,
+    resize_,
+)
 from ..function_parser import torch_function
 from ..generator import default_generator
 from ..layout import preserve_format
@@ -43,15 +51,24 @@ def randint(*args, generator=None, dtype: dtypes.dtype | None = None, layout=Non
     int64 unless dtype says."""
     given = [k for k in ("low", "high", "size") if k in kwargs]
     names = _RANDINT_NAMES.get(len(args) + len(given))
-    if names is None or "out" in kwargs:
+    out = kwargs.pop("out", None)
+    if names is None:
         raise TypeError("randint() fits none of torch's forms")  # (torch_function words it)
     bound = dict(zip(names, args)) | {k: kwargs.pop(k) for k in given}
     if not all(is_index(bound[k]) for k in ("low", "high") if k in bound):
         raise TypeError("randint() fits none of torch's forms")  # (torch_function words it)
     requires_grad = factory_options("randint", dtype, requires_grad, layout, device, pin_memory)
     size = factory_size("randint", (bound["size"],), varargs=False)
+    low, high = int(bound.get("low", 0)), int(bound["high"])
+    if out is not None:  # an out= function: the range checked, out resized, one write
+        out_dtype("randint", out, dtype)
+        refuse_grad("randint", out)
+        resize_(out, size)
+        _random_range(out, "from", low, high)
+        out._vc.write(lambda: _fill_ints(out, low, high, generator), "randint")
+        return finish_factory(out, requires_grad)
     t = Tensor._empty(size, dtype or dtypes.int64, "randint")
-    _fill_ints(t, int(bound.get("low", 0)), int(bound["high"]), generator)
+    _fill_ints(t, low, high, generator)
     return finish_factory(t, requires_grad)
 
 
@@ -79,10 +96,10 @@ def randperm(n: int, *, generator=None, out=None, dtype: dtypes.dtype | None = N
              layout=None, device=None, pin_memory: bool | None = None,
              requires_grad: bool | None = False) -> Tensor:
     """A random permutation of 0 .. n-1: counted arange, shuffled in place."""
-    if out is not None:
-        raise NotImplementedError("inplace_tutorial: randperm(out=...) is not implemented; "
-                                  "write randperm(...) and copy_ it into the tensor")
     requires_grad = factory_options("randperm", dtype, requires_grad, layout, device, pin_memory)
+    if out is not None:
+        dtype = out_dtype("randperm", out, dtype)
+        refuse_grad("randperm", out)
     dtype = dtype or dtypes.int64
     size = factory_size("randperm", ((n,),), varargs=False)
     if dtype is dtypes.bool_:
@@ -97,6 +114,10 @@ def randperm(n: int, *, generator=None, out=None, dtype: dtypes.dtype | None = N
         np.copyto(a[s:s + _INT_DRAW], np.arange(s, min(n, s + _INT_DRAW), dtype=np.float64),
                   casting="unsafe")
     (generator or default_generator()).shuffle(a)  # in place: no n-sized temporary
+    if out is not None:  # resize_, then one write
+        resize_(out, size)
+        out._vc.write(lambda: np.copyto(out._array(), a), "randperm")
+        t = out
     return finish_factory(t, requires_grad)
 
 

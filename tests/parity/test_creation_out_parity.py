@@ -141,6 +141,46 @@ def arange_into_out(t):
     return res
 
 
+@prog
+def random_factories_into_out(t):
+    """The values are each library's own draws: layouts, versions and refusals compare."""
+    res = {}
+    cases = (("randint", lambda o: t.randint(5, (2, 3), out=o), (4,), t.int64),
+             ("randint transposed", lambda o: t.randint(5, (2, 3), out=o), (3, 2), t.int64),
+             ("randint float out", lambda o: t.randint(5, (2, 3), out=o), (2, 3), t.float32),
+             ("randperm", lambda o: t.randperm(5, out=o), (3,), t.int64),
+             ("randperm same", lambda o: t.randperm(5, out=o), (5,), t.float32),
+             ("rand transposed", lambda o: t.rand(2, 3, out=o), (3, 2), t.float32),
+             ("rand grown", lambda o: t.rand(2, 3, out=o), (4,), t.float64),
+             ("randn transposed", lambda o: t.randn(2, 3, out=o), (3, 2), t.float32),
+             ("randn grown", lambda o: t.randn(2, 3, out=o), (4,), t.float32),
+             ("randn same", lambda o: t.randn(2, 3, out=o), (2, 3), t.float32))
+    for name, make, shape, d in cases:
+        out = t.empty(shape, dtype=d)
+        if name.endswith("transposed"):
+            out = out.t()
+        r = make(out)
+        res[name] = {"same": r is out, "meta": meta(out), "version": out._version}
+    strided = t.empty(10, dtype=t.int64)[::2]
+    t.randperm(5, out=strided)
+    res["randperm strided"] = {"meta": meta(strided), "values": sorted(strided.tolist())}
+    res["randint range"] = catch(lambda: t.randint(5, 5, (2,), out=t.empty(7)))
+    res["randint dtype"] = catch(
+        lambda: t.randint(5, (2, 3), out=t.empty(2, 3), dtype=t.int32))
+    res["rand int out"] = catch(lambda: t.rand(2, 3, out=t.empty(2, 3, dtype=t.int64)))
+    res["randn int out"] = catch(lambda: t.randn(2, 3, out=t.empty(2, 3, dtype=t.int64)))
+    for name, make in (("randint", lambda o: t.randint(5, (2, 3), out=o)),
+                       ("randperm", lambda o: t.randperm(6, out=o)),
+                       ("rand", lambda o: t.rand(2, 3, out=o)),
+                       ("randn", lambda o: t.randn(2, 3, out=o))):
+        res[name + " requires grad"] = catch(
+            lambda make=make: make(t.empty(6, requires_grad=True)))
+    with t.no_grad():
+        res["randn requires grad, no_grad"] = catch(
+            lambda: t.randn(2, 3, out=t.empty(2, 3, requires_grad=True)))
+    return res
+
+
 @pytest.mark.parametrize("program", prog.params())
 def test_creation_out_parity(program, torch_mod, core):
     check_parity(program, torch_mod, core)
