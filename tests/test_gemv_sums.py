@@ -1,5 +1,6 @@
-"""ops/_gemv_sums.py: per-channel sums as BLAS gemv with a ones vector from the workspace give
-np.sum's values (to float rounding), in one block or several, and allocate nothing uncounted."""
+"""ops/_gemv_sums.py: per-channel, row and column sums as BLAS gemv with a ones vector from
+the workspace give np.sum's values (to float rounding), in one block or several, and allocate
+nothing uncounted."""
 from __future__ import annotations
 
 import tracemalloc
@@ -7,7 +8,7 @@ import tracemalloc
 import numpy as np
 import pytest
 
-from inplace_tutorial.ops._gemv_sums import channel_sums
+from inplace_tutorial.ops._gemv_sums import channel_sums, column_sums, row_sums
 from inplace_tutorial.ops.workspace import Scratch
 
 # one block; several blocks of samples (N * C beyond the workspace); rows too long for it
@@ -55,3 +56,16 @@ def test_channel_sums_allocate_no_input_sized_buffer():
     finally:
         tracemalloc.stop()
     assert peak < 4096, peak  # Python objects only; the ones and partials are the workspace's
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64", "float16"])
+@pytest.mark.parametrize("shape", [(1024, 64), (3, 5), (2, 70000), (70000, 2)])
+def test_row_and_column_sums_match_np_sum(shape, dtype):
+    a = np.random.default_rng(3).standard_normal(shape).astype(dtype)
+    rows, cols = np.empty(shape[0], dtype), np.empty(shape[1], dtype)
+    row_sums(a, rows, "test")
+    column_sums(a, cols, "test")
+    tol = {"float32": 1e-4, "float64": 1e-11, "float16": 2e-2}[dtype]
+    wide = a.astype(np.float64)
+    np.testing.assert_allclose(rows, wide.sum(axis=1), rtol=tol, atol=tol * 300)
+    np.testing.assert_allclose(cols, wide.sum(axis=0), rtol=tol, atol=tol * 300)

@@ -5,13 +5,14 @@ its reduction loop once per short row (44 us for BatchNorm's per-channel sums, w
 ``gemv`` calls take 8). The ones vector and the per-row partial sums live in the shared
 workspace (workspace.py), so nothing uncounted is made; the float32 bits differ from
 ``np.sum``'s pairwise order as BLAS's do (PyTorch's own kernels sum in yet another order).
-batch_norm.py uses ``channel_sums``.
+batch_norm.py uses ``channel_sums``; normalization.py (layer_norm) ``row_sums`` and
+``column_sums``.
 """
 from __future__ import annotations
 
 import numpy as np
 
-from .workspace import Scratch
+from .workspace import Scratch, chunk_len
 
 _BLAS_DTYPES = (np.dtype(np.float32), np.dtype(np.float64))
 
@@ -48,3 +49,30 @@ def channel_sums(a: np.ndarray, out: np.ndarray, op: str) -> None:
             np.matmul(ones[rows: rows + nb], p.reshape(nb, c), out=out if i == 0 else col)
             if i:
                 out += col
+
+
+def row_sums(a: np.ndarray, out: np.ndarray, op: str) -> None:
+    """``out[i] = a[i].sum()`` for a matrix ``a`` (R, K) into ``out`` (R,): one gemv with K
+    ones (layer_norm's statistics over rows of 64). ``np.sum`` where BLAS can't take ``a``."""
+    if (a.dtype not in _BLAS_DTYPES or not a.flags.c_contiguous or out.dtype != a.dtype
+            or a.size == 0 or a.shape[1] > chunk_len(a.dtype)):
+        np.sum(a, axis=1, out=out)
+        return
+    with Scratch(a.dtype, op, a.shape[1]) as s:
+        ones = s._buf[: a.shape[1]]
+        ones.fill(1)
+        np.matmul(a, ones, out=out)
+
+
+def column_sums(a: np.ndarray, out: np.ndarray, op: str) -> None:
+    """``out[j] = a[:, j].sum()`` for a matrix ``a`` (R, K) into ``out`` (K,): one gemv with R
+    ones (layer_norm's weight and bias gradients over the batch's rows)."""
+    if (a.dtype not in _BLAS_DTYPES or not a.flags.c_contiguous or out.dtype != a.dtype
+            or a.size == 0 or a.shape[0] > chunk_len(a.dtype)):
+        np.sum(a, axis=0, out=out)
+        return
+    with Scratch(a.dtype, op, a.shape[0]) as s:
+        ones = s._buf[: a.shape[0]]
+        ones.fill(1)
+        np.matmul(ones, a, out=out)
+
