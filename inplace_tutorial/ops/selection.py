@@ -28,7 +28,7 @@ from ._chunked import ramp
 from .arg_checks import argument_error, check_int, saved, signed
 from .max_min import evenly_distribute_bw
 from .sorting import _LINE_CHUNK, _carve, _gather, _return_type, _sort_lines, _ties
-from .sorting_utils import quick_select_lines, rank_keys
+from .sorting_utils import LineBatch, rank_keys
 from .workspace import chunks
 
 KthvalueResult = _return_type("kthvalue")
@@ -99,6 +99,13 @@ def _pick(a: np.ndarray, dtype: dtypes.dtype, d: int, rank, op: str, replay
                   (np.bool_, n), *_std_sort.Work.parts(n)]
     nbytes = sum([np.dtype(t).itemsize * size for t, size in parts])
     nan_buf, *rest = _carve(UntypedStorage(nbytes, np.uint8, op + " (scratch)")._array, parts)
+    together = None  # short tied lines of kthvalue, replayed many at a time
+
+    def write(where: tuple, p: np.ndarray) -> None:
+        part, tied = where
+        idxs[part][tied] = p
+        vals[part][tied] = np.take_along_axis(lines[part][tied], p, axis=-1)
+
     for part in chunks(lines.shape[:-1], m // n):
         line, o = lines[part], ordered[part]
         if n > _LINE_CHUNK:  # one line: 1-D views of it
@@ -119,13 +126,12 @@ def _pick(a: np.ndarray, dtype: dtypes.dtype, d: int, rank, op: str, replay
         here = np.take_along_axis(s, r, axis=-1)
         tie_at = (_same(np.take_along_axis(s, np.maximum(r - 1, 0), axis=-1), here) & (r > 0)) | (
             _same(np.take_along_axis(s, np.minimum(r + 1, n - 1), axis=-1), here) & (r < n - 1))
-        if replay is quick_select and n <= _LOCKSTEP:  # short lines: all at once
+        if replay is quick_select and n <= _LOCKSTEP:  # short lines: many at once
             tied = tie_at[..., 0]
             if tied.any():
-                keys = rank_keys(s[tied], o[tied])
-                p = quick_select_lines(keys, int(r.flat[0]))[:, None]
-                idxs[part][tied] = p
-                vals[part][tied] = np.take_along_axis(line[tied], p, axis=-1)
+                together = together or LineBatch(n, int(r.flat[0]), lines.size // n, op,
+                                                 write)
+                together.add((part, tied), rank_keys(s[tied], o[tied]))
             continue
         for w in map(tuple, np.argwhere(tie_at[..., 0])):
             _std_sort.tie_keys(_ties(s[w], *[t[:n - 1] for t in tie]), o[w], step, keys)
@@ -135,11 +141,12 @@ def _pick(a: np.ndarray, dtype: dtypes.dtype, d: int, rank, op: str, replay
                 continue
             idxs[part][w] = p
             vals[part][w] = line[w][p]
+    if together is not None:
+        together.flush()
     return values, indices
 
 
-_LOCKSTEP = 12  # lines up to this long are replayed together (sorting_utils.py): a chunk
-# holds 512 values, so longer lines come too few at a time for that to pay
+_LOCKSTEP = 64  # lines up to this long are replayed 128 at a time (sorting_utils.py)
 
 
 def _kth_rank(k: int):

@@ -3,13 +3,16 @@
 kthvalue picks with Sedgewick's median-of-three quickselect; where equal values surround the
 k-th, which of them it leaves at k is its doing. selection.py replays it line by line in
 whole-array steps; for short lines that costs more per line than the work itself, so here
-every line of a chunk takes its next step together: each line is in one phase of the loop
-(a new range, the left scan, the right scan, the swap of the pivot) and moves one step per
-round. Keys order the values (equal values equal keys, NaN the largest).
+up to 128 lines, gathered from chunk after chunk (LineBatch), take their next step together:
+each line is in one phase of the loop (a new range, the left scan, the right scan, the swap
+of the pivot) and moves one step per round. Keys order the values (equal values equal keys,
+NaN the largest).
 """
 from __future__ import annotations
 
 import numpy as np
+
+from ..storage import UntypedStorage
 
 _START, _SCAN_I, _SCAN_J, _PLACE, _DONE = range(5)
 
@@ -32,11 +35,14 @@ def rank_keys(s: np.ndarray, o: np.ndarray) -> np.ndarray:
     return keys
 
 
-def quick_select_lines(keys: np.ndarray, k: int) -> np.ndarray:
+def quick_select_lines(keys: np.ndarray, k: int, pos: np.ndarray | None = None) -> np.ndarray:
     """The position (in each line) quick_select_template leaves at ``k``, for every row of
-    ``keys`` (lines, n) at once (``keys`` is rearranged)."""
+    ``keys`` (lines, n) at once (``keys`` is rearranged; ``pos``: an int64 buffer shaped as
+    keys, for the positions carried along)."""
     count, n = keys.shape
-    pos = np.broadcast_to(np.arange(n), keys.shape).copy()
+    if pos is None:
+        pos = np.empty(keys.shape, np.int64)
+    pos[...] = np.arange(n)
     lo, hi = np.zeros(count, np.int64), np.full(count, n - 1, np.int64)
     i, j, piv = np.zeros(count, np.int64), np.zeros(count, np.int64), keys[:, 0].copy()
     phase = np.full(count, _START)
@@ -87,3 +93,34 @@ def quick_select_lines(keys: np.ndarray, k: int) -> np.ndarray:
             lo[rows] = np.where(jr <= k, i[rows], lo[rows])
             hi[rows] = np.where(jr >= k, jr - 1, hi[rows])
             phase[rows] = _START
+
+
+class LineBatch:
+    """Short lines gathered from chunk after chunk, replayed ``LINES`` at a time: keys and
+    positions in counted buffers, every array NumPy makes in a round one per line.
+    ``write(where, picks)`` gets each added group back with its (lines, 1) positions."""
+
+    LINES = 128  # (a round makes a dozen arrays of one int64 a line: 1 KiB each)
+
+    def __init__(self, n: int, k: int, lines: int, op: str, write) -> None:
+        self.rows = min(self.LINES, lines)  # (``lines``: how many there are in all)
+        raw = UntypedStorage(2 * self.rows * n, np.int64, op + " (lines replayed)")._array
+        self.keys, self.pos = raw.reshape(2, self.rows, n)
+        self.k, self.write, self.pending, self.filled = k, write, [], 0
+
+    def add(self, where, keys: np.ndarray) -> None:
+        if self.filled + len(keys) > self.rows:
+            self.flush()
+        self.keys[self.filled:self.filled + len(keys)] = keys
+        self.pending.append((where, len(keys)))
+        self.filled += len(keys)
+
+    def flush(self) -> None:
+        if not self.filled:
+            return
+        picks = quick_select_lines(self.keys[:self.filled], self.k, self.pos[:self.filled])
+        start = 0
+        for where, count in self.pending:
+            self.write(where, picks[start:start + count, None])
+            start += count
+        self.pending, self.filled = [], 0
