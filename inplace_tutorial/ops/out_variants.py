@@ -36,6 +36,7 @@ from .tensor_iterator import (
     ufunc_kernel,
     write_inplace,
 )
+from .unary_math import rsqrt16
 from .workspace import axpy_
 
 # name -> (kernel(*arrays, out, dtype), result is always floating?): the ops' own kernels
@@ -264,6 +265,10 @@ def _computed_out(name: str, operands: tuple, kwargs: dict, out: Tensor) -> Tens
         unary_nan_bits.repair(name, x._array(), None, out._array())
     elif name in _SCALAR_BOUNDS and out.dtype is result.dtype:
         _clamp_bits_in(out, name, operands, kwargs)
+    if name == "rsqrt" and out.dtype is result.dtype is getattr(x, "dtype", None) and \
+            out.dtype.itemsize == 2 and not _same_cells(x, out):
+        rsqrt16(x._array(), out._array())  # its rounding follows out's loop too (unary_math)
+        unary_nan_bits.repair(name, x._array(), None, out._array())
     return out
 
 

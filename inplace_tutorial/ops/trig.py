@@ -100,16 +100,23 @@ def _rad2deg_bw(ctx, g):
     return (g * (180 / math.pi),)
 
 
-@with_temporaries("sinc", None, np.bool_)
+@with_temporaries("sinc", None, None, np.bool_)
 def _sinc_kernel(x, out, dtype, tmp):
-    """sin(pi x) / (pi x), and 1 at x = 0 (as torch and np.sinc)."""
-    px, zero = tmp
+    """sin(pi x) / (pi x), and 1 at x = 0 (as torch and np.sinc), in PyTorch's opmath type:
+    float64 for float64, else float32 (pi rounded to float32, the sine correctly rounded as
+    glibc's sinf gives it, then one rounding to float16/bfloat16). The kernel reads 16-bit
+    tensors itself: widened to float64 (reduced.py) sinc(1) would be 3.9e-17, not torch's
+    -2.8e-8, the float32 sine of float32 pi over pi."""
+    px, sine, zero = tmp
     np.multiply(x, math.pi, out=px, dtype=dtype, casting="unsafe")
     np.equal(px, 0, out=zero)
-    np.sin(px, out=out, dtype=dtype, casting="unsafe")
+    np.sin(px, out=sine, dtype=np.float64, casting="unsafe")  # (NumPy's float32 sin: 1 ulp)
     with np.errstate(invalid="ignore"):
-        np.divide(out, px, out=out, dtype=dtype, casting="unsafe")
+        np.divide(sine, px, out=out, dtype=dtype, casting="unsafe")
     np.copyto(out, 1, where=zero)
+
+
+_sinc_kernel.rounds_16_bits_itself = True  # (tensor_iterator.call_kernel: not reduced.run)
 
 
 @register("sinc", _sinc_kernel, "SincBackward0", saves={"self": None})

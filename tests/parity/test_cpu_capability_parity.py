@@ -26,7 +26,7 @@ ROOT = Path(__file__).resolve().parents[2]
 BIT_PROGRAMS = ["tests.parity.test_nan_sign_parity", "tests.parity.test_fmax_fmin_parity",
                 "tests.parity.test_nan_bits_parity", "tests.parity.test_nan_bits16_parity",
                 "tests.parity.test_sign_angle_parity", "tests.parity.test_clamp_bits_parity",
-                "tests.parity.test_logit_parity",
+                "tests.parity.test_logit_parity", "tests.parity.test_rounding16_parity",
                 "tests.parity.test_overlap_walk_parity",  # the loop's order: exact values
                 "tests.parity.test_overlap_unary_parity"]
 

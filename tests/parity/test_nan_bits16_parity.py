@@ -20,8 +20,7 @@ VML = ("exp", "expm1", "log1p", "sqrt", "sin", "cos", "tan", "tanh", "asin", "ac
        "floor", "ceil", "round", "trunc", "i0")
 VEC = ("exp2", "rsqrt", "sinh", "cosh", "atanh", "sigmoid", "reciprocal", "frac", "deg2rad",
        "rad2deg", "abs", "neg")
-# (sinc, also element loop only, differs from torch in the last bit of some float16/bfloat16
-# numbers, a rounding this file does not test)
+# (sinc, also element loop only: its values, last bit included, in test_rounding16_parity)
 SCALAR = ("asinh", "acosh")
 # log, log2, log10 of a negative number under AVX512 leave a NaN whose payload depends on the
 # number (not modelled); their NaN inputs are compared below
