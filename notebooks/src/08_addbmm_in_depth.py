@@ -11,7 +11,7 @@
 # - Write the matching `einsum`.
 # - Measure the memory of the alternatives and know what `addbmm` saves for backward.
 #
-# **Under the hood:** [`ops/linalg.py`](../inplace_tutorial/ops/linalg.py) (`addbmm_` and its
+# **Under the hood:** [`ops/addmm.py`](../inplace_tutorial/ops/addmm.py) (`addbmm_` and its
 # backward); the [reading map](../inplace_tutorial/README.md) walks through the core.
 
 # %%
