@@ -5,8 +5,8 @@ dim2) of a zero tensor; its node, DiagEmbedBackward0, saves only offset, dim1 an
 typed) and reads the gradient's diagonal back. ``diag`` is PyTorch's composite: a vector goes
 to ``diag_embed`` (so its node says dim1 = -2, dim2 = -1), a matrix to ``diagonal_copy``, a
 copy of the ``diagonal`` view whose node is DiagonalBackward0_copy. ``diagflat`` is
-``contiguous().view(-1)`` then ``diag``. ``torch.diag(..., out=)`` checks out's dtype,
-resizes it (with PyTorch's warning when it had elements) and copies the result in.
+``contiguous().view(-1)`` then ``diag``. ``torch.diag(..., out=)`` resizes out (with
+PyTorch's warning when it had elements), then checks its dtype, and copies the result in.
 """
 from __future__ import annotations
 
@@ -102,10 +102,10 @@ def diag_function(input: Tensor, diagonal=0, *, out: Tensor | None = None  # noq
         raise RuntimeError(f"Supports 1D or 2D tensors. Got {input.dim()}D")
     with no_grad():
         result = _diag(input, diagonal)
+    resize_output(out, result._shape)  # (PyTorch resizes out before it checks the dtype)
     if out.dtype is not result.dtype:
         raise RuntimeError(f"Expected out tensor to have dtype {result.dtype.c_name}, but got "
                            f"{out.dtype.c_name} instead")
-    resize_output(out, result._shape)
     with no_grad():
         out.copy_(result)
     return out

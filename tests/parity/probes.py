@@ -22,6 +22,7 @@ import numpy as np
 from . import (
     probes_args,
     probes_divmem,
+    probes_funcs,
     probes_funcsig,
     probes_i11,
     probes_indexing,
@@ -326,6 +327,7 @@ PROBES: dict[str, list[str]] = {
     "linalg, F bindings, max_pool2d, norms' out= (funcsig)": [
         *probes_funcsig.MAX_POOL, *probes_funcsig.NORM_OUT, *probes_funcsig.LINALG_NN,
         *probes_funcsig.DIM_UNPACK, *probes_funcsig.SPARSE_GRAD],
+    "functions learners type (funcs)": probes_funcs.FUNCS,
     "torch.<op>_ twins, good calls (twins)": [*probes_twins.GOOD, *probes_twins.DROPOUT],
     "torch.<op>_ twins, refused calls (twins)": probes_twins.REFUSED,
     "F.elu, F.leaky_relu_ ... and their layers (twins)": [*probes_twins.ACTIVATIONS,
@@ -380,6 +382,7 @@ OWNER = {  # which helper's files hold the fix for a class (HELPERS.md)
     "positive, angle, signbit (miscops)": "miscops",
     "F.pad modes and padding layers (miscops)": "miscops",
     "SVD: linalg.svd, torch.svd, svdvals (svd)": "svd",
+    "functions learners type (funcs)": "funcs",
     "torch.<op>_ twins, good calls (twins)": "twins",
     "torch.<op>_ twins, refused calls (twins)": "twins",
     "F.elu, F.leaky_relu_ ... and their layers (twins)": "twins",
