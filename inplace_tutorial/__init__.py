@@ -29,10 +29,6 @@ from .creation import (
     full_like,
     ones,
     ones_like,
-    rand,
-    rand_like,
-    randn,
-    randn_like,
     tril_indices,
     triu_indices,
     zeros,
@@ -71,7 +67,15 @@ from .layout import (  # torch.channels_last ... (torch.memory_format objects)
     preserve_format,
     strided,
 )
-from .ops.random_factories import randint, randint_like, randperm
+from .ops.random_factories import (
+    rand,
+    rand_like,
+    randint,
+    randint_like,
+    randn,
+    randn_like,
+    randperm,
+)
 from .range_factories import arange, linspace, logspace
 from .storage import UntypedStorage
 from .tensor import Size, Tensor

@@ -1,5 +1,6 @@
-"""The factories that take a size: empty, empty_strided, zeros, ones, full, the *_like family,
-rand and randn (PyTorch's TensorFactories.cpp), and the keyword checks every factory shares.
+"""The factories that take a size: empty, empty_strided, zeros, ones, full, eye, the *_like
+family, tril/triu_indices (PyTorch's TensorFactories.cpp), the keyword checks every factory
+shares, and their out= (resize_, one write). The random factories are ops/random_factories.py.
 
 Every new tensor gets a fresh storage from the allocator. Their neighbours: tensor_new.py
 (torch.tensor, from_numpy), range_factories.py (arange), generator.py (manual_seed), and
@@ -13,9 +14,7 @@ import numpy as np
 
 from . import dtypes
 from .arg_parser import argument_error, int_list, is_number, size_arg
-from .copy_kernel import cast_into
 from .function_parser import torch_function
-from .generator import default_generator
 from .layout import (
     check_rank,
     contiguous_strides,
@@ -319,28 +318,6 @@ def full_like(input: Tensor, fill_value, dtype=None,  # noqa: A002
                  (layout, device, pin_memory))
 
 
-@torch_function()
-def rand_like(input: Tensor, *, generator: np.random.Generator | None = None,  # noqa: A002
-              memory_format=preserve_format, dtype=None, layout=None, device=None,
-              pin_memory: bool | None = None, requires_grad: bool | None = False) -> Tensor:
-    """empty_like(input) filled from [0, 1) (float dtypes only, as torch's uniform kernel)."""
-    t = new_like(input, dtype, requires_grad, None, "rand_like", memory_format,
-              (layout, device, pin_memory))
-    _draw(t, (generator or default_generator()).random, "check_uniform_bounds")
-    return t
-
-
-@torch_function()
-def randn_like(input: Tensor, *, generator: np.random.Generator | None = None,  # noqa: A002
-               memory_format=preserve_format, dtype=None, layout=None, device=None,
-               pin_memory: bool | None = None, requires_grad: bool | None = False) -> Tensor:
-    """empty_like(input) filled from the standard normal (float dtypes only)."""
-    t = new_like(input, dtype, requires_grad, None, "randn_like", memory_format,
-              (layout, device, pin_memory))
-    _draw(t, (generator or default_generator()).standard_normal, "normal_kernel_cpu")
-    return t
-
-
 def _tri_indices(op: str, row: int, col: int, offset: int, dtype, requires_grad,
                  placement: tuple, lower: bool) -> Tensor:
     """The (2, N) row and column indices of the lower (upper) triangle, row by row."""
@@ -383,69 +360,5 @@ def triu_indices(row: int, col: int, offset: int = 0, *, dtype=None, layout=None
                         (layout, device, pin_memory), False)
 
 
-@torch_function()
-def randn(*size, dtype: dtypes.dtype | None = None, requires_grad: bool | None = False,
-          generator: np.random.Generator | None = None, layout=None, device=None,
-          pin_memory: bool | None = None, out=None, **kwargs) -> Tensor:
-    requires_grad = factory_options("randn", dtype, requires_grad, layout, device, pin_memory)
-    shape = factory_size("randn", size, kwargs=kwargs)
-    gen = generator or default_generator()
-    if out is not None:
-        return _draw_out("randn", out, shape, dtype, gen.standard_normal, "normal_kernel_cpu",
-                         requires_grad)
-    t = Tensor._empty(shape, dtype or dtypes.float32, "randn")
-    _draw(t, gen.standard_normal, "normal_kernel_cpu")
-    return finish_factory(t, requires_grad)
-
-
-@torch_function()
-def rand(*size, dtype: dtypes.dtype | None = None, requires_grad: bool | None = False,
-         generator: np.random.Generator | None = None, layout=None, device=None,
-         pin_memory: bool | None = None, out=None, **kwargs) -> Tensor:
-    requires_grad = factory_options("rand", dtype, requires_grad, layout, device, pin_memory)
-    shape = factory_size("rand", size, kwargs=kwargs)
-    gen = generator or default_generator()
-    if out is not None:
-        return _draw_out("rand", out, shape, dtype, gen.random, "check_uniform_bounds",
-                         requires_grad)
-    t = Tensor._empty(shape, dtype or dtypes.float32, "rand")
-    _draw(t, gen.random, "check_uniform_bounds")
-    return finish_factory(t, requires_grad)
-
-
-def _draw_out(op: str, out: Tensor, shape: tuple, dtype, sample, kernel: str,
-              requires_grad: bool) -> Tensor:
-    """rand/randn(..., out=out): rand is an out= function (autograd's refusal, one write);
-    randn resizes out through resize_ (its own refusal of a tensor that requires grad, a
-    version step when the shape changes) and then draws (one more)."""
-    out_dtype(op, out, dtype)
-    if op == "randn":
-        if out.requires_grad:
-            raise RuntimeError("cannot resize variables that require grad")
-        if out._shape != shape:
-            out._vc.write(lambda: resize_(out, shape), "resize_")
-    else:
-        refuse_grad(op, out)
-        resize_(out, shape)
-    fresh = Tensor._empty(shape, out.dtype, op)  # drawn contiguous, then copied into out
-    _draw(fresh, sample, kernel)
-    out._vc.write(lambda: np.copyto(out._array(), fresh._array()), op)
-    return finish_factory(out, requires_grad)
-
-
-def _draw(t: Tensor, sample, kernel: str) -> None:
-    """Fill ``t`` from NumPy's sampler, which makes only float32 and float64: a float16 or
-    bfloat16 tensor draws float32 values into a counted buffer and rounds them, as PyTorch
-    builds Half and BFloat16 from a float; integer dtypes have no such kernel in PyTorch."""
-    if not t.dtype.is_floating_point:
-        raise NotImplementedError(f'"{kernel}" not implemented for \'{t.dtype.short}\'')
-    if t.dtype.np in (np.float32, np.float64):
-        sample(out=t._array(), dtype=t.dtype.np)
-        return
-    single = Tensor._empty(t._shape, dtypes.float32, t._storage.op + " (float32 draw)")
-    sample(out=single._array(), dtype=np.float32)
-    cast_into(t._array(), single._array(), t.dtype)
-
-
-__all__ = ["empty", "empty_like", "empty_strided", "full", "full_like", "ones", "ones_like",
-           "rand", "randn", "zeros", "zeros_like"]
+__all__ = ["empty", "empty_like", "empty_strided", "eye", "full", "full_like", "ones", "ones_like",
+           "tril_indices", "triu_indices", "zeros", "zeros_like"]

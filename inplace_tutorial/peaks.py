@@ -12,9 +12,9 @@ from contextlib import contextmanager
 
 from . import nn
 from .autograd import grad_mode
-from .creation import randn
 from .generator import manual_seed
 from .memory import Trace, record
+from .ops.random_factories import randn
 from .tensor import Tensor
 
 BATCH = (4, 3, 16, 16)

@@ -13,9 +13,9 @@ import math
 from dataclasses import dataclass, field
 
 from .. import memory
-from ..creation import randn
 from ..generator import manual_seed
 from ..nn import functional as F
+from ..ops.random_factories import randn
 from ..profiler import saved_storages
 from ..tensor import Tensor
 from .gpt import Block

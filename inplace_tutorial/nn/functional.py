@@ -14,7 +14,7 @@ import warnings
 
 from .. import dtypes
 from ..autograd import grad_mode
-from ..creation import rand, zeros
+from ..creation import zeros
 from ..function_parser import torch_function
 from ..layout import broadcast_shapes
 from ..ops import activations, attention, loss_ops, nn_ops, normalization, pad_nd, pooling
@@ -23,6 +23,7 @@ from ..ops import cross_entropy as cross_entropy_ops
 from ..ops import embedding as embedding_ops
 from ..ops import padding as padding_ops
 from ..ops.arg_checks import check_tensor, check_type, int_list
+from ..ops.random_factories import rand
 from ..tensor import Tensor
 from . import checks, conv_utils
 from .functional_activations import (  # noqa: F401  (F.elu, F.leaky_relu_ ...)

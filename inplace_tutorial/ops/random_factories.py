@@ -1,5 +1,6 @@
-"""torch.randint, randint_like and randperm (PyTorch's TensorFactories.cpp): a fresh tensor filled
-as random_(low, high) fills one (random_from_to.py's range checks and draw), or with a shuffled
+"""The random factories (PyTorch's TensorFactories.cpp): rand, randn and their *_like, drawn
+from [0, 1) or the standard normal; randint and randint_like, a fresh tensor filled as
+random_(low, high) fills one (random_from_to.py's range checks and draw); randperm, a shuffled
 0 .. n-1. A fresh tensor's fill is no in-place op on anything the caller holds: ``_version``
 stays 0 and no node is made. The values come from the core's generator, so they are not
 torch's; the shapes, dtypes, ranges and refusals are.
@@ -10,6 +11,7 @@ import numpy as np
 
 from .. import dtypes
 from ..arg_parser import is_index
+from ..copy_kernel import cast_into
 from ..creation import (
     factory_options,
     factory_size,
@@ -121,4 +123,91 @@ def randperm(n: int, *, generator=None, out=None, dtype: dtypes.dtype | None = N
     return finish_factory(t, requires_grad)
 
 
-__all__ = ["randint", "randint_like", "randperm"]
+# ------------------------------------------------------------------ rand, randn and their *_like
+@torch_function()
+def randn(*size, dtype: dtypes.dtype | None = None, requires_grad: bool | None = False,
+          generator: np.random.Generator | None = None, layout=None, device=None,
+          pin_memory: bool | None = None, out=None, **kwargs) -> Tensor:
+    requires_grad = factory_options("randn", dtype, requires_grad, layout, device, pin_memory)
+    shape = factory_size("randn", size, kwargs=kwargs)
+    gen = generator or default_generator()
+    if out is not None:
+        return _draw_out("randn", out, shape, dtype, gen.standard_normal, "normal_kernel_cpu",
+                         requires_grad)
+    t = Tensor._empty(shape, dtype or dtypes.float32, "randn")
+    _draw(t, gen.standard_normal, "normal_kernel_cpu")
+    return finish_factory(t, requires_grad)
+
+
+@torch_function()
+def rand(*size, dtype: dtypes.dtype | None = None, requires_grad: bool | None = False,
+         generator: np.random.Generator | None = None, layout=None, device=None,
+         pin_memory: bool | None = None, out=None, **kwargs) -> Tensor:
+    requires_grad = factory_options("rand", dtype, requires_grad, layout, device, pin_memory)
+    shape = factory_size("rand", size, kwargs=kwargs)
+    gen = generator or default_generator()
+    if out is not None:
+        return _draw_out("rand", out, shape, dtype, gen.random, "check_uniform_bounds",
+                         requires_grad)
+    t = Tensor._empty(shape, dtype or dtypes.float32, "rand")
+    _draw(t, gen.random, "check_uniform_bounds")
+    return finish_factory(t, requires_grad)
+
+
+def _draw_out(op: str, out: Tensor, shape: tuple, dtype, sample, kernel: str,
+              requires_grad: bool) -> Tensor:
+    """rand/randn(..., out=out): rand is an out= function (autograd's refusal, one write);
+    randn resizes out through resize_ (its own refusal of a tensor that requires grad, a
+    version step when the shape changes) and then draws (one more)."""
+    out_dtype(op, out, dtype)
+    if op == "randn":
+        if out.requires_grad:
+            raise RuntimeError("cannot resize variables that require grad")
+        if out._shape != shape:
+            out._vc.write(lambda: resize_(out, shape), "resize_")
+    else:
+        refuse_grad(op, out)
+        resize_(out, shape)
+    fresh = Tensor._empty(shape, out.dtype, op)  # drawn contiguous, then copied into out
+    _draw(fresh, sample, kernel)
+    out._vc.write(lambda: np.copyto(out._array(), fresh._array()), op)
+    return finish_factory(out, requires_grad)
+
+
+def _draw(t: Tensor, sample, kernel: str) -> None:
+    """Fill ``t`` from NumPy's sampler, which makes only float32 and float64: a float16 or
+    bfloat16 tensor draws float32 values into a counted buffer and rounds them, as PyTorch
+    builds Half and BFloat16 from a float; integer dtypes have no such kernel in PyTorch."""
+    if not t.dtype.is_floating_point:
+        raise NotImplementedError(f'"{kernel}" not implemented for \'{t.dtype.short}\'')
+    if t.dtype.np in (np.float32, np.float64):
+        sample(out=t._array(), dtype=t.dtype.np)
+        return
+    single = Tensor._empty(t._shape, dtypes.float32, t._storage.op + " (float32 draw)")
+    sample(out=single._array(), dtype=np.float32)
+    cast_into(t._array(), single._array(), t.dtype)
+
+
+@torch_function()
+def rand_like(input: Tensor, *, generator: np.random.Generator | None = None,  # noqa: A002
+              memory_format=preserve_format, dtype=None, layout=None, device=None,
+              pin_memory: bool | None = None, requires_grad: bool | None = False) -> Tensor:
+    """empty_like(input) filled from [0, 1) (float dtypes only, as torch's uniform kernel)."""
+    t = new_like(input, dtype, requires_grad, None, "rand_like", memory_format,
+              (layout, device, pin_memory))
+    _draw(t, (generator or default_generator()).random, "check_uniform_bounds")
+    return t
+
+
+@torch_function()
+def randn_like(input: Tensor, *, generator: np.random.Generator | None = None,  # noqa: A002
+               memory_format=preserve_format, dtype=None, layout=None, device=None,
+               pin_memory: bool | None = None, requires_grad: bool | None = False) -> Tensor:
+    """empty_like(input) filled from the standard normal (float dtypes only)."""
+    t = new_like(input, dtype, requires_grad, None, "randn_like", memory_format,
+              (layout, device, pin_memory))
+    _draw(t, (generator or default_generator()).standard_normal, "normal_kernel_cpu")
+    return t
+
+
+__all__ = ["rand", "rand_like", "randint", "randint_like", "randn", "randn_like", "randperm"]
