@@ -69,3 +69,25 @@ def test_row_and_column_sums_match_np_sum(shape, dtype):
     wide = a.astype(np.float64)
     np.testing.assert_allclose(rows, wide.sum(axis=1), rtol=tol, atol=tol * 300)
     np.testing.assert_allclose(cols, wide.sum(axis=0), rtol=tol, atol=tol * 300)
+
+
+@pytest.mark.parametrize("layout", ["contiguous", "permuted", "1d"])
+def test_batch_norm_forward_by_rows_matches_the_formula(layout):
+    """native_batch_norm's x * alpha + beta over rows of C * L (contiguous) or broadcast
+    (any other layout) gives (x - mean) / sqrt(var + eps) * weight + bias."""
+    import inplace_tutorial as ipt
+    from inplace_tutorial.nn import functional as F
+
+    shape = (6, 4) if layout == "1d" else (6, 4, 3, 5)
+    a = np.random.default_rng(4).standard_normal(shape).astype(np.float32)
+    x = ipt.tensor(a)
+    if layout == "permuted":
+        x = ipt.tensor(np.ascontiguousarray(a.transpose(0, 2, 3, 1))).permute(0, 3, 1, 2)
+    w, b = ipt.tensor(np.arange(1, 5, dtype=np.float32)), ipt.tensor(np.ones(4, np.float32))
+    got = F.batch_norm(x, None, None, w, b, training=True, eps=1e-5).numpy()
+    axes = (0,) + tuple(range(2, a.ndim))
+    keep = (1, 4) + (1,) * (a.ndim - 2)
+    want = (a - a.mean(axis=axes, keepdims=True)) / np.sqrt(a.var(axis=axes, keepdims=True)
+                                                           + 1e-5)
+    want = want * w.numpy().reshape(keep) + b.numpy().reshape(keep)
+    np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-5)

@@ -12,7 +12,7 @@ from ..autograd.record import record
 from ..modes import STATE
 from ..tensor import Tensor
 from ._gemv_sums import channel_sums
-from .workspace import Scratch
+from .workspace import Scratch, chunk_len
 
 
 def _stat_shape(x: Tensor) -> tuple:
@@ -114,7 +114,8 @@ def _affine(x: np.ndarray, mean: np.ndarray, invstd: np.ndarray, weight: Tensor 
     channel, as PyTorch's batch_norm_cpu_transform_input_template folds them: two passes over
     the input instead of four. alpha and beta are two C-sized pieces of the workspace."""
     c = mean.size
-    with Scratch(x.dtype, "native_batch_norm", 2 * c) as s:
+    rows = _rows(x, out, c)
+    with Scratch(x.dtype, "native_batch_norm", 2 * c + 2 * rows) as s:
         alpha, beta = s._buf[:c], s._buf[c: 2 * c]
         if weight is not None:
             np.multiply(invstd, weight._array(), out=alpha)
@@ -124,8 +125,27 @@ def _affine(x: np.ndarray, mean: np.ndarray, invstd: np.ndarray, weight: Tensor 
         np.negative(beta, out=beta)
         if bias is not None:
             beta += bias._array()
-        np.multiply(x, alpha.reshape(shp), out=out)
-        out += beta.reshape(shp)
+        if rows:  # alpha and beta repeated along a sample's (C, L) values: rows of C * L
+            a_row, b_row = s._buf[2 * c: 2 * c + rows], s._buf[2 * c + rows: 2 * c + 2 * rows]
+            a_row.reshape(c, -1)[...] = alpha[:, None]
+            b_row.reshape(c, -1)[...] = beta[:, None]
+            o2 = out.reshape(x.shape[0], rows)
+            np.multiply(x.reshape(o2.shape), a_row, out=o2)
+            o2 += b_row
+        else:
+            np.multiply(x, alpha.reshape(shp), out=out)
+            out += beta.reshape(shp)
+
+
+def _rows(x: np.ndarray, out: np.ndarray, c: int) -> int:
+    """C * L when x and out are contiguous (N, C, L...) and two rows of C * L fit the
+    workspace, else 0. A per-channel operand broadcast as (1, C, 1, 1) makes NumPy run its
+    loop once per row of L (16 or 64 values here), ~3x slower than rows of C * L."""
+    n = x.shape[0]
+    if x.ndim < 3 or not (x.flags.c_contiguous and out.flags.c_contiguous) or n == 0:
+        return 0
+    rows = x.size // n
+    return rows if 2 * c + 2 * rows <= chunk_len(x.dtype) else 0
 
 
 @derivative("native_batch_norm", "NativeBatchNormBackward0", inputs=("input", "weight", "bias"),
