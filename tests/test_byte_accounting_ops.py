@@ -238,6 +238,17 @@ NO_ROW.update({
     "kthvalue out=": lambda a: ipt.kthvalue(a, 2, 1, out=(ipt.empty(0),
                                                           ipt.empty(0, dtype=ipt.int64))),
 })
+# the lookups: a counted result, NumPy's searches run over pieces of it
+NO_ROW.update({
+    "searchsorted 1-D": lambda a: ipt.searchsorted(a[0].sort()[0], a),
+    "searchsorted batched right": lambda a: ipt.searchsorted(a.sort(1)[0], a, right=True),
+    "bucketize": lambda a: ipt.bucketize(a, a[0].sort()[0]),
+    "isin": lambda a: ipt.isin(a, a[:3]),
+    "isin invert int": lambda a: ipt.isin((a * 50).to(ipt.int64), ipt.arange(20), invert=True),
+    "bincount": lambda a: ipt.bincount((a.flatten() * 100).to(ipt.int64)),
+    "bincount weights": lambda a: ipt.bincount((a.flatten() * 100).to(ipt.int64), a.flatten()),
+    "count_nonzero dim 0": lambda a: ipt.count_nonzero(a > 0.5, 0),
+})
 CASTS = ["float64", "float32", "float16", "bfloat16", "int64", "int32", "int16", "int8",
          "uint8", "bool"]
 for _src in CASTS:

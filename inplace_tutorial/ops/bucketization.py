@@ -17,6 +17,11 @@ from .. import dtypes, function_parser
 from ..creation import zeros
 from ..tensor import Tensor
 from ..tensor_new import tensor
+from .workspace import chunks
+
+# NumPy's searches return a fresh array as long as their values: they run over pieces this
+# long (4 KiB of int64), so what they hold beside the counted result stays a few KiB.
+_PIECE = 512
 
 
 def _as_tensor(v, like: Tensor) -> Tensor:
@@ -52,17 +57,23 @@ def _search(boundaries: Tensor, values: Tensor, out_int32: bool, right: bool,
     out = zeros(values._shape, dtype=dtypes.int32 if out_int32 else dtypes.int64)
     b, v, o = boundaries._array(), values._array(), out._array()
     how = "right" if right else "left"
+    if sorter is not None:  # the sequence in sorted order, in counted memory
+        n = boundaries._shape[-1]
+        if bool((sorter < 0).any()) or bool((sorter >= n).any()):
+            raise RuntimeError("torch.searchsorted(): sorter index out of range")
+        boundaries = boundaries.gather(-1, sorter)
+        b = boundaries._array()
     if boundaries.dim() == 1:
-        seq = b if sorter is None else b[sorter._array()]
-        o[...] = np.searchsorted(seq, v, side=how)
+        _search_into(o, b, v, how)
     else:
-        rows_b, rows_v = b.reshape(-1, b.shape[-1]), v.reshape(-1, v.shape[-1])
-        rows_o = o.reshape(-1, v.shape[-1])
-        order = None if sorter is None else sorter._array().reshape(-1, b.shape[-1])
-        for i in range(rows_b.shape[0]):
-            seq = rows_b[i] if order is None else rows_b[i][order[i]]
-            rows_o[i] = np.searchsorted(seq, rows_v[i], side=how)
+        for row in np.ndindex(*v.shape[:-1]):
+            _search_into(o[row], b[row], v[row], how)
     return out
+
+
+def _search_into(o: np.ndarray, seq: np.ndarray, v: np.ndarray, how: str) -> None:
+    for piece in chunks(v.shape, _PIECE):
+        o[piece] = np.searchsorted(seq, v[piece], side=how)
 
 
 def searchsorted(*args, **kwargs) -> Tensor:
@@ -98,7 +109,20 @@ def isin(*args, **kwargs) -> Tensor:
         if t.dtype is dtypes.bool_:
             raise RuntimeError("Unsupported input type encountered for isin(): Bool")
     out = zeros(elements._shape, dtype=dtypes.bool_)
-    out._array()[...] = np.isin(elements._array(), tests._array(), invert=bool(v.get("invert")))
+    invert = bool(v.get("invert"))
+    if tests.numel() == 0:
+        out._array()[...] = invert
+        return out
+    # Both sides in their common dtype, the test elements sorted (counted copies); each
+    # element is found by a binary search and compared with what it lands on (NaN never
+    # equals anything, so it is never found).
+    common = dtypes.promote_types(elements.dtype, tests.dtype)
+    found = tests.to(common).flatten().sort()[0]._array()
+    e, o, last = elements.to(common)._array(), out._array(), found.shape[0] - 1
+    for piece in chunks(e.shape, _PIECE):
+        values = e[piece]
+        hit = found[np.minimum(np.searchsorted(found, values), last)]
+        o[piece] = (hit != values) if invert else (hit == values)
     return out
 
 

@@ -47,4 +47,11 @@ FUNCS = [
     "t.bincount(i.abs())", "t.bincount(i[0])", "t.bincount(v)", "i[0].abs().bincount(v)",
     "i[0].abs().bincount(x[0].double(), 6)", "i[0].abs().bincount(minlength=-2)",
     "i[0].abs().bincount(v[:2])", "t.bincount(b[0])",
+    "t.searchsorted(v, x, sorter=t.tensor([1, 5, 2]))",
+    "t.searchsorted(v, x, sorter=t.tensor([1, -1, 2]))",
+    "t.searchsorted(m, x, sorter=m.argsort(1))", "t.searchsorted(v, x.t(), side='right')",
+    "t.isin(x.t(), v[1:])", "t.isin(i, t.tensor([], dtype=t.int64))",
+    "t.isin(t.tensor([1.0, float('nan'), -0.0]), t.tensor([0.0, float('nan')]))",
+    "t.isin(t.tensor([1.0, float('nan'), -0.0]), t.tensor([0.0, 1.0]), invert=True)",
+    "t.isin(t.tensor([300], dtype=t.int16), t.tensor([44], dtype=t.int8))",
 ]
