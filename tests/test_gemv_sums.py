@@ -91,3 +91,26 @@ def test_batch_norm_forward_by_rows_matches_the_formula(layout):
                                                            + 1e-5)
     want = want * w.numpy().reshape(keep) + b.numpy().reshape(keep)
     np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-5)
+
+
+def test_batch_norm_backward_by_rows_matches_the_broadcast_path():
+    """NativeBatchNormBackward0's per-channel passes over rows of C * L (a contiguous input)
+    give the broadcast path's values (a channels-last input takes that one)."""
+    import inplace_tutorial as ipt
+    from inplace_tutorial.nn import functional as F
+
+    rng = np.random.default_rng(5)
+    a = rng.standard_normal((6, 4, 3, 5))
+    g = rng.standard_normal((6, 4, 3, 5))
+    grads = []
+    for permuted in (False, True):
+        x = ipt.tensor(a, requires_grad=True)
+        xin = x
+        if permuted:
+            xin = x.permute(0, 2, 3, 1).contiguous().permute(0, 3, 1, 2)
+        w = ipt.tensor(np.arange(1.0, 5.0), requires_grad=True)
+        b = ipt.tensor(np.zeros(4), requires_grad=True)
+        F.batch_norm(xin, None, None, w, b, training=True).backward(ipt.tensor(g))
+        grads.append((x.grad.numpy(), w.grad.numpy(), b.grad.numpy()))
+    for got, want in zip(grads[0], grads[1], strict=True):
+        np.testing.assert_allclose(got, want, rtol=1e-12, atol=1e-12)

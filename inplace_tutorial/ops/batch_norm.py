@@ -137,6 +137,20 @@ def _affine(x: np.ndarray, mean: np.ndarray, invstd: np.ndarray, weight: Tensor 
             out += beta.reshape(shp)
 
 
+def _by_channel(ufunc, a: np.ndarray, coef: np.ndarray, out: np.ndarray) -> None:
+    """``out = ufunc(a, coef[c])`` per channel c of an (N, C, ...) ``a``: over rows of C * L
+    with ``coef`` repeated along a sample in the workspace (see ``_rows``), or broadcast."""
+    c = coef.size
+    rows = _rows(a, out, c)
+    if not rows:
+        ufunc(a, coef.reshape((1, c) + (1,) * (a.ndim - 2)), out=out)
+        return
+    with Scratch(a.dtype, "native_batch_norm backward", rows) as s:
+        row = s._buf[:rows]
+        row.reshape(c, -1)[...] = coef[:, None]
+        ufunc(a.reshape(a.shape[0], rows), row, out=out.reshape(a.shape[0], rows))
+
+
 def _rows(x: np.ndarray, out: np.ndarray, c: int) -> int:
     """C * L when x and out are contiguous (N, C, L...) and two rows of C * L fit the
     workspace, else 0. A per-channel operand broadcast as (1, C, 1, 1) makes NumPy run its
@@ -163,11 +177,12 @@ def _batch_norm_bw(ctx, g):
         invstd_t = _eval_invstd(ctx.saved("running_var"), ctx.attr("eps"), x.dtype)
         invstd = invstd_t._array().reshape(shp)
     ga = g._array()
+    mean, invstd = mean.reshape(-1), invstd.reshape(-1)
     # xhat lives in one counted buffer that later becomes grad_input.
     xhat_t = Tensor._empty(x._shape, g.dtype, "native_batch_norm backward")
     xhat = xhat_t._array()
-    np.subtract(x._array(), mean, out=xhat)
-    xhat *= invstd
+    _by_channel(np.subtract, x._array(), mean, xhat)
+    _by_channel(np.multiply, xhat, invstd, xhat)
     n, c = x._shape[:2]
     sum_g = Tensor._empty((c,), g.dtype, "native_batch_norm backward (sum)")
     sg = sum_g._array()
@@ -182,16 +197,16 @@ def _batch_norm_bw(ctx, g):
         gb = sum_g
     gx = None
     if ctx.needs(0):
-        scale = invstd * (w._array().reshape(shp) if w is not None else 1.0)
+        scale = invstd * (w._array() if w is not None else 1.0)
         if ctx.attr("training"):
             count = x.numel() // x._shape[1]
             # gx = scale * (g - mean(g) - xhat * mean(g * xhat)), written over xhat.
             sum_gx /= -count
-            xhat *= sum_gx.reshape(shp)
+            _by_channel(np.multiply, xhat, sum_gx, xhat)
             xhat += ga
-            xhat -= (sg / count).reshape(shp)
-            xhat *= scale
+            _by_channel(np.subtract, xhat, sg / count, xhat)
+            _by_channel(np.multiply, xhat, scale, xhat)
         else:
-            np.multiply(ga, scale, out=xhat)
+            _by_channel(np.multiply, ga, scale, xhat)
         gx = xhat_t
     return (gx, gw, gb)
