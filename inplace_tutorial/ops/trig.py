@@ -100,7 +100,7 @@ def _rad2deg_bw(ctx, g):
     return (g * (180 / math.pi),)
 
 
-@with_temporaries("sinc", None, None, np.bool_)
+@with_temporaries("sinc", None, np.float64, np.bool_)  # the sine kept in float64
 def _sinc_kernel(x, out, dtype, tmp):
     """sin(pi x) / (pi x), and 1 at x = 0 (as torch and np.sinc), in PyTorch's opmath type:
     float64 for float64, else float32 (pi rounded to float32, the sine correctly rounded as
@@ -110,7 +110,9 @@ def _sinc_kernel(x, out, dtype, tmp):
     px, sine, zero = tmp
     np.multiply(x, math.pi, out=px, dtype=dtype, casting="unsafe")
     np.equal(px, 0, out=zero)
-    np.sin(px, out=sine, dtype=np.float64, casting="unsafe")  # (NumPy's float32 sin: 1 ulp)
+    # (NumPy's float32 sin is off by 1 ulp.) A float64 sine needs one NumPy loop buffer, for
+    # px; a float32 one needed two, px's and the result's, 16 KiB beyond the count.
+    np.sin(px, out=sine, dtype=np.float64)
     with np.errstate(invalid="ignore"):
         np.divide(sine, px, out=out, dtype=dtype, casting="unsafe")
     np.copyto(out, 1, where=zero)
