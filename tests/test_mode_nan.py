@@ -134,18 +134,6 @@ def _runs_pick(values: list) -> int:
     return best_at
 
 
-def _runs_pick(values: list) -> int:
-    """Where the first longest run of equal values (``!=`` ends a run) ends."""
-    best, best_at, run = 0, 0, 0
-    for i in range(len(values)):
-        run += 1
-        if i == len(values) - 1 or values[i] != values[i + 1]:
-            if run > best:
-                best, best_at = run, i
-            run = 0
-    return best_at
-
-
 def reference_mode_index(line: np.ndarray) -> int:
     """The index mode_kernel_impl reports for one line: std::sort of (value, index) pairs
     under ``<``, then the last pair of the first longest run."""

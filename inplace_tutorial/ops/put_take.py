@@ -73,9 +73,15 @@ def _cells(self: Tensor, index: Tensor, op: str) -> tuple[np.ndarray, np.ndarray
     a = self._array()
     if a.flags.c_contiguous:
         return a.reshape(-1), pos, [keep, pos_t]
-    # logical position -> storage cell: sum over dims of coordinate * stride
-    rem_t = Tensor._empty((idx.size,), dtypes.int64, op + " (coordinates)")
-    tmp_t = Tensor._empty((idx.size,), dtypes.int64, op + " (coordinates)")
+    _storage_cells(self, pos, op)
+    return self._storage.typed(self.dtype.np), pos, [keep, pos_t]
+
+
+def _storage_cells(self: Tensor, pos: np.ndarray, op: str) -> None:
+    """Logical positions in self -> cells of its storage, in place: the offset plus, over
+    the dims, coordinate * stride (two counted int64 arrays as long as ``pos``)."""
+    rem_t = Tensor._empty((pos.size,), dtypes.int64, op + " (coordinates)")
+    tmp_t = Tensor._empty((pos.size,), dtypes.int64, op + " (coordinates)")
     rem, tmp = rem_t._array(), tmp_t._array()
     np.copyto(rem, pos)
     pos.fill(self._offset)
@@ -84,7 +90,6 @@ def _cells(self: Tensor, index: Tensor, op: str) -> tuple[np.ndarray, np.ndarray
         np.multiply(tmp, stride, out=tmp)
         np.add(pos, tmp, out=pos)
         np.floor_divide(rem, size, out=rem)
-    return self._storage.typed(self.dtype.np), pos, [keep, pos_t]
 
 
 # --------------------------------------------------------------------------- put_
@@ -200,16 +205,7 @@ def _put_in_order(self: Tensor, index: Tensor, source: Tensor, accumulate: bool)
     writes = idx  # logical position -> storage cell, in place
     np.remainder(idx, n, out=writes)
     if not (self._array().flags.c_contiguous and self._offset == 0):
-        tmp_t = Tensor._empty((idx.size,), dtypes.int64, "put_ (coordinates)")
-        rem_t = Tensor._empty((idx.size,), dtypes.int64, "put_ (coordinates)")
-        tmp, rem = tmp_t._array(), rem_t._array()
-        np.copyto(rem, writes)
-        writes.fill(self._offset)
-        for size, stride in zip(reversed(self._shape), reversed(self._stride)):
-            np.remainder(rem, size, out=tmp)
-            np.multiply(tmp, stride, out=tmp)
-            np.add(writes, tmp, out=writes)
-            np.floor_divide(rem, size, out=rem)
+        _storage_cells(self, writes, "put_")
     flat = self._storage.typed(self.dtype.np)
     vals = Tensor._empty((idx.size,), self.dtype, "put_ (source values)")._array()
 
