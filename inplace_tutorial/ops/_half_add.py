@@ -122,10 +122,11 @@ def add_sub(ufunc, a: np.ndarray, b: np.ndarray, out: np.ndarray) -> bool:
     o = out.reshape(-1).view(np.int16)
     n = min(chunk_len(np.int32) // 2, o.size)
     with Scratch(np.int32, ufunc.__name__, 2 * n) as scratch:
-        both = scratch.view((2, n))
+        flat = scratch.view((2 * n,))
         for start in range(0, o.size, n):
             part = slice(start, start + n)
-            w = both[:, : len(o[part])]
+            k = len(o[part])  # a contiguous (2, k): NumPy 2.2 buffers a strided one, 13 KiB
+            w = flat[: 2 * k].reshape(2, k)
             widen(ha[part], hb[part], w)
             s, t = w
             sf = s.view(np.float32)
