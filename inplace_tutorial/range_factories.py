@@ -56,9 +56,23 @@ def arange(start=_NOT_GIVEN, end=None, step=1, dtype: dtypes.dtype | None = None
         is_int = all(isinstance(v, (int, np.integer)) for v in (start, end, step))
         dtype = dtypes.int64 if is_int else dtypes.float32
     n = max(0, math.ceil((end - start) / step))
+    integral = dtype.np.kind in "iu"
+    if integral:  # RangeFactories.cpp: start and step become int64 (toward zero) first ...
+        start, step = int(start), int(step)
+        if dtype is dtypes.int64:  # ... and for int64 the end and the size too
+            if step == 0:
+                raise ValueError("step must be nonzero")
+            n = max(0, -(-(int(end) - start) // step))
     t = Tensor._empty((n,), dtype, "arange")
     o = t._array()
-    if dtype.np == np.float64:  # the positions 0, 1, 2 ... made in place (exact below 2**53)
+    if integral:  # start + i * step in int64, then cast (uint8 wraps as in torch)
+        for s in range(0, n, _ARANGE_CHUNK):
+            e = min(n, s + _ARANGE_CHUNK)
+            pos = np.arange(s, e, dtype=np.int64)
+            pos *= step
+            pos += start
+            np.copyto(o[s:e], pos, casting="unsafe")
+    elif dtype.np == np.float64:  # the positions 0, 1, 2 ... made in place (exact below 2**53)
         o.fill(1.0)
         o[:1] = 0.0
         np.cumsum(o, out=o)
@@ -67,7 +81,8 @@ def arange(start=_NOT_GIVEN, end=None, step=1, dtype: dtypes.dtype | None = None
         for s in range(0, n, _ARANGE_CHUNK):
             e = min(n, s + _ARANGE_CHUNK)
             np.multiply(np.arange(s, e, dtype=np.float64), step, out=o[s:e], casting="unsafe")
-    o += start
+    if not integral:
+        o += start
     if out is not None:
         return finish_factory(_into(out, t), requires_grad)
     return finish_factory(t, requires_grad)

@@ -55,4 +55,10 @@ FUNCS = [
     "t.isin(t.tensor([1.0, float('nan'), -0.0]), t.tensor([0.0, float('nan')]))",
     "t.isin(t.tensor([1.0, float('nan'), -0.0]), t.tensor([0.0, 1.0]), invert=True)",
     "t.isin(t.tensor([300], dtype=t.int16), t.tensor([44], dtype=t.int8))",
+    "t.arange(0, 1, 0.25, dtype=t.int64)", "t.arange(0, 3, 1.5, dtype=t.int64)",
+    "t.arange(0.5, 3.7, 1, dtype=t.int64)", "t.arange(0.5, 3.7, 1, dtype=t.int32)",
+    "t.arange(0, 1.5, 0.5, dtype=t.int32)", "t.arange(-1.5, 2, 0.7, dtype=t.uint8)",
+    "t.arange(0, 5, 1.9, dtype=t.int16)", "t.arange(0, 1, 0.0, dtype=t.int64)",
+    "t.arange(0, 1, 0.25, out=t.empty(0, dtype=t.int64))",
+    "t.arange(0, 3, 1.5, out=t.empty(0, dtype=t.int64))",
 ]
