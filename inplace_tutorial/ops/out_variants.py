@@ -200,6 +200,13 @@ def _check_out_dtype(name: str, operands: tuple, kwargs: dict, out: Tensor) -> N
     same = (name in SAME_DTYPE and not (name == "lerp" and (
         len(tensors) < 3 or tensors[2].dim() == 0))) or (
         name in _SCALAR_BOUNDS and len(tensors) == 1)
+    if same and name in _SCALAR_BOUNDS:
+        # clamp's meta function promotes self with its number bounds first (int8 self, bound
+        # 1.5: Float expected); no bound, or one of a wrong type, is the method's own error
+        bounds = [b for b in (*operands[1:], *kwargs.values()) if b is not None]
+        if not _number_bounds(operands[0], bounds):
+            return
+        tensors = [operands[0], *bounds]
     if same:
         common = dtypes.result_type(*tensors)
         if out.dtype is not common:
@@ -216,6 +223,12 @@ def _check_out_dtype(name: str, operands: tuple, kwargs: dict, out: Tensor) -> N
         if not dtypes.can_cast(rd, out.dtype):
             raise RuntimeError(f"result type {rd.short} can't be cast to the desired output "
                                f"type {out.dtype.short}")
+
+
+def _number_bounds(x, bounds) -> bool:
+    """clamp(x, min, max) with at least one bound, each a real Python number or None."""
+    return isinstance(x, Tensor) and any(b is not None for b in bounds) and all(
+        b is None or isinstance(b, (bool, int, float)) for b in bounds)
 
 
 def _unary_kernel(name: str):
@@ -249,6 +262,12 @@ def _computed_out(name: str, operands: tuple, kwargs: dict, out: Tensor) -> Tens
     and shape errors), then PyTorch's out= checks, then one cast copy into out."""
     if _walked_unary(name, operands, kwargs, out):
         return out
+    if name in _SCALAR_BOUNDS and _number_bounds(operands[0], (*operands[1:],
+                                                             *kwargs.values())):
+        # clamp with number bounds is a structured kernel: its meta checks pass, out is
+        # resized (with its warning), and then the kernel converts the bounds, so an
+        # overflowing bound (300 for int8) raises after the resize
+        resize_output(out, operands[0]._shape)
     with grad_mode.no_grad():
         result = getattr(operands[0], name)(*operands[1:], **kwargs)
     if name == "float_power" and out.dtype is not dtypes.float64:
