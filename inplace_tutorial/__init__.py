@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import warnings
 
-from . import backends, linalg, memory, ops  # noqa: F401  (ops attaches methods to Tensor)
+# tensor_conversions (item, numpy, len, repr ...) and ops attach their methods to Tensor
+from . import backends, linalg, memory, ops, tensor_conversions  # noqa: F401
 from .autograd import (
     detect_anomaly,
     enable_grad,

@@ -1,14 +1,15 @@
 """Tensor: a shape, strides and an offset over a Storage, plus autograd state.
 
 This module holds the metadata API (size, stride, data_ptr, _version, _base ...), the
-version counter, and PyTorch's repr. It imports only the layers below it (layout, storage,
-dtypes, modes): the ops (``ops/``) and autograd's ``grad_fn``/``backward``
+autograd state a tensor carries (requires_grad, .grad, .data, detach()), and the protocols
+PyTorch writes in Python (len, iter, repr, __array__). It imports only the layers below it
+(layout, storage, dtypes, modes, the version counter): item() and the scalar conversions
+(tensor_conversions.py), the ops (``ops/``) and autograd's ``grad_fn``/``backward``
 (``autograd/tensor_methods.py``) attach themselves as methods when the package is imported,
 so this file stays about what a tensor *is*, not what it can do.
 """
 from __future__ import annotations
 
-import functools
 import weakref
 from typing import Any
 
@@ -22,109 +23,23 @@ from .layout import (  # noqa: F401  (contiguous_strides ... stay importable fro
     contiguous_strides,
     is_contiguous,
     is_contiguous_as,
-    memory_format,
     non_overlapping_and_dense,
     storage_extent,
     strided,
     wrap_dim,
 )
-from .modes import STATE, user_location
+from .method_flags import check_memory_format, keyword_only, no_arguments
+from .modes import STATE
+from .size import Size
 from .storage import UntypedStorage
 from .type_names import grad_dtype_message, grad_size_message
+from .version_counter import (
+    INFERENCE_VERSION,
+    DetachedInferenceCounter,
+    NoVersionCounter,
+    VersionCounter,
+)
 
-# PyTorch binds most zero-argument methods (x.abs_(), x.dim(), x.t() ...) as CPython
-# METH_NOARGS functions of its C class TensorBase, so an argument is refused in CPython's words,
-# before the op runs. The operator dunders are the named methods themselves (x.__neg__ is neg).
-_NOARGS_NAME = {"__abs__": "abs", "__neg__": "neg"}
-
-
-def no_arguments(fn: Any) -> Any:
-    """A METH_NOARGS method: ``x.abs_(1)`` is ``TypeError: TensorBase.abs_() takes no
-    arguments (1 given)``, ``x.abs_(a=1)`` ``... takes no keyword arguments``."""
-    label = f"TensorBase.{_NOARGS_NAME.get(fn.__name__, fn.__name__)}()"
-
-    @functools.wraps(fn)
-    def method(self, *args, **kwargs):
-        if kwargs:  # CPython checks the keywords first
-            raise TypeError(f"{label} takes no keyword arguments")
-        if args:
-            raise TypeError(f"{label} takes no arguments ({len(args)} given)")
-        return fn(self)
-    return method
-
-
-def keyword_only(fn: Any) -> Any:
-    """A method whose parameters are all keyword-only in PyTorch's signature (``float(*,
-    memory_format)``, ``clone(*, memory_format)``, ``numpy(*, force)``): its argument parser
-    refuses positional ones as ``float() takes 0 positional arguments but 1 was given``."""
-    name = fn.__name__
-
-    @functools.wraps(fn)
-    def method(self, *args, **kwargs):
-        if args:
-            n = len(args)
-            raise TypeError(f"{name}() takes 0 positional arguments but {n} "
-                            f"{'was' if n == 1 else 'were'} given")
-        return fn(self, **kwargs)
-    return method
-
-
-def check_memory_format(op: str, value, optional: bool = False) -> None:
-    """A ``memory_format=`` argument: a torch.memory_format (``optional``: or None)."""
-    if not (isinstance(value, memory_format) or (optional and value is None)):
-        raise TypeError(f"{op}(): argument 'memory_format' must be torch.memory_format, not "
-                        f"{type(value).__name__}")
-
-
-class VersionCounter:
-    """Shared by a tensor, its views and detach(); bumped by every in-place op."""
-
-    __slots__ = ("value", "history")
-    tracked = True  # False: an inference tensor's (PyTorch gives those no counter at all)
-    inference = False  # True: the tensors sharing it are inference tensors
-
-    def __init__(self):
-        self.value = 0
-        self.history: list = []  # (new version, op, location), kept only in anomaly mode
-
-    def bump(self, op: str = "") -> None:
-        self.value += 1
-        if STATE.anomaly:
-            self.history.append((self.value, op, user_location()))
-
-    def write(self, compute, op: str = "") -> None:
-        """Run ``compute`` (which writes the data) and count the write. The count goes up
-        before the first byte is written, so an op interrupted half-way (a KeyboardInterrupt
-        between two chunks) still says the data changed. Every check runs before ``compute``:
-        an ordinary exception from it means nothing was written, so the count goes back."""
-        self.value += 1
-        try:
-            compute()
-        except Exception:
-            self.value -= 1
-            raise
-        if STATE.anomaly:
-            self.history.append((self.value, op, user_location()))
-
-
-class NoVersionCounter(VersionCounter):
-    """What tensors made in inference mode (and their views) share instead of a counter:
-    ``_version`` raises and, outside inference mode, so does any in-place op (record.py)."""
-
-    __slots__ = ()
-    tracked = False
-    inference = True
-
-
-class DetachedInferenceCounter(VersionCounter):
-    """detach()/.data of an inference tensor outside inference mode: PyTorch gives that one
-    (still an inference tensor) a counter of its own; its views get none again."""
-
-    __slots__ = ()
-    inference = True
-
-
-INFERENCE_VERSION = "Inference tensors do not track version counter."
 INFERENCE_REQUIRES_GRAD = (
     "Setting requires_grad=True on inference tensor outside InferenceMode is not allowed.")
 
@@ -327,7 +242,6 @@ class Tensor:
         except RuntimeError:  # a no_grad view whose base changed: it requires grad in PyTorch,
             return True  # though reading its grad_fn raises
 
-
     @requires_grad.setter
     def requires_grad(self, value: bool) -> None:
         self.requires_grad_(value)
@@ -428,18 +342,8 @@ class Tensor:
     def _is_view(self) -> bool:
         return self._base is not None
 
-    # ------------------------------------------------------------------ values out
-    @no_arguments
-    def item(self):
-        if self.numel() != 1:
-            raise RuntimeError(
-                f"a Tensor with {self.numel()} elements cannot be converted to Scalar")
-        return self._array().reshape(-1)[0].item()
-
-    @no_arguments
-    def tolist(self):
-        return self._array().tolist()
-
+    # ------------------------------------------------------------------ Python's protocols
+    # item(), tolist(), bool(x), float(x), int(x), operator.index(x): tensor_conversions.py.
     @keyword_only
     def numpy(self) -> np.ndarray:
         if self._requires_grad:
@@ -464,33 +368,6 @@ class Tensor:
             raise TypeError("iteration over a 0-d tensor")
         return iter(self.unbind(0))
 
-    @no_arguments
-    def __bool__(self) -> bool:
-        if self.numel() != 1:
-            raise RuntimeError(
-                "Boolean value of Tensor with more than one value is ambiguous")
-        return bool(self.item())
-
-    def _one_element(self) -> None:
-        if self.numel() != 1:  # int(x), float(x): Python's conversion, not item()'s words
-            raise ValueError("only one element tensors can be converted to Python scalars")
-
-    @no_arguments
-    def __float__(self) -> float:
-        self._one_element()
-        return float(self.item())
-
-    @no_arguments
-    def __int__(self) -> int:
-        self._one_element()
-        return int(self.item())
-
-    @no_arguments
-    def __index__(self) -> int:
-        if self.dtype.category == 2 or self.numel() != 1:
-            raise TypeError("only integer tensors of a single element can be converted to an index")
-        return int(self.item())
-
     def __hash__(self) -> int:
         return id(self)
 
@@ -512,19 +389,6 @@ def check_grad_assignment(t: Tensor, value: Any) -> None:
         raise RuntimeError(grad_dtype_message(value.dtype, t.dtype))
     if value._shape != t._shape:
         raise RuntimeError(grad_size_message(value._shape, t._shape))
-
-
-class Size(tuple):
-    """torch.Size: a tuple that prints as ``torch.Size([2, 3])``."""
-
-    def __repr__(self) -> str:
-        return f"torch.Size([{', '.join(str(s) for s in self)}])"
-
-    def numel(self) -> int:
-        n = 1
-        for s in self:
-            n *= s
-        return n
 
 
 # The casts and copies whose only parameter in PyTorch is keyword-only (memory_format=).

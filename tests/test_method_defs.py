@@ -28,7 +28,7 @@ def _function(name: str):
         return attr.fget
     if isinstance(attr, (classmethod, staticmethod)):
         return attr.__func__
-    return inspect.unwrap(attr)  # tensor.py's no_arguments/keyword_only wrap the op's def
+    return inspect.unwrap(attr)  # method_flags.py's no_arguments/keyword_only wrap the def
 
 
 def public_names() -> list[str]:

@@ -1,0 +1,62 @@
+"""A tensor's values handed to Python: item(), tolist(), bool(x), float(x), int(x) and
+operator.index(x).
+
+PyTorch defines these in C (python_variable_methods.cpp); tensor.py says what a tensor is,
+these read its cells (``Tensor._array``) and are attached to Tensor at the bottom of this file
+when ``inplace_tutorial`` is imported, with PyTorch's refusal of extra arguments
+(method_flags.py). ``numpy()``, ``__array__`` and the dunders torch/_tensor.py writes in
+Python (``__len__``, ``__iter__``, ``__repr__`` ...) stay in class Tensor, where CPython's own
+errors name them as torch's do (``Tensor.__len__() takes 1 positional argument ...``).
+"""
+from __future__ import annotations
+
+from .method_flags import no_arguments
+from .tensor import Tensor
+
+
+def item(self: Tensor):
+    if self.numel() != 1:
+        raise RuntimeError(
+            f"a Tensor with {self.numel()} elements cannot be converted to Scalar")
+    return self._array().reshape(-1)[0].item()
+
+
+def tolist(self: Tensor):
+    return self._array().tolist()
+
+
+def __bool__(self: Tensor) -> bool:
+    if self.numel() != 1:
+        raise RuntimeError(
+            "Boolean value of Tensor with more than one value is ambiguous")
+    return bool(item(self))
+
+
+def _one_element(t: Tensor) -> None:
+    if t.numel() != 1:  # int(x), float(x): Python's conversion, not item()'s words
+        raise ValueError("only one element tensors can be converted to Python scalars")
+
+
+def __float__(self: Tensor) -> float:
+    _one_element(self)
+    return float(item(self))
+
+
+def __int__(self: Tensor) -> int:
+    _one_element(self)
+    return int(item(self))
+
+
+def __index__(self: Tensor) -> int:
+    if self.dtype.category == 2 or self.numel() != 1:
+        raise TypeError("only integer tensors of a single element can be converted to an index")
+    return int(item(self))
+
+
+# The registration step: like PyTorch's C methods, these refuse any argument.
+Tensor.item = no_arguments(item)
+Tensor.tolist = no_arguments(tolist)
+Tensor.__bool__ = no_arguments(__bool__)
+Tensor.__float__ = no_arguments(__float__)
+Tensor.__int__ = no_arguments(__int__)
+Tensor.__index__ = no_arguments(__index__)
