@@ -10,7 +10,7 @@
 #
 # **Under the hood:** [`ops/elementwise.py`](../inplace_tutorial/ops/elementwise.py) (`add_`,
 # `mul_` …), [`ops/tensor_iterator.py`](../inplace_tutorial/ops/tensor_iterator.py) (`inplace_elementwise`),
-# [`tensor.py`](../inplace_tutorial/tensor.py) (`VersionCounter`),
+# [`version_counter.py`](../inplace_tutorial/version_counter.py) (`VersionCounter`),
 # [`memory.py`](../inplace_tutorial/memory.py); the [reading map](../inplace_tutorial/README.md)
 # walks through the core.
 
