@@ -13,7 +13,8 @@ are integer passes over chunks of the shared workspace, one NumPy call with ``ou
   is PyTorch's float32 sum, scaled, bit for bit (a sum small enough to be subnormal is exact).
 - narrow: the scaled sum's bits, rounded to nearest even at bit 13 and shifted down, *are*
   the float16's bits: subnormals and a carry into the exponent come out right by themselves.
-  Only the sign has to be carried past the three exponent bits float16 lacks.
+  Only the sign has to be carried past the three exponent bits float16 lacks: the mask that
+  picks the rounding bit fills them with the sign's copies in the same pass.
 
 bfloat16 is float32's upper half, so there widening is a shift by 16 and the rounding is at
 bit 16, sign included; its range is float32's, so a sum that overflows is float32's inf,
@@ -35,6 +36,7 @@ from .tensor_iterator import ufunc_kernel
 from .workspace import Scratch, chunk_len
 
 _SIGN_EXP_MANT = -0x70002000  # 0x8FFFE000 as int32: bit 31 and bits 27..13
+_SIGN_FILL_KEPT_BIT = 0x70000001  # of s >> 13: the sign's copies for bits 30..28, bit 13
 _LARGEST_SAFE = 65520.0  # float16's overflow threshold: |a| + |b| below it stays finite
 
 
@@ -83,15 +85,17 @@ def _widen(a: np.ndarray, b: np.ndarray, w: np.ndarray) -> None:
 
 def _narrow(s: np.ndarray, t: np.ndarray, out: np.ndarray) -> None:
     """The float16 bits (into int16 ``out``) of the scaled float32 whose bits are int32
-    ``s``, rounded to nearest even; ``t`` is int32 scratch. ``s`` is overwritten."""
-    np.right_shift(s, 13, out=t)
-    np.bitwise_and(t, 1, out=t)  # the lowest bit kept: a tie goes to the even neighbour
-    np.add(s, t, out=s)
-    np.add(s, 0xFFF, out=s)  # a magnitude below 2**28 never carries into the sign
-    np.right_shift(s, 16, out=t)  # arithmetic: bit 15 is the sign now
-    np.bitwise_and(t, -0x8000, out=t)
-    np.right_shift(s, 13, out=s)  # exponent and mantissa in bits 14..0
-    np.bitwise_or(s, t, out=s)
+    ``s``, rounded to nearest even; ``t`` is int32 scratch. ``s`` is overwritten.
+
+    Bits 30..28 of a scaled sum are zero (three exponent bits float16 lacks), so between the
+    sign (bit 31) and the 15 bits kept (27..13) lie three bits: filled with the sign's copies,
+    bits 28..13 are the float16's. One mask on ``s >> 13`` gives both what rounding adds
+    (bit 13, the lowest bit kept: a tie goes to the even neighbour) and that fill."""
+    np.right_shift(s, 13, out=t)  # arithmetic: bits 30..28 of t are copies of the sign
+    np.bitwise_and(t, _SIGN_FILL_KEPT_BIT, out=t)
+    np.add(s, t, out=s)  # a magnitude below 2**28 never carries into bit 28
+    np.add(s, 0xFFF, out=s)
+    np.right_shift(s, 13, out=s)  # bits 15..0 are now the sign and the 15 bits kept
     np.copyto(out, s, casting="unsafe")  # int32 -> int16 keeps the low 16 bits
 
 
