@@ -16,8 +16,8 @@ from ..autograd.grad_mode import no_grad
 from ..autograd.record import record
 from ..layout import wrap_dim
 from ..tensor import Tensor
+from . import var_std
 from .reduce import _given, _regrow
-from .var_std import _centered
 
 
 def _bound(op: str, args: tuple, kwargs: dict) -> tuple[Tensor, object, float, object, bool]:
@@ -40,7 +40,7 @@ def _both(op: str, args: tuple, kwargs: dict) -> tuple[Tensor, Tensor]:
     dims = tuple(range(x.dim())) if everything else tuple(
         wrap_dim(d, x.dim()) for d in ((dim,) if isinstance(dim, int) else dim))
     with no_grad():
-        spread = getattr(x, op[:3])(dim, correction=c, keepdim=keepdim)
+        spread, _ = var_std.spread(x, op[:3], dim, keepdim, c, op)
         mean = x.mean(dims, keepdim=keepdim) if dims else x.mean()
     return record(op, (spread, mean), {"self": x}, dim=_given(dim), correction=shown,
                   keepdim=keepdim, _dims=dims, _correction=c)
@@ -66,11 +66,9 @@ def _mean_share(ctx, g: Tensor, x: Tensor) -> Tensor:
 @derivative("var_mean", "VarMeanBackward0", multi_output=True, outputs=("result0", "result1"),
             saves={"self": None})
 def _var_mean_bw(ctx, grads):
-    x, centered, dims, denom = _centered(ctx)
-    total = None
+    x, total = ctx.saved("self"), None
     if grads[0] is not None:
-        scale = 2.0 / denom if denom else float("inf")
-        total = _regrow(grads[0], x.shape, dims, ctx.attr("keepdim")) * centered * scale
+        total = var_std.var_backward(ctx, grads[0])
     if grads[1] is not None:
         share = _mean_share(ctx, grads[1], x)
         total = share if total is None else total + share
@@ -80,11 +78,9 @@ def _var_mean_bw(ctx, grads):
 @derivative("std_mean", "StdMeanBackward0", multi_output=True, outputs=("result0", "result1"),
             saves={"self": None, "result0": None})
 def _std_mean_bw(ctx, grads):
-    x, centered, dims, denom = _centered(ctx)
-    total = None
+    x, total = ctx.saved("self"), None
     if grads[0] is not None:
-        r = _regrow(ctx.saved("result0"), x.shape, dims, ctx.attr("keepdim"))
-        total = _regrow(grads[0], x.shape, dims, ctx.attr("keepdim")) * centered / (r * denom)
+        total = var_std.std_backward(ctx, grads[0], ctx.saved("result0"))
     if grads[1] is not None:
         share = _mean_share(ctx, grads[1], x)
         total = share if total is None else total + share

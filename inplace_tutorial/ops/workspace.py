@@ -179,6 +179,6 @@ def var_into(a: np.ndarray, axis: tuple, correction, out: np.ndarray, op: str,
             red = scratch._buf[half:half + target.size].reshape(target.shape)
             np.add.reduce(tmp, axis=axis, keepdims=True, out=red)
             np.add(target, red, out=target)
-        np.divide(acc, n - correction, out=acc)
+        np.divide(acc, max(n - correction, 0), out=acc)  # (Welford's project: no negatives)
         if sqrt:
             np.sqrt(acc, out=acc)
