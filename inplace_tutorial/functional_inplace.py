@@ -20,7 +20,7 @@ from .tensor import Tensor
 
 # ruff: noqa: A002  (``input`` is PyTorch's name for the first argument)
 
-# ---- unary math (ops/unary.py, ops/unary_math.py, ops/trig.py) -------------------------------
+# ---- unary math (ops/unary.py, ops/unary_math.py, ops/logit.py, ops/nan_to_num.py, ops/trig.py)
 
 
 @torch_function()
