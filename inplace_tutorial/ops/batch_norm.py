@@ -93,7 +93,7 @@ def _batch_stats(input, shp, mean, invstd, count, eps, running_mean, running_var
     m, s = mean._array(), invstd._array()
     channel_sums(x, m, "native_batch_norm")
     m /= count
-    np.subtract(x, m.reshape(shp), out=scratch)
+    _by_channel(np.subtract, x, m, scratch)
     np.multiply(scratch, scratch, out=scratch)
     channel_sums(scratch, s, "native_batch_norm")  # the biased variance times count
     if running_mean is not None:
