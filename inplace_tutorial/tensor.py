@@ -81,11 +81,15 @@ class Tensor:
 
     @classmethod
     def _empty(cls, shape: tuple, dtype: dtypes.dtype, op: str = "empty") -> Tensor:
+        shape = tuple(shape)
         n = 1
         for s in shape:
             n *= s
         storage = UntypedStorage(n, dtype.np, op)
-        return cls._make(storage, tuple(shape), contiguous_strides(tuple(shape)), 0, dtype)
+        t = cls._make(storage, shape, contiguous_strides(shape), 0, dtype)
+        # its NumPy window at once: the whole new buffer, reshaped (what _array() would build)
+        t._np, t._np_generation = storage._array.reshape(shape), 0
+        return t
 
     def __init__(self, *args, **kwargs):
         raise TypeError("create tensors with inplace_tutorial.tensor(...), zeros(...) etc.")

@@ -13,13 +13,14 @@ flowing into its inputs instead of accumulating into ``.grad``. In anomaly mode 
 from __future__ import annotations
 
 import heapq
+import math
 import warnings
 import weakref
 from collections.abc import Sequence
 
 import numpy as np
 
-from ..creation import ones_like, zeros_like
+from ..creation import new_like, zeros_like
 from ..modes import STATE
 from ..tensor import Size, Tensor
 from . import grad_mode
@@ -58,9 +59,9 @@ def _roots(tensors, grad_tensors):
             raise RuntimeError(
                 f"element {i} of tensors does not require grad and does not have a grad_fn")
         if g is None:
-            if t.numel() != 1:
+            if math.prod(t._shape) != 1:
                 raise RuntimeError("grad can be implicitly created only for scalar outputs")
-            g = ones_like(t)
+            g = new_like(t, None, False, 1, "ones_like")  # ones_like(t), past its parser
         elif g._shape != t._shape:
             raise RuntimeError(f"Mismatch in shape: grad_output[{i}] has a shape of "
                                f"{Size(g._shape)!r} and output[{i}] has a shape of "

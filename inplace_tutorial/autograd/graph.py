@@ -99,14 +99,20 @@ class Node:
     def apply(self, grads: list) -> tuple:
         if self._released and (self._saved or self._saved_scalar):
             raise RuntimeError(FREED)
-        if len(self._saved) > 1:  # PyTorch unpacks inputs (name order), then outputs
-            for key in sorted(self._saved, key=lambda k: (k == "result", k)):
-                self._saved[key].check()
+        saved = self._saved
+        if len(saved) > 1:  # PyTorch unpacks inputs (name order), then outputs
+            for key in sorted(saved):
+                if key != "result":
+                    saved[key].check()
+            if "result" in saved:
+                saved["result"].check()
         formula = self._formula
         grad = grads if formula.multi_output else grads[0]
         out = formula.backward(self, grad)
-        return tuple(_fit(g, meta, self, i) for i, (g, meta) in
-                     enumerate(zip(out, self._input_meta)))
+        # a gradient that already has its input's shape and dtype (most do) passes as it is
+        return tuple(g if g is None or meta is None or (g._shape == meta[0] and g.dtype is meta[1])
+                     else _fit(g, meta, self, i)
+                     for i, (g, meta) in enumerate(zip(out, self._input_meta)))
 
 
 def _wrapped_number(value):

@@ -22,7 +22,7 @@ from typing import Any
 
 from ..tensor import Tensor
 from ..type_names import type_string
-from .graph import Node
+from .graph import AccumulateGrad, Node
 
 NO_GRAD_HOOK = "cannot register a hook on a tensor that doesn't require gradient"
 NON_LEAF_POST_HOOK = "post accumulate grad hooks cannot be registered on non-leaf tensors"
@@ -129,7 +129,9 @@ def node_hooks(node: Node) -> dict[int, dict] | None:
     """The tensor hooks to run on the gradients flowing into ``node``, by output number."""
     if node._pre_hooks:
         return node._pre_hooks
-    variable = getattr(node, "variable", None)  # AccumulateGrad: the leaf's own hooks
+    if not isinstance(node, AccumulateGrad):  # (not getattr: Node.__getattr__ would raise)
+        return None
+    variable = node.variable  # the leaf's own hooks
     if variable is not None and variable._hooks is not None and variable._hooks.pre:
         return {0: variable._hooks.pre}
     return None

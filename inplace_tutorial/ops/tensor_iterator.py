@@ -189,7 +189,7 @@ def inplace_elementwise(name: str, float_out: bool, kernel, self: Tensor, *other
     # Fast path for the common teaching case `x.add_(5)`: a float tensor with no autograd
     # history and a Python scalar can neither fail a check nor record a node.
     if (result_dtype is None and self._base is None
-            and (not self._requires_grad or not STATE["grad"])
+            and (not self._requires_grad or not STATE.grad)
             and self.dtype.category == 2
             and not self._inference and 0 not in self._stride
             and (not others or type(others[0]) in _SCALARS or _plain_same(self, others[0]))):
