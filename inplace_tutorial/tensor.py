@@ -347,17 +347,8 @@ class Tensor:
         return self._base is not None
 
     # ------------------------------------------------------------------ Python's protocols
-    # item(), tolist(), bool(x), float(x), int(x), operator.index(x): tensor_conversions.py.
-    @keyword_only
-    def numpy(self) -> np.ndarray:
-        if self._requires_grad:
-            raise RuntimeError(
-                "Can't call numpy() on Tensor that requires grad. Use tensor.detach().numpy() "
-                "instead.")
-        if self.dtype.short == "BFloat16":  # NumPy has no bfloat16 of its own
-            raise TypeError("Got unsupported ScalarType BFloat16")
-        return self._array()
-
+    # item(), tolist(), numpy(), bool(x), float(x), int(x), operator.index(x):
+    # tensor_conversions.py.
     def __array__(self, dtype=None, copy=None):
         a = self._array()
         return a.astype(dtype) if dtype is not None else a
