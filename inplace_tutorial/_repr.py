@@ -111,7 +111,9 @@ def tensor_repr(t) -> str:
             suffix.append(f"dtype={t.dtype!r}")
     fn = t._grad_fn
     if fn is not None:
-        suffix.append(f"grad_fn=<{fn.name()}>")
+        # (_tensor_str.py shows a node's class name: NotImplemented, not the name() of
+        # the hand-written node, "torch::autograd::NotImplemented")
+        suffix.append(f"grad_fn=<{fn.name().rsplit('::', 1)[-1]}>")
     elif t._requires_grad:
         suffix.append("requires_grad=True")
     return _add_suffixes(prefix + body, suffix, len(prefix))
