@@ -445,6 +445,8 @@ NOT_IMPLEMENTED = {
                   "derivative for aten::heaviside is not implemented"),
     "bernoulli_p": (lambda a: ipt.bernoulli(a, 0.5), RuntimeError,
                     "derivative for aten::bernoulli is not implemented"),
+    "bincount": (lambda a: ipt.bincount(ipt.zeros(a.numel(), dtype=ipt.int64), a.flatten()),
+                 RuntimeError, "derivative for aten::bincount is not implemented"),
     "scatter_with_reduce_": (lambda a: (a * 1).scatter_(0, ipt.zeros(a.shape, dtype=ipt.int64), a,
                                                          reduce="add"),
                              RuntimeError, "derivative for aten::scatter_ is not implemented"),

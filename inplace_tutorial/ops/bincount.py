@@ -3,7 +3,8 @@
 The result has max(input) + 1 cells (at least ``minlength``): int64 counts, or the sums of
 ``weights`` at each value: float32 weights add up in float32, any other weights in float64,
 one at a time in input order, as PyTorch's loop does (``np.add.at`` keeps that order). An
-empty input gives ``minlength`` int64 zeros, weights or not. No gradient.
+empty input gives ``minlength`` int64 zeros, weights or not. Weights that require grad make a
+result that requires grad, whose node (NotImplemented) refuses backward.
 """
 from __future__ import annotations
 
@@ -11,6 +12,9 @@ import numpy as np
 
 from .. import dtypes
 from ..arg_parser import binding
+from ..autograd.derivatives import derivative
+from ..autograd.grad_mode import no_grad
+from ..autograd.record import record
 from ..creation import zeros
 from ..tensor import Tensor, tensor_method
 from .arg_checks import argument_error, check_int
@@ -39,10 +43,20 @@ def bincount(self, weights=None, minlength=0) -> Tensor:
         out = zeros(length, dtype=dtypes.int64)
         np.add.at(out._array(), a, 1)
         return out
-    kind = dtypes.float32 if weights.dtype is dtypes.float32 else dtypes.float64
-    out = zeros(length, dtype=kind)
-    np.add.at(out._array(), a, weights._array().astype(kind.np, copy=False))
-    return out
+    summed = weights
+    if weights.dtype not in (dtypes.float32, dtypes.float64):
+        with no_grad():  # (the conversion is inside the op: no node of its own)
+            summed = weights.to(dtypes.float64)
+    out = zeros(length, dtype=summed.dtype)
+    np.add.at(out._array(), a, summed._array())
+    return record("bincount", out, {"weights": weights})
+
+
+@derivative("bincount", "NotImplemented", inputs=("weights",), qualified=True)
+def _bincount_bw(ctx, g):
+    """Weights that require grad give a result that requires grad too, but PyTorch has no
+    formula for it: its NotImplemented node refuses when backward reaches it."""
+    raise RuntimeError("derivative for aten::bincount is not implemented")
 
 
 __all__ = ["bincount"]

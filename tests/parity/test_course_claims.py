@@ -436,6 +436,7 @@ def _pointwise_saved_programs(t, x, nl):
         "normal_float_tensor": lambda: t.normal(1.0, x(3)),
         "masked_select": lambda: x(2, 3).masked_select(t.tensor([True, False, True])),
         "_reshape_alias": lambda: x(2, 3).t().reshape(3, 2, 1),
+        "bincount": lambda: t.bincount(t.tensor([0, 2, 2]), x(3)),
     })
     progs["_linalg_svd"] = lambda: t.linalg.svdvals(x(3, 4))  # S is output 1 of the node
     F = t.nn.functional
