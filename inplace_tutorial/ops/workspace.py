@@ -48,7 +48,9 @@ class _Workspace:
         self.storage = UntypedStorage(WORKSPACE_BYTES, np.uint8, "core workspace")
         self.storage._array.fill(0)
         self.owner: Scratch | None = None  # the Scratch using it now
-        self.zeroed = True  # still all zeros (a ReLU reads it as its zero operand)
+        # how many leading bytes are still zeros (a ReLU reads them as its zero operand): a
+        # ReLU on a small tensor then zeroes only what it reads, not all 256 KiB
+        self.zeroed = WORKSPACE_BYTES
 
     @property
     def busy(self) -> bool:
@@ -98,10 +100,13 @@ class Scratch:
                 _WORKSPACE.owner = self  # under the GIL and for signals
             dt, n = self._dtype, self._n
             if _WORKSPACE.owner is self:
-                self._buf = _WORKSPACE.storage._array[: n * dt.itemsize].view(dt)
-                if self._zeros and not _WORKSPACE.zeroed:
-                    _WORKSPACE.storage._array.fill(0)
-                _WORKSPACE.zeroed = self._zeros
+                nbytes = n * dt.itemsize
+                self._buf = _WORKSPACE.storage._array[:nbytes].view(dt)
+                if not self._zeros:
+                    _WORKSPACE.zeroed = 0  # the caller may write anywhere in it
+                elif _WORKSPACE.zeroed < nbytes:
+                    _WORKSPACE.storage._array[:nbytes].fill(0)
+                    _WORKSPACE.zeroed = nbytes
             else:
                 self._storage = UntypedStorage(n, dt, self._op + " (scratch)")
                 self._buf = self._storage._array
