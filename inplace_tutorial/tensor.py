@@ -30,7 +30,7 @@ from .layout import (  # noqa: F401  (contiguous_strides ... stay importable fro
 )
 from .method_flags import check_memory_format, keyword_only, no_arguments
 from .modes import STATE
-from .size import Size
+from .size import Size, size_of
 from .storage import UntypedStorage
 from .type_names import grad_dtype_message, grad_size_message
 from .version_counter import (
@@ -152,11 +152,11 @@ class Tensor:
     # ------------------------------------------------------------------ metadata
     @property
     def shape(self) -> Size:
-        return Size(self._shape)
+        return size_of(self._shape)
 
     def size(self, dim: int | None = None):
         if dim is None:
-            return Size(self._shape)
+            return size_of(self._shape)
         return self._shape[wrap_dim(dim, len(self._shape))]
 
     @no_arguments
