@@ -6,10 +6,14 @@ inserted to keep its row sorted (the first such place, or the last with ``right=
 ``side="right"``); a 1-D sequence serves every value, an N-D one pairs its leading dims with
 the values'. ``sorter`` gives the order of an unsorted sequence. int64 indices, int32 with
 ``out_int32``. ``bucketize(values, boundaries)`` is the same search with its arguments the
-other way round and 1-D boundaries only. ``isin`` marks the elements found in
-test_elements (NaN is never found), bool.
+other way round and 1-D boundaries only. With ``out=`` the answer goes into out (resized,
+its dtype checked against ``out_int32``). A non-contiguous input, boundary or sorter tensor
+warns once per process for each of the three, as PyTorch's TORCH_WARN_ONCE does. ``isin``
+marks the elements found in test_elements (NaN is never found), bool.
 """
 from __future__ import annotations
+
+import warnings
 
 import numpy as np
 
@@ -17,6 +21,7 @@ from .. import dtypes, function_parser
 from ..creation import zeros
 from ..tensor import Tensor
 from ..tensor_new import tensor
+from .out_variants import resize_output
 from .workspace import chunks
 
 # NumPy's searches return a fresh array as long as their values: they run over pieces this
@@ -29,9 +34,13 @@ def _as_tensor(v, like: Tensor) -> Tensor:
     return v if isinstance(v, Tensor) else tensor(v, dtype=dtypes.result_type(v, like))
 
 
-def _search(boundaries: Tensor, values: Tensor, out_int32: bool, right: bool,
-            side: str | None, sorter: Tensor | None) -> Tensor:
-    """searchsorted_pre_check's checks in PyTorch's order, then the search row by row."""
+def _shape(t: Tensor) -> str:
+    return f"[{', '.join(map(str, t._shape))}]"
+
+
+def _pre_check(boundaries: Tensor, values: Tensor, out: Tensor | None, out_int32: bool,
+               right: bool, side: str | None, sorter: Tensor | None) -> bool:
+    """BucketizationUtils.h's searchsorted_pre_check, in its order; returns ``right``."""
     if side is not None:
         if side not in ("left", "right"):
             raise RuntimeError("torch.searchsorted(): side can only be 'left' or 'right' but "
@@ -40,6 +49,21 @@ def _search(boundaries: Tensor, values: Tensor, out_int32: bool, right: bool,
             raise RuntimeError("torch.searchsorted(): side and right can't be set to "
                                "opposites, got side of left while right was True")
         right = side == "right"
+    if sorter is not None:
+        if tuple(sorter._shape) != tuple(boundaries._shape):
+            raise RuntimeError("torch.searchsorted(): boundary and sorter must have the same "
+                               f"size, but got boundary tensor {_shape(boundaries)}and got "
+                               f"sorter tensor {_shape(sorter)}")
+        if sorter.dtype is not dtypes.int64:
+            raise RuntimeError("torch.searchsorted(): sorter must be a tensor of long dtype but "
+                               f"got dtype {sorter.dtype.short}")
+        n = boundaries._shape[-1] if boundaries._shape else 1
+        if bool((sorter < 0).any()) or bool((sorter >= n).any()):
+            raise RuntimeError("torch.searchsorted(): sorter index out of range")
+    if values.dim() == 0 and boundaries.dim() != 1:
+        raise RuntimeError("torch.searchsorted(): input value can be a scalar only when "
+                           f"boundaries tensor dimension is 1, but we got boundaries tensor "
+                           f"dim({boundaries.dim()}) and input value's dim(0) numel(1)")
     if boundaries.dim() == 0:
         raise RuntimeError("torch.searchsorted(): boundaries tensor should have positive "
                            "dimension, but got 0 dimension")
@@ -48,27 +72,63 @@ def _search(boundaries: Tensor, values: Tensor, out_int32: bool, right: bool,
         raise RuntimeError(
             "torch.searchsorted(): boundaries tensor should be 1 dimension or the first N-1 "
             "dimensions of boundaries tensor and input value tensor must match, but we got "
-            f"boundaries tensor [{', '.join(map(str, boundaries._shape))}] and input value "
-            f"tensor [{', '.join(map(str, values._shape))}]")
-    if sorter is not None and tuple(sorter._shape) != tuple(boundaries._shape):
-        raise RuntimeError("torch.searchsorted(): boundary and sorter must have the same size, "
-                           f"but got boundary tensor [{', '.join(map(str, boundaries._shape))}]"
-                           f"and got sorter tensor [{', '.join(map(str, sorter._shape))}]")
-    out = zeros(values._shape, dtype=dtypes.int32 if out_int32 else dtypes.int64)
-    b, v, o = boundaries._array(), values._array(), out._array()
-    how = "right" if right else "left"
-    if sorter is not None:  # the sequence in sorted order, in counted memory
-        n = boundaries._shape[-1]
-        if bool((sorter < 0).any()) or bool((sorter >= n).any()):
-            raise RuntimeError("torch.searchsorted(): sorter index out of range")
-        boundaries = boundaries.gather(-1, sorter)
-        b = boundaries._array()
-    if boundaries.dim() == 1:
-        _search_into(o, b, v, how)
+            f"boundaries tensor {_shape(boundaries)} and input value tensor {_shape(values)}")
+    if out is not None and out.dtype is not (dtypes.int32 if out_int32 else dtypes.int64):
+        raise RuntimeError(
+            "torch.searchsorted(): output tensor's dtype is wrong, it can only be Int(int32) or "
+            "Long(int64) depending on whether out_int32 flag is True, but we got output "
+            f"tensor's dtype {out.dtype.short} and out_int32 flag is {bool(out_int32)}")
+    return right
+
+
+# TORCH_WARN_ONCE in searchsorted_maybe_trim_input_tensors: one flag per operand for the whole
+# process, shared by searchsorted and bucketize (which calls it)
+_WARNED: set[str] = set()
+
+
+def _warn_non_contiguous(values: Tensor, boundaries: Tensor, sorter: Tensor | None) -> None:
+    for what, t in (("input value", values), ("boundary", boundaries), ("sorter", sorter)):
+        if t is not None and not t.is_contiguous() and what not in _WARNED:
+            _WARNED.add(what)
+            warnings.warn(
+                f"torch.searchsorted(): {what} tensor is non-contiguous, this will lower the "
+                "performance due to extra data copy when converting non-contiguous tensor to "
+                f"contiguous, please use contiguous {what} tensor if possible. This message "
+                "will only appear once per program.", UserWarning, stacklevel=4)
+
+
+def _search(boundaries: Tensor, values: Tensor, out_int32: bool, right: bool,
+            side: str | None, sorter: Tensor | None, out: Tensor | None = None) -> Tensor:
+    """searchsorted_out_cpu: the checks, out resized, then the search row by row (into out,
+    whose version goes up by one)."""
+    right = _pre_check(boundaries, values, out, out_int32, right, side, sorter)
+    if out is None:
+        result = zeros(values._shape, dtype=dtypes.int32 if out_int32 else dtypes.int64)
     else:
-        for row in np.ndindex(*v.shape[:-1]):
-            _search_into(o[row], b[row], v[row], how)
-    return out
+        resize_output(out, tuple(values._shape))
+        result = out
+    if values.numel() == 0:  # (an out= call still counts as a write: out's version goes up)
+        if out is not None:
+            out._vc.write(lambda: None, "searchsorted")
+        return result
+    _warn_non_contiguous(values, boundaries, sorter)
+    if sorter is not None:  # the sequence in sorted order, in counted memory
+        boundaries = boundaries.gather(-1, sorter)
+    b, v = boundaries._array(), values._array()
+    how = "right" if right else "left"
+
+    def search() -> None:
+        o = result._array()
+        if boundaries.dim() == 1:
+            _search_into(o, b, v, how)
+        else:
+            for row in np.ndindex(*v.shape[:-1]):
+                _search_into(o[row], b[row], v[row], how)
+    if out is None:
+        search()
+    else:
+        out._vc.write(search, "searchsorted")
+    return result
 
 
 def _search_into(o: np.ndarray, seq: np.ndarray, v: np.ndarray, how: str) -> None:
@@ -83,7 +143,7 @@ def searchsorted(*args, **kwargs) -> Tensor:
     seq = v["sorted_sequence"]
     values = v["input"] if "input" in v else _as_tensor(v["self"], seq)
     return _search(seq, values, bool(v.get("out_int32")), bool(v.get("right")), v.get("side"),
-                   v.get("sorter"))
+                   v.get("sorter"), v.get("out"))
 
 
 def bucketize(*args, **kwargs) -> Tensor:
@@ -95,7 +155,7 @@ def bucketize(*args, **kwargs) -> Tensor:
         raise RuntimeError("boundaries tensor must be 1 dimension, but got "
                            f"dim({boundaries.dim()})")
     return _search(boundaries, values, bool(v.get("out_int32")), bool(v.get("right")), None,
-                   None)
+                   None, v.get("out"))
 
 
 def isin(*args, **kwargs) -> Tensor:
