@@ -10,7 +10,7 @@ import numpy as np
 from .. import dtypes
 from ..autograd.derivatives import derivative
 from ..autograd.record import record
-from ..layout import non_overlapping_and_dense
+from ..layout import is_contiguous, non_overlapping_and_dense
 from ..modes import STATE
 from ..tensor import Tensor
 from ._chunked import ramp, run_chunked
@@ -73,7 +73,7 @@ def nll_loss(input: Tensor, target: Tensor, weight: Tensor | None = None,
                            f"{weight.dtype.short}")
     if spatial and target.dtype is not dtypes.int64:  # the 2-D kernel reads int64 only
         raise RuntimeError(f"expected scalar type Long but found {target.dtype.short}")
-    target_c = target if target.is_contiguous() else target.contiguous()
+    target_c = target if is_contiguous(target._shape, target._stride) else target.contiguous()
     if weight is None and reduction != "none" and _plain_rows(input, target_c, ignore_index, c):
         loss = _picked_sum(input._array(), target_c._array(), op)
         total = np.float64(target_c.numel())
@@ -299,14 +299,14 @@ def _nll_loss_bw(ctx, g):
         return (gx,)
     ignore_index = ctx.attr("ignore_index")
     ignore_index -= 2**64 if ignore_index >= 2**63 else 0  # back from the unsigned SymInt
-    target = target if target.is_contiguous() else target.contiguous()
+    target = target if is_contiguous(target._shape, target._stride) else target.contiguous()
     c = a.shape[0 if a.ndim == 1 else 1]
     reduction = _REDUCTIONS[ctx.attr("reduction")]
     value = None  # the one value every target cell gets (a mean or a sum)
     if reduction != "none" or a.ndim == 1:
         with np.errstate(divide="ignore", invalid="ignore"):
             scale = np.float64(g._array().item())
-            value = -(scale / np.float64(total.item()) if reduction == "mean" else scale)
+            value = -(scale / np.float64(total._array().item()) if reduction == "mean" else scale)
         if weight is None and _plain_rows(gx, target, ignore_index, c):
             t = target._array()
             with Scratch(np.int64, "nll_loss backward", t.size) as scratch:
