@@ -140,7 +140,7 @@ def test_bfloat16_narrowing_every_exponent_every_kind_of_tie():
     assert not bad.any(), [hex(b) for b in bits[bad][:5]]
 
 
-@pytest.mark.parametrize("ufunc", [np.add, np.subtract])
+@pytest.mark.parametrize("ufunc", [np.add, np.subtract, np.multiply])
 def test_bfloat16_random_pairs_agree_with_the_general_path(ufunc):
     rng = np.random.default_rng(2)
     bits = rng.integers(0, 1 << 16, (2, 200_001)).astype(np.uint16)
@@ -167,3 +167,11 @@ def test_bfloat16_inf_nan_take_the_general_path_and_in_place_allocates_nothing()
     base = memory.memory_allocated()
     x.sub_(y)
     assert memory.max_memory_allocated() == base
+
+
+def test_float16_products_take_the_general_path():
+    a = np.array([1.5, 2.0 ** -12, -3.0], dtype=np.float16)
+    assert not half_add.add_sub(np.multiply, a, a.copy(), np.empty_like(a))
+    x = ipt.tensor(a)
+    x.mul_(ipt.tensor(a))
+    assert np.array_equal(x.numpy().view(np.int16), (a * a).view(np.int16))

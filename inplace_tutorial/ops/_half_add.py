@@ -1,5 +1,5 @@
-"""float16 and bfloat16 ``a + b``, ``a - b`` on the bits, in float32 lanes, as PyTorch's
-Half and BFloat16 kernels.
+"""float16 and bfloat16 ``a + b``, ``a - b`` (and bfloat16 ``a * b``) on the bits, in float32
+lanes, as PyTorch's Half and BFloat16 kernels.
 
 PyTorch's CPU loop loads float16 into float32 registers (F16C), adds there and rounds back
 once, to nearest even. NumPy's own float16 casts and arithmetic run one element at a time
@@ -96,11 +96,18 @@ def _narrow(s: np.ndarray, t: np.ndarray, out: np.ndarray) -> None:
 
 
 def add_sub(ufunc, a: np.ndarray, b: np.ndarray, out: np.ndarray) -> bool:
-    """``out = ufunc(a, b)`` (np.add or np.subtract) for float16 or bfloat16 arrays of out's
-    shape and dtype, all C-contiguous, each either out itself or apart from it. False, with
-    nothing written, when another path must do it (an operand that isn't such an array, inf
-    or NaN, a float16 sum that may overflow)."""
+    """``out = ufunc(a, b)`` (np.add or np.subtract; for bfloat16 also np.multiply) for
+    float16 or bfloat16 arrays of out's shape and dtype, all C-contiguous, each either out
+    itself or apart from it. False, with nothing written, when another path must do it (an
+    operand that isn't such an array, inf or NaN, a float16 sum that may overflow).
+
+    bfloat16's product takes the same route: two widened bfloat16 multiply exactly as
+    PyTorch's float32 lanes do (underflow included: bfloat16 has float32's exponents), and
+    the one rounding follows. A float16 product does not: scaled by 2**-112 twice it would
+    underflow, and a product in float16's subnormal range would be rounded twice."""
     half = out.dtype == np.float16
+    if half and ufunc is np.multiply:
+        return False
     if not (sys.byteorder == "little" and (half or out.dtype.kind == "V") and out.size
             and out.flags.c_contiguous):  # (kind V, two bytes: ml_dtypes' bfloat16)
         return False
@@ -141,11 +148,13 @@ def add_sub(ufunc, a: np.ndarray, b: np.ndarray, out: np.ndarray) -> bool:
     return True
 
 
-def add_sub_kernel(ufunc):
-    """add's or sub's kernel (np.add, np.subtract): float16 and bfloat16 through add_sub where
-    it applies, other 16-bit cases through reduced.run, every other dtype as a plain
+def add_sub_kernel(ufunc, opmath_scalar: bool = False):
+    """add's, sub's or mul's kernel (np.add, np.subtract, np.multiply): float16 and bfloat16
+    through add_sub where it applies, other 16-bit cases through reduced.run (which reads a
+    Python scalar in float32 if ``opmath_scalar``), every other dtype as a plain
     ufunc_kernel."""
     plain = ufunc_kernel(ufunc)
+    plain.opmath_scalar = opmath_scalar
 
     def kernel(*xs, out, dtype):
         if reduced.is_reduced(out.dtype):

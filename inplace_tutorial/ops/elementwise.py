@@ -150,8 +150,9 @@ def _rsub_bw(ctx, g):
 
 
 # --------------------------------------------------------------------------- mul
-mul_kernel = ufunc_kernel(np.multiply)
-mul_kernel.opmath_scalar = True  # float16 * 1.0004 reads the scalar in float32 (reduced.py)
+# bfloat16 * bfloat16 in float32 lanes (_half_add.py); float16 * 1.0004 reads the scalar in
+# float32 (reduced.py)
+mul_kernel = _half_add.add_sub_kernel(np.multiply, opmath_scalar=True)
 
 
 @binding()

@@ -1,5 +1,5 @@
-"""float16 and bfloat16 add and sub, bit for bit (ops/_half_add.py): PyTorch adds in
-float32 lanes and rounds once; the core does the same on the bits. Random bit patterns
+"""float16 and bfloat16 add and sub, and bfloat16 mul, bit for bit (ops/_half_add.py): PyTorch
+computes in float32 lanes and rounds once; the core does the same on the bits. Random bit patterns
 (subnormals, ties, cancellations, sums that round up to the next exponent or overflow), every
 call form, the general path's cases (inf, NaN, overflow, broadcast, strided) next to them,
 sizes over a chunk.
@@ -101,6 +101,25 @@ def bfloat16_add_sub_every_form(t):
     out["out="] = _raw(target, t)
     n = t.tensor([float("inf"), float("nan"), 1.0, -3.0]).bfloat16()
     out["inf nan"] = (n + n.flip(0)).isnan()
+    return out
+
+
+@prog
+def bfloat16_mul_every_form(t):
+    # products over every exponent pair: underflow to float32 subnormals and zero, overflow
+    # to inf, ties of the one rounding; float16's product stays on the general path
+    x, y = _bf16(t, 70_001, 8), _bf16(t, 70_001, 9)
+    out = {"mul": _raw(x * y, t), "x * x": _raw(x * x, t), "mul()": _raw(t.mul(x, y), t)}
+    z = x.clone()
+    z.mul_(y)
+    out["mul_"], out["version"] = _raw(z, t), z._version
+    z *= x
+    out["*="] = _raw(z, t)
+    target = t.empty(70_001, dtype=t.bfloat16)
+    t.mul(x, y, out=target)
+    out["out="] = _raw(target, t)
+    h = _h(t, _bits(5000, 10))
+    out["float16 mul"] = _raw(h * _h(t, _bits(5000, 11, small=True)), t)
     return out
 
 
