@@ -10,6 +10,7 @@ so this file stays about what a tensor *is*, not what it can do.
 """
 from __future__ import annotations
 
+import numbers
 import weakref
 from typing import Any
 
@@ -248,6 +249,8 @@ class Tensor:
 
     @requires_grad.setter
     def requires_grad(self, value: bool) -> None:
+        if type(value) is not bool:  # THPVariable_set_requires_grad: a Python bool only
+            raise RuntimeError("requires_grad must be a bool")
         self.requires_grad_(value)
 
     def requires_grad_(self, requires_grad: bool = True) -> Tensor:
@@ -324,6 +327,12 @@ class Tensor:
 
     @data.setter
     def data(self, other: Tensor) -> None:
+        """PyTorch's set_data: the tensor now looks at ``other``'s cells, same object."""
+        if not isinstance(other, Tensor):
+            raise TypeError(f"Variable data has to be a tensor, but got {type(other).__name__}")
+        if self.requires_grad and not other.dtype.is_floating_point:
+            raise RuntimeError("data set to a tensor that requires gradients must be floating "
+                               "point or complex dtype")
         self._storage, self.dtype = other._storage, other.dtype
         self._set_geometry(other._shape, other._stride, other._offset)
 
@@ -363,6 +372,17 @@ class Tensor:
             raise TypeError("iteration over a 0-d tensor")
         return iter(self.unbind(0))
 
+    def __reversed__(self) -> Tensor:
+        """reversed(x): x flipped along dim 0 (a 0-d tensor: itself), one new tensor."""
+        return self if not self._shape else self.flip(0)
+
+    def __contains__(self, element: Any) -> bool:
+        """``v in x``: any element equal to v (a Tensor or a number), not a walk of the rows."""
+        if not isinstance(element, (Tensor, numbers.Number)):
+            raise RuntimeError("Tensor.__contains__ only supports Tensor or scalar, but you "
+                               f"passed in a {type(element)}.")
+        return bool((element == self).any().item())
+
     def __hash__(self) -> int:
         return id(self)
 
@@ -370,9 +390,11 @@ class Tensor:
         return tensor_repr(self)
 
     def __format__(self, spec: str) -> str:
-        if self.dim() == 0 and spec:
+        """f"{loss}" of a 0-d tensor formats its number ("2.5", as torch/_tensor.py does; a
+        Parameter is not a plain Tensor there); any other tensor only with an empty spec."""
+        if not self._shape and type(self) is Tensor:
             return format(self.item(), spec)
-        return repr(self)
+        return object.__format__(self, spec)
 
 
 def check_grad_assignment(t: Tensor, value: Any) -> None:

@@ -48,9 +48,10 @@ def numpy(self: Tensor, *, force: bool = False, **unknown) -> np.ndarray:
 
 
 def __bool__(self: Tensor) -> bool:
-    if self.numel() != 1:
-        raise RuntimeError(
-            "Boolean value of Tensor with more than one value is ambiguous")
+    n = self.numel()
+    if n != 1:
+        how_many = "no values" if n == 0 else "more than one value"
+        raise RuntimeError(f"Boolean value of Tensor with {how_many} is ambiguous")
     return bool(item(self))
 
 
