@@ -1,8 +1,8 @@
 """Reduced and small dtypes (issue 10): in-place element-wise ops on 1000x1000 tensors.
 
 float16 and bfloat16 compute in float32 and round once per op, as PyTorch's CPU kernels do:
-add and sub on the bits in integer NumPy passes (ops/_half_add.py), other ops in wide scratch
-(ops/reduced.py). NumPy has no vectorised float16 arithmetic; the NumPy column is its own
+float16 add and sub on the bits in integer NumPy passes, bfloat16 add, sub and mul through
+ml_dtypes' vectorised casts (ops/_half_add.py), other ops in wide scratch (ops/reduced.py). NumPy has no vectorised float16 arithmetic; the NumPy column is its own
 float16 loop, which gives the same values. Run with ``python benchmarks/bench_dtypes.py`` or
 ``make bench``. Not a test: numbers vary by machine.
 """
