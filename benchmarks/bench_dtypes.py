@@ -2,8 +2,9 @@
 
 float16 and bfloat16 compute in float32 and round once per op, as PyTorch's CPU kernels do:
 float16 add and sub on the bits in integer NumPy passes, bfloat16 add, sub and mul through
-ml_dtypes' vectorised casts (ops/_half_add.py), other ops in wide scratch (ops/reduced.py). NumPy has no vectorised float16 arithmetic; the NumPy column is its own
-float16 loop, which gives the same values. Run with ``python benchmarks/bench_dtypes.py`` or
+ml_dtypes' vectorised casts (ops/_half_add.py), other ops in wide scratch (ops/reduced.py).
+NumPy has no vectorised float16 arithmetic; the NumPy column is its own float16 loop, which
+gives the same values. Run with ``python benchmarks/bench_dtypes.py`` or
 ``make bench``. Not a test: numbers vary by machine.
 """
 from __future__ import annotations
