@@ -73,10 +73,11 @@ def _batch_last(x: Tensor, ph: int, pw: int, op: str) -> np.ndarray:
     return a
 
 
-def _im2col(x: Tensor, kh, kw, sh, sw, ph, pw, ho, wo, dh=1, dw=1) -> Tensor:
+def _im2col(x: Tensor, kh, kw, sh, sw, ph, pw, ho, wo, dh=1, dw=1) -> np.ndarray:
     """The column matrix (C*kh*kw, Ho*Wo*N): row (c, i, j) holds, for every output cell, the
     input cell under the kernel's tap (i, j), ``dilation`` cells apart. One GEMM then does the
-    whole batch (one per group: a group's rows are a contiguous block)."""
+    whole batch (one per group: a group's rows are a contiguous block). It is returned as the
+    counted buffer's NumPy view, which keeps the bytes counted until the caller drops it."""
     n, c = x._shape[:2]
     with memory.op_scope("conv2d im2col"):
         xp = _batch_last(x, ph, pw, "conv2d im2col")
@@ -86,7 +87,7 @@ def _im2col(x: Tensor, kh, kw, sh, sw, ph, pw, ho, wo, dh=1, dw=1) -> Tensor:
             for j in range(kw):
                 a[:, i, j] = xp[:, _tap(i, dh, sh, ho), _tap(j, dw, sw, wo)]
         del xp
-    return cols.view(c * kh * kw, ho * wo * n)
+    return a.reshape(c * kh * kw, ho * wo * n)
 
 
 def _transpose_into(dst: np.ndarray, src: np.ndarray) -> None:
@@ -141,7 +142,7 @@ def conv2d(input: Tensor, weight: Tensor, bias: Tensor | None = None, stride=1,
     # GEMM into a (Cout, Ho, Wo, N) buffer, then one transposing copy into NCHW.
     gemm = Tensor._empty((cout, ho, wo, n), input.dtype, "conv2d (gemm)")
     g2 = gemm._array().reshape(cout, ho * wo * n)
-    _grouped_matmul(weight._array().reshape(cout, -1), cols._array(), g2, groups, 0, 0)
+    _grouped_matmul(weight._array().reshape(cout, -1), cols, g2, groups, 0, 0)
     del cols
     if bias is not None:  # here a channel is one row of Ho*Wo*N; in NCHW, N rows of Ho*Wo
         g2 += bias._array().reshape(cout, 1)
@@ -179,7 +180,7 @@ def _conv_bw(ctx, g):
     if ctx.needs(1):
         cols = _im2col(x, kh, kw, sh, sw, ph, pw, ho, wo, dh, dw)
         gw = Tensor._empty(w._shape, w.dtype, "conv2d backward (weight)")
-        _grouped_matmul(g2m, cols._array().T, gw._array().reshape(cout, -1), groups, 0, 1)
+        _grouped_matmul(g2m, cols.T, gw._array().reshape(cout, -1), groups, 0, 1)
         del cols
     if ctx.needs(2):
         gb = Tensor._empty((cout,), g.dtype, "conv2d backward (bias)")
