@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import warnings
 
-# tensor_conversions (item, numpy, len, repr ...) and ops attach their methods to Tensor
-from . import backends, linalg, memory, ops, tensor_conversions  # noqa: F401
+# tensor_attributes, tensor_conversions (item, numpy ...) and ops attach methods to Tensor
+from . import backends, linalg, memory, ops, tensor_attributes, tensor_conversions  # noqa: F401
 from .autograd import (
     detect_anomaly,
     enable_grad,
