@@ -10,6 +10,7 @@ from .call_site import call_keywords
 from .functional_inplace import dropout_impl
 from .ops import (  # noqa: F401
     activation,
+    activation_out,
     joining,
     linalg,
     out_functions,
@@ -362,7 +363,7 @@ __all__ += ["bincount", "bucketize", "isin", "searchsorted"]
 celu = function_parser.torch_function("celu")(activation.celu)
 selu = function_parser.torch_function("selu")(activation.selu)
 rrelu = function_parser.torch_function("rrelu")(activation.rrelu)
-threshold = function_parser.torch_function("threshold")(activation.threshold)
+threshold = activation_out.threshold  # (with its out=)
 __all__ += ["celu", "rrelu", "selu", "threshold"]
 
 

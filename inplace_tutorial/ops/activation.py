@@ -297,10 +297,14 @@ def _hardtanh_bw(ctx, g):
 
 
 # --------------------------------------------------------------------------- threshold
-def _threshold_kernel(threshold, value):
-    """x <= threshold ? value : x, both Scalars cast to the tensor's type first."""
+def _threshold_kernel(threshold, value, d: dtypes.dtype):
+    """x <= threshold ? value : x, both Scalars cast to the tensor's type first, with c10's
+    overflow check, inside the kernel as in PyTorch (a 16-bit float compares in float)."""
     @with_temporaries("threshold", np.bool_)
     def body(x, out, dtype, tmp):
+        dtypes.checked_scalar(threshold, dtypes.float32 if d in (dtypes.float16, dtypes.bfloat16)
+                              else d)
+        dtypes.checked_scalar(value, d)
         (le,) = tmp
         np.less_equal(x, dtypes.kernel_scalar(_cast(threshold, dtype), np.dtype(dtype)), out=le)
         if out is not x:
@@ -316,8 +320,8 @@ def _cast(v, dtype):
 
 def threshold(self: Tensor, threshold, value) -> Tensor:  # noqa: A002
     threshold, value = _scalars(threshold, value)
-    return new_elementwise("threshold", False, _threshold_kernel(threshold, value), self,
-                           result_dtype=self.dtype, threshold=threshold)
+    return new_elementwise("threshold", False, _threshold_kernel(threshold, value, self.dtype),
+                           self, result_dtype=self.dtype, threshold=threshold)
 
 
 def threshold_(self: Tensor, threshold, value) -> Tensor:
@@ -325,7 +329,7 @@ def threshold_(self: Tensor, threshold, value) -> Tensor:
     expanded tensor is written (every alias of a cell gets the same value)."""
     threshold, value = _scalars(threshold, value)
     dtype_rules.check("threshold_", self.dtype)
-    kernel, a = _threshold_kernel(threshold, value), self._array()
+    kernel, a = _threshold_kernel(threshold, value, self.dtype), self._array()
     return record_inplace("threshold_", self, {"self": self},
                           compute=lambda: call_kernel(kernel, [a], a, dtypes.compute_np(
                               self.dtype)), threshold=threshold)
