@@ -74,9 +74,9 @@ def record(op: str, out, inputs: dict, **attrs):
     f = DERIVATIVES[op]
     values = _differentiable(f, inputs)
     outs = out if isinstance(out, tuple) else (out,)
-    node = f.node_cls(tuple(edge(v) for v in values), len(outs))
+    node = f.node_cls(tuple([edge(v) for v in values]), len(outs))
     node._input_meta = [_meta(v) for v in values]
-    node._attrs.update(attrs)
+    node._attrs = attrs  # this call's own keywords: a dict made for it, the node keeps it
     for key in f.saves:
         if not _wants(f, key, inputs):
             continue
@@ -130,9 +130,9 @@ def record_inplace(op: str, self, inputs: dict, compute: Callable[[], None],
     if check is not None:
         check()
     f = DERIVATIVES[op]
-    node = f.node_cls(tuple(edge(inputs.get(n)) for n in f.inputs), 1)
+    node = f.node_cls(tuple([edge(inputs.get(n)) for n in f.inputs]), 1)
     node._input_meta = [_meta(inputs.get(n)) for n in f.inputs]
-    node._attrs.update(attrs)
+    node._attrs = attrs  # this call's own keywords: a dict made for it, the node keeps it
     # Backward formulas that read `self` need the value from before the write: clone it.
     if "self" in f.saves and _wants(f, "self", inputs):
         with grad_mode.no_grad():
