@@ -2,6 +2,8 @@
 categories (bool < int < float), and the in-place rule that self's dtype never changes."""
 from __future__ import annotations
 
+import gc
+
 import pytest
 
 import inplace_tutorial as ipt
@@ -53,11 +55,18 @@ SMALL = [ipt.float16, ipt.bfloat16, ipt.int8, ipt.uint8, ipt.int16, ipt.int32]
 
 @pytest.mark.parametrize("d", SMALL)
 def test_small_dtypes_count_their_bytes(d):
-    before = ipt.memory.memory_allocated()
-    x = ipt.zeros(10, 3, dtype=d)
+    # a garbage collection between the two readings would free earlier tests' tensors
+    gc.collect()
+    gc.disable()
+    try:
+        before = ipt.memory.memory_allocated()
+        x = ipt.zeros(10, 3, dtype=d)
+        after = ipt.memory.memory_allocated()
+    finally:
+        gc.enable()
     assert x.element_size() == d.itemsize
     assert x.untyped_storage().nbytes() == 30 * d.itemsize
-    assert ipt.memory.memory_allocated() - before == 30 * d.itemsize
+    assert after - before == 30 * d.itemsize
     assert x[1].data_ptr() - x.data_ptr() == 3 * d.itemsize
 
 

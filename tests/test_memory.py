@@ -14,6 +14,16 @@ from inplace_tutorial import memory
 MB = 1 << 20
 
 
+@pytest.fixture(autouse=True)
+def _no_cycle_collection():
+    """Counts are read before and after: garbage that earlier tests left for the cycle collector
+    must not be freed in between."""
+    gc.collect()
+    gc.disable()
+    yield
+    gc.enable()
+
+
 def test_counts_follow_storages_not_tensors():
     base = memory.memory_allocated()
     x = ipt.zeros(1000, 1000)
