@@ -207,6 +207,10 @@ def _check_out_dtype(name: str, operands: tuple, kwargs: dict, out: Tensor) -> N
         if not _number_bounds(operands[0], bounds):
             return
         tensors = [operands[0], *bounds]
+        common = dtypes.result_type(*tensors)
+        if out is operands[0] and common is not out.dtype:  # (clamp's meta: out= self is
+            raise RuntimeError(f"result type {common.short} can't be cast to the desired "
+                               f"output type {out.dtype.c_name}")  # in place, C++ words)
     if same:
         common = dtypes.result_type(*tensors)
         if out.dtype is not common:

@@ -333,6 +333,7 @@ PROBES: dict[str, list[str]] = {
     "F.elu, F.leaky_relu_ ... and their layers (twins)": [*probes_twins.ACTIVATIONS,
                                                           *probes_twins.MODULES],
     "out_dtype= of the matrix products (i11)": probes_i11.OUT_DTYPE,
+    "clamp/threshold/searchsorted out=, var dof, bincount grad (i11)": probes_i11.LEFTOVERS,
     "deprecated forms, scalars first (twins)": probes_twins.DEPRECATED,
     "modes and misc": [
         *probes_args.SEEDS, "t.set_grad_enabled('a')", "callable(t.no_grad(1))",
@@ -387,6 +388,7 @@ OWNER = {  # which helper's files hold the fix for a class (HELPERS.md)
     "torch.<op>_ twins, refused calls (twins)": "twins",
     "F.elu, F.leaky_relu_ ... and their layers (twins)": "twins",
     "out_dtype= of the matrix products (i11)": "i11",
+    "clamp/threshold/searchsorted out=, var dof, bincount grad (i11)": "i11",
     "deprecated forms, scalars first (twins)": "twins",
     **{c: "funcsig" for c in ("module-level functions, generic (funcsig)",
                               "numbers as tensors, deprecated forms (funcsig)",
