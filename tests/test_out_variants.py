@@ -115,9 +115,10 @@ NOT_POINTWISE |= {"tensor_transformations", "atleast"}  # rot90, flips, ravel, a
 NOT_POINTWISE |= {"diag", "tensordot", "kron"}  # diag/inner/kron: their own out= forms
 # logaddexp(2) have no in-place twin (functional.py lists their out=); reductions
 NOT_POINTWISE |= {"logaddexp", "nanmean", "var_mean"}
-NOT_POINTWISE |= {"bucketization", "bincount"}  # index answers, no out= here
+NOT_POINTWISE |= {"bucketization", "bincount"}  # index answers; their out= in bucketization
 NOT_POINTWISE |= {"meshgrid", "vander"}  # grids of views; vander made of fill_/copy_/cumprod
-NOT_POINTWISE |= {"activation"}  # celu/selu/rrelu/threshold: no out= in torch
+NOT_POINTWISE |= {"activation"}  # celu/selu/rrelu: no out= in torch
+NOT_POINTWISE |= {"activation_out"}  # torch.threshold's out= (its own, no overlap check)
 NOT_POINTWISE |= {"sorting_utils"}  # kthvalue's quickselect replayed on many lines: no op
 
 
