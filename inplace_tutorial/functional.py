@@ -95,6 +95,9 @@ def _method(name: str):
             return fn(**{k: v for k, v in bound[1].items() if v is not None})
         if name not in _OUT:
             raise TypeError(f"{name}() got an unexpected keyword argument 'out'")
+        # torch's parser first: with_out hands the operands to kernels, which don't say
+        # "argument 'other' (position 2) must be Tensor, not str" (torch.add(x, 'a', out=o))
+        _torch_parse(name, (input, *args), _with_out(kwargs, out))
         return out_variants.with_out(name, (input, *args), out, **kwargs)
     fn.__name__ = name
     fn.__doc__ = f"torch.{name}(input, ...) is input.{name}(...)."

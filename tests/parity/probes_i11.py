@@ -67,4 +67,8 @@ LEFTOVERS = [
     "t.threshold(x.half(), 1, 70000)", "t.threshold_(i.char(), 1, 300)",
     "t.threshold_(x, 0.5, 1e39)", "F.threshold(y, 1, 1e39, inplace=True)",
     "t.threshold(i, float('nan'), 3)", "t.threshold(i.byte(), -1, 3)",
+    # element-wise out= forms: torch's parser refuses a bad operand before any kernel sees it
+    "t.add(x, 'a', out=m)", "t.mul(x, None, out=x)", "t.add(x, [1.0, 2.0, 3.0], out=x)",
+    "t.sub(x, np.ones(3), out=x)", "t.atan2(x, 'a', out=x)", "t.clamp(x, 'a', out=x)",
+    "t.clamp_min(x, None, out=x)", "t.pow(x, 'a', out=x)", "t.maximum(x, [1.0], out=x)",
 ]
