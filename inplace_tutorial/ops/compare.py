@@ -67,6 +67,17 @@ def _clip_numbers(lo, hi, rd):
     return kernel
 
 
+def _as_numbers(min, max) -> tuple:
+    """A 0-dim tensor that doesn't require grad next to a Number: torch's parser takes it as
+    a Number, so the call binds clamp's Number form (``x.clamp(tensor(0.), 2.)``:
+    ClampBackward1, _saved_min 0.0); two tensors, or a tensor and None, stay the Tensor form."""
+    if (isinstance(min, Tensor) != isinstance(max, Tensor) and min is not None
+            and max is not None and all(not isinstance(b, Tensor) or (
+                b.dim() == 0 and not b.requires_grad) for b in (min, max))):
+        return tuple(b.item() if isinstance(b, Tensor) else b for b in (min, max))
+    return min, max
+
+
 def _clamp_args(op: str, min, max) -> None:
     """PyTorch's order: the argument types (before any write), then 'at least one bound'."""
     check_overloads(op, ["min", "max"], (min, max), optional=True)
@@ -135,6 +146,7 @@ def _clamp_tensor_(row: str, self: Tensor, lo, hi) -> Tensor:
 @binding()
 @tensor_method
 def clamp(self, min=None, max=None) -> Tensor:
+    min, max = _as_numbers(min, max)
     _clamp_args("clamp", min, max)
     if _tensor_bounds(min, max):
         return _clamp_tensor("clamp_tensor", self, min, max)
@@ -146,6 +158,7 @@ def clamp(self, min=None, max=None) -> Tensor:
 @binding()
 @tensor_method
 def clamp_(self, min=None, max=None) -> Tensor:
+    min, max = _as_numbers(min, max)
     _clamp_args("clamp_", min, max)
     if _tensor_bounds(min, max):
         return _clamp_tensor_("clamp_tensor", self, min, max)
@@ -206,6 +219,7 @@ def clamp_max_(self, max) -> Tensor:
 @tensor_method
 def clip(self, min=None, max=None) -> Tensor:
     """PyTorch's alias of clamp (its errors name clip)."""
+    min, max = _as_numbers(min, max)
     check_overloads("clip", ["min", "max"], (min, max), optional=True)
     return self.clamp(min, max)
 
@@ -214,6 +228,7 @@ def clip(self, min=None, max=None) -> Tensor:
 @tensor_method
 def clip_(self, min=None, max=None) -> Tensor:
     """PyTorch's alias of clamp_ (its errors name clip_)."""
+    min, max = _as_numbers(min, max)
     check_overloads("clip_", ["min", "max"], (min, max), optional=True)
     return self.clamp_(min, max)
 

@@ -71,4 +71,9 @@ LEFTOVERS = [
     "t.add(x, 'a', out=m)", "t.mul(x, None, out=x)", "t.add(x, [1.0, 2.0, 3.0], out=x)",
     "t.sub(x, np.ones(3), out=x)", "t.atan2(x, 'a', out=x)", "t.clamp(x, 'a', out=x)",
     "t.clamp_min(x, None, out=x)", "t.pow(x, 'a', out=x)", "t.maximum(x, [1.0], out=x)",
+    # a 0-dim tensor next to a Number binds clamp's Number form (torch's parser takes it as one)
+    "x.clamp(s, 2.0)", "x.clamp(0, s)", "w.clamp(s, 2.0).grad_fn._saved_min", "x.clamp_(s, 2)",
+    "i.clamp(t.tensor(0), 2.5)", "i.char().clamp(t.tensor(0), 300)", "x.clip(s, 1)",
+    "x.clip_(1, s)", "x.clamp(v, 2.0)", "x.clamp(w.sum(), 2.0)", "x.clamp(s, None)",
+    "t.clamp(x, s, 2.0)", "x.clamp(t.tensor(True), 2.0)",
 ]
