@@ -5,21 +5,13 @@ instead; no deprecated call after it warns, whatever its op (TORCH_WARN_ONCE in
 python_arg_parser.cpp's raw_parse: one flag for the whole parser). A fresh process per
 library and per sequence (the flag can't be reset). Values, versions and refusals of the forms
 are probes (probes_twins.DEPRECATED)."""
-import json
-import subprocess
-import sys
-
 import pytest
+
+from .warn_once import run_sequence
 
 pytestmark = pytest.mark.parity
 
-_SCRIPT = """
-import json, sys, warnings
-import numpy as np
-if sys.argv[1] == "torch":
-    import torch as t
-else:
-    import inplace_tutorial as t
+_CALLS = """
 x = t.tensor(np.ones(3, dtype=np.float32))
 y = t.tensor(np.arange(3, dtype=np.float32))
 m = t.tensor(np.eye(3, dtype=np.float32))
@@ -32,18 +24,6 @@ calls = {
     "addr_": lambda: m.addr_(2, y, y), "visible": lambda: x.add_(y, alpha=2),
     "refused": lambda: x.add_(2, y, alpha=3),
 }
-seen = []
-with warnings.catch_warnings(record=True) as caught:
-    warnings.simplefilter("always")
-    for name in sys.argv[2].split(","):
-        before = len(caught)
-        try:
-            value = calls[name]().tolist()
-        except Exception as e:
-            value = f"{type(e).__name__}: {e}"
-        seen.append([name, value, [str(w.message).split(" (Triggered internally")[0]
-                                   for w in caught[before:] if w.category is UserWarning]])
-print(json.dumps(seen))
 """
 
 SEQUENCES = [  # each in two fresh processes (torch's flag can't be reset), so only three
@@ -56,10 +36,8 @@ SEQUENCES = [  # each in two fresh processes (torch's flag can't be reset), so o
 ]
 
 
-def _run(which: str, sequence: str):
-    done = subprocess.run([sys.executable, "-c", _SCRIPT, which, sequence],
-                          capture_output=True, text=True, check=True)
-    return json.loads(done.stdout)
+def _run(which: str, sequence: str) -> list:
+    return run_sequence(_CALLS, which, sequence)
 
 
 @pytest.mark.parametrize("sequence", SEQUENCES)

@@ -10,14 +10,11 @@ tensor warns once per process for each of the three (TORCH_WARN_ONCE in
 searchsorted_maybe_trim_input_tensors), bucketize included, never for an empty input: checked
 in fresh processes, since the flags can't be reset.
 """
-import json
-import subprocess
-import sys
-
 import numpy as np
 import pytest
 
 from .harness import Registry, catch, check_parity, warned
+from .warn_once import run_sequence
 
 pytestmark = pytest.mark.parity
 
@@ -124,13 +121,7 @@ def test_enough_programs():
     assert len(prog.params()) >= 7
 
 
-_SCRIPT = """
-import json, sys, warnings
-import numpy as np
-if sys.argv[1] == "torch":
-    import torch as t
-else:
-    import inplace_tutorial as t
+_CALLS = """
 b = t.tensor(np.arange(10, dtype=np.float32))
 v = t.tensor(np.array([3.0, 6.0, 1.0, 1.0], dtype=np.float32))
 perm = t.tensor(np.array([0, 9, 1, 9, 2, 9, 3, 9, 4, 9]))[::2]
@@ -149,18 +140,6 @@ calls = {
     "out": lambda: t.searchsorted(b[::2], v, out=t.empty(4, dtype=t.int64)),
     "contiguous": lambda: t.searchsorted(b, v),
 }
-seen = []
-with warnings.catch_warnings(record=True) as caught:
-    warnings.simplefilter("always")
-    for name in sys.argv[2].split(","):
-        before = len(caught)
-        try:
-            value = calls[name]().tolist()
-        except Exception as e:
-            value = f"{type(e).__name__}: {e}"
-        seen.append([name, value, [str(w.message).split(" (Triggered internally")[0]
-                                   for w in caught[before:] if w.category is UserWarning]])
-print(json.dumps(seen))
 """
 
 SEQUENCES = [  # each in two fresh processes (the flags can't be reset)
@@ -172,10 +151,8 @@ SEQUENCES = [  # each in two fresh processes (the flags can't be reset)
 ]
 
 
-def _run(which: str, sequence: str):
-    done = subprocess.run([sys.executable, "-c", _SCRIPT, which, sequence],
-                          capture_output=True, text=True, check=True)
-    return json.loads(done.stdout)
+def _run(which: str, sequence: str) -> list:
+    return run_sequence(_CALLS, which, sequence)
 
 
 @pytest.mark.parametrize("sequence", SEQUENCES)
