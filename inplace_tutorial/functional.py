@@ -242,7 +242,7 @@ __all__ = [*_NAMES, *_POINTWISE_MORE, *_JOIN_INDEX, *_JOIN, "constant_pad_nd", "
 # Shape ops of issue 10 (ops/reorder.py, triangular.py, scan.py ...): torch.flip(x, dims) is
 # x.flip(dims), and so on.
 _SHAPE_OPS = ("flip roll diagonal tril triu cumsum cumprod sort argsort msort topk norm renorm "
-              "unflatten movedim moveaxis swapdims swapaxes i0 i0_").split()
+              "unflatten movedim moveaxis swapdims swapaxes i0 i0_ adjoint").split()
 for _name in _SHAPE_OPS:
     globals()[_name] = _method(_name)
 __all__ += _SHAPE_OPS

@@ -8,8 +8,12 @@ tensor.py wraps its own methods with these, and ``tensor.py:tensor_method`` wrap
 from __future__ import annotations
 
 import functools
+import operator
 from typing import Any
 
+import numpy as np
+
+from .dtypes import INTEGER
 from .layout import memory_format
 
 # The operator dunders are the named methods themselves (x.__neg__ is neg).
@@ -52,3 +56,35 @@ def check_memory_format(op: str, value, optional: bool = False) -> None:
     if not (isinstance(value, memory_format) or (optional and value is None)):
         raise TypeError(f"{op}(): argument 'memory_format' must be torch.memory_format, not "
                         f"{type(value).__name__}")
+
+
+def _type_name(value: Any) -> str:
+    """The name torch's parser prints: ``float``, ``Tensor``, ``numpy.bool`` ..."""
+    t = type(value)
+    if t.__module__ == "builtins" or hasattr(value, "_shape"):  # (a Tensor: this layer is below)
+        return t.__name__
+    return f"{t.__module__}.{t.__qualname__}"
+
+
+def dim_argument(op: str, dim: Any) -> int:
+    """``x.size(dim)``, ``x.stride(dim)``: the parser's ``int dim``, a Python or NumPy integer
+    or a 0-dim integer tensor, never a bool (``x.size(1.0)`` is ``TypeError: size(): argument
+    'dim' (position 1) must be int, not float``)."""
+    shape = getattr(dim, "_shape", None)
+    if shape is not None:
+        fits = shape == () and dim.dtype.category == INTEGER
+    else:
+        fits = not isinstance(dim, (bool, np.bool_)) and hasattr(type(dim), "__index__")
+    if not fits:
+        raise TypeError(f"{op}(): argument 'dim' (position 1) must be int, not {_type_name(dim)}")
+    return operator.index(dim)
+
+
+def bool_argument(op: str, arg: str, value: Any, position: int = 1) -> bool:
+    """A ``bool`` parameter of TensorBase's parser: a Python bool only (``requires_grad_(1)``
+    is ``TypeError: requires_grad_(): argument 'requires_grad' (position 1) must be bool, not
+    int``)."""
+    if type(value) is not bool:
+        raise TypeError(f"{op}(): argument '{arg}' (position {position}) must be bool, not "
+                        f"{_type_name(value)}")
+    return value

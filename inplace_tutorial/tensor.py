@@ -29,7 +29,13 @@ from .layout import (  # noqa: F401  (contiguous_strides ... stay importable fro
     strided,
     wrap_dim,
 )
-from .method_flags import check_memory_format, keyword_only, no_arguments
+from .method_flags import (
+    bool_argument,
+    check_memory_format,
+    dim_argument,
+    keyword_only,
+    no_arguments,
+)
 from .modes import STATE
 from .size import Size, size_of
 from .storage import UntypedStorage
@@ -158,7 +164,7 @@ class Tensor:
     def size(self, dim: int | None = None):
         if dim is None:
             return size_of(self._shape)
-        return self._shape[wrap_dim(dim, len(self._shape))]
+        return self._shape[wrap_dim(dim_argument("size", dim), len(self._shape))]
 
     @no_arguments
     def dim(self) -> int:
@@ -183,7 +189,7 @@ class Tensor:
     def stride(self, dim: int | None = None):
         if dim is None:
             return self._stride
-        return self._stride[wrap_dim(dim, len(self._shape))]
+        return self._stride[wrap_dim(dim_argument("stride", dim), len(self._shape))]
 
     @no_arguments
     def storage_offset(self) -> int:
@@ -254,6 +260,7 @@ class Tensor:
         self.requires_grad_(value)
 
     def requires_grad_(self, requires_grad: bool = True) -> Tensor:
+        bool_argument("requires_grad_", "requires_grad", requires_grad)
         if not self.is_leaf and not requires_grad:
             raise RuntimeError(
                 "you can only change requires_grad flags of leaf variables. If you want to use "

@@ -120,6 +120,7 @@ NOT_POINTWISE |= {"meshgrid", "vander"}  # grids of views; vander made of fill_/
 NOT_POINTWISE |= {"activation"}  # celu/selu/rrelu: no out= in torch
 NOT_POINTWISE |= {"activation_out"}  # torch.threshold's out= (its own, no overlap check)
 NOT_POINTWISE |= {"sorting_utils"}  # kthvalue's quickselect replayed on many lines: no op
+NOT_POINTWISE |= {"adjoint"}  # x.T, x.mT, x.H, x.mH, x.adjoint(): views, no out=
 
 
 def test_every_ops_module_is_classified():

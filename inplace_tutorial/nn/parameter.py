@@ -5,6 +5,7 @@ data it wraps; only its repr and the way Modules pick it up differ.
 """
 from __future__ import annotations
 
+from ..method_flags import bool_argument
 from ..tensor import Tensor
 
 
@@ -14,6 +15,7 @@ class Parameter(Tensor):
             from ..creation import empty
 
             data = empty(0)
+        bool_argument("_make_subclass", "require_grad", requires_grad, 3)  # (its C parser's)
         if requires_grad and not data.dtype.is_floating_point:  # (_make_subclass's words)
             raise RuntimeError(
                 "Only Tensors of floating point and complex dtype can require gradients")

@@ -9,7 +9,7 @@ from . import advanced_indexing, index_put  # noqa: F401
 from . import elementwise, unary, compare  # noqa: F401
 from . import fill, random, random_from_to, casts  # noqa: F401
 from . import fill_draw  # noqa: F401
-from . import views, indexing, multi_output_views, strided  # noqa: F401
+from . import views, adjoint, indexing, multi_output_views, strided  # noqa: F401
 from . import linalg, addmm, einsum, loss_ops, nn_ops, pooling, batch_norm  # noqa: F401
 from . import reduce, var_std, max_min, softmax, ternary  # noqa: F401
 from . import operators  # noqa: F401

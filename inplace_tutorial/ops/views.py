@@ -1,4 +1,4 @@
-"""View ops: view/reshape/flatten, permute/transpose/t/T/mT, expand, (un)squeeze.
+"""View ops: view/reshape/flatten, permute/transpose/t, expand, (un)squeeze.
 
 Each gives a new shape/stride/offset over the SAME storage, sharing the version counter, and
 records a node (ViewBackward0 ...) that saves only shapes and the arguments as they were given
@@ -6,7 +6,8 @@ records a node (ViewBackward0 ...) that saves only shapes and the arguments as t
 2**64 - 1), under PyTorch's names. Nothing here copies data, except
 ``reshape`` when no view is possible. Selecting parts (select, slicing, split) is in
 indexing.py; as_strided, the metadata in-place ops (``t_``, ``transpose_`` ...) and
-clone/contiguous are in strided.py.
+clone/contiguous are in strided.py; the attribute transposes (``x.T``, ``x.mT``, ``x.H`` ...)
+in adjoint.py.
 """
 from __future__ import annotations
 
@@ -237,20 +238,6 @@ def t(self) -> Tensor:
     if self.dim() < 2:
         return _view_op(self, self._shape, self._stride, self._offset, "t")
     return _view_op(self, self._shape[::-1], self._stride[::-1], self._offset, "t")
-
-
-def T(self) -> Tensor:  # noqa: N802 (PyTorch's name)
-    """All dims reversed (a view)."""
-    return self.permute(tuple(reversed(range(self.dim()))))
-
-
-def mT(self) -> Tensor:  # noqa: N802 (PyTorch's name)
-    """The last two dims swapped (a view): a batch of matrices, transposed."""
-    return self.transpose(-2, -1)
-
-
-Tensor.T = property(T)
-Tensor.mT = property(mT)
 
 
 @derivative("permute", "PermuteBackward0")
