@@ -99,6 +99,15 @@ def warned(fn):
                if w.category is UserWarning]
 
 
+def into_out(t, call, out) -> dict:
+    """An out= call observed: whether ``call(out)`` returned out itself (or what it raised),
+    out's shape, version and first cells afterwards, and the warnings it printed."""
+    n = out.numel()
+    r, w = warned(lambda: call(out))
+    return {"returned": r if not isinstance(r, t.Tensor) else r is out, "shape": out.shape,
+            "version": out._version, "old cells": out.reshape(-1)[:n].clone(), "warnings": w}
+
+
 def saved_fields(fn, names):
     """A node's ``_saved_*`` attributes by name (``fn``: a grad_fn)."""
     return {n: getattr(fn, n) for n in names}

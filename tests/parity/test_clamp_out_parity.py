@@ -12,19 +12,11 @@ buffer held, so only the old cells are compared after a failed call.
 import numpy as np
 import pytest
 
-from .harness import Registry, check_parity, warned
+from .harness import Registry, check_parity, into_out
 
 pytestmark = pytest.mark.parity
 
 prog = Registry()
-
-
-def _call(t, call, out):
-    """What ``call(out)`` gave, out's shape, version and first cells, the warnings."""
-    n = out.numel()
-    r, w = warned(lambda: call(out))
-    return {"returned": r if not isinstance(r, t.Tensor) else r is out, "shape": out.shape,
-            "version": out._version, "old cells": out.reshape(-1)[:n].clone(), "warnings": w}
 
 
 def _ints(t, dtype):
@@ -34,10 +26,10 @@ def _ints(t, dtype):
 @prog
 def overflowing_bound_raises_after_the_resize_warning(t):
     x = _ints(t, t.int8)
-    return [_call(t, lambda o: t.clamp(x, 0, 300, out=o), t.zeros(2, dtype=t.int8)),
-            _call(t, lambda o: t.clamp_min(x, 300, out=o), t.zeros(2, dtype=t.int8)),
-            _call(t, lambda o: t.clamp_max(x, -200, out=o), t.zeros(2, dtype=t.int8)),
-            _call(t, lambda o: t.clip(x, max=300, out=o), t.zeros(2, dtype=t.int8))]
+    return [into_out(t, lambda o: t.clamp(x, 0, 300, out=o), t.zeros(2, dtype=t.int8)),
+            into_out(t, lambda o: t.clamp_min(x, 300, out=o), t.zeros(2, dtype=t.int8)),
+            into_out(t, lambda o: t.clamp_max(x, -200, out=o), t.zeros(2, dtype=t.int8)),
+            into_out(t, lambda o: t.clip(x, max=300, out=o), t.zeros(2, dtype=t.int8))]
 
 
 @prog
@@ -46,7 +38,7 @@ def overflowing_bound_every_dtype(t):
     for dtype, bound in ((t.uint8, 300), (t.int16, 40000), (t.int32, 2**40),
                          (t.float16, 70000), (t.bfloat16, 1e39), (t.float32, 1e39)):
         x = _ints(t, dtype)
-        obs.append(_call(t, lambda o, x=x, b=bound: t.clamp(x, 0, b, out=o),
+        obs.append(into_out(t, lambda o, x=x, b=bound: t.clamp(x, 0, b, out=o),
                          t.zeros(2, dtype=dtype)))
     return obs
 
@@ -54,9 +46,9 @@ def overflowing_bound_every_dtype(t):
 @prog
 def empty_out_is_resized_without_a_warning_then_the_overflow(t):
     x = _ints(t, t.int8)
-    return [_call(t, lambda o: t.clamp(x, 0, 300, out=o), t.zeros(0, dtype=t.int8)),
-            _call(t, lambda o: t.clamp(x, -1000, out=o), t.zeros(1, 3, dtype=t.int8)),
-            _call(t, lambda o: t.clamp(x, 0, 300, out=o), t.zeros(3, dtype=t.int8))]
+    return [into_out(t, lambda o: t.clamp(x, 0, 300, out=o), t.zeros(0, dtype=t.int8)),
+            into_out(t, lambda o: t.clamp(x, -1000, out=o), t.zeros(1, 3, dtype=t.int8)),
+            into_out(t, lambda o: t.clamp(x, 0, 300, out=o), t.zeros(3, dtype=t.int8))]
 
 
 @prog
@@ -76,23 +68,23 @@ def number_bounds_promote_before_the_dtype_check(t):
              (lambda o: t.clamp(f, 0, 1e39, out=o), t.float64),
              (lambda o: t.clamp(_ints(t, t.int64), 0, 1e19, out=o), t.int64),
              (lambda o: t.clamp(_ints(t, t.int8), np.float64(3.5), out=o), t.float32)]
-    return [_call(t, c, t.zeros(2, dtype=d)) for c, d in calls]
+    return [into_out(t, c, t.zeros(2, dtype=d)) for c, d in calls]
 
 
 @prog
 def bool_self_number_bounds(t):
     """bool self, int bounds: Long expected; bool bounds keep Bool, and the kernel has none."""
     b = t.tensor([True, False, True])
-    return [_call(t, lambda o: t.clamp(b, 0, 1, out=o), t.zeros(2, dtype=t.bool)),
-            _call(t, lambda o: t.clamp_min(b, True, out=o), t.zeros(2, dtype=t.bool)),
-            _call(t, lambda o: t.clamp(b, False, True, out=o), t.zeros(3, dtype=t.bool))]
+    return [into_out(t, lambda o: t.clamp(b, 0, 1, out=o), t.zeros(2, dtype=t.bool)),
+            into_out(t, lambda o: t.clamp_min(b, True, out=o), t.zeros(2, dtype=t.bool)),
+            into_out(t, lambda o: t.clamp(b, False, True, out=o), t.zeros(3, dtype=t.bool))]
 
 
 @prog
 def meta_errors_come_before_the_resize(t):
     x = _ints(t, t.int8)
-    return [_call(t, lambda o: t.clamp(x, out=o), t.zeros(2, dtype=t.float32)),
-            _call(t, lambda o: t.clamp(x, None, None, out=o), t.zeros(2, dtype=t.int8))]
+    return [into_out(t, lambda o: t.clamp(x, out=o), t.zeros(2, dtype=t.float32)),
+            into_out(t, lambda o: t.clamp(x, None, None, out=o), t.zeros(2, dtype=t.int8))]
 
 
 @prog
@@ -102,7 +94,7 @@ def good_calls_resize_and_write(t):
     for call in (lambda o: t.clamp(x, -1, 2, out=o), lambda o: t.clamp_min(x, 0.5, out=o),
                  lambda o: t.clamp_max(x, 0, out=o), lambda o: t.clip(x, max=4, out=o)):
         o = t.zeros(4)
-        r = _call(t, call, o)
+        r = into_out(t, call, o)
         r["values"] = o
         obs.append(r)
     return obs

@@ -11,18 +11,11 @@ in threshold, threshold_ and F.threshold(inplace=True).
 import numpy as np
 import pytest
 
-from .harness import Registry, catch, check_parity, warned
+from .harness import Registry, catch, check_parity, into_out
 
 pytestmark = pytest.mark.parity
 
 prog = Registry()
-
-
-def _into(t, call, out):
-    n = out.numel()
-    r, w = warned(lambda: call(out))
-    return {"returned": r if not isinstance(r, t.Tensor) else r is out, "shape": out.shape,
-            "version": out._version, "old cells": out.reshape(-1)[:n].clone(), "warnings": w}
 
 
 def _x(t, dtype=None):
@@ -35,11 +28,11 @@ def threshold_out_writes_and_returns_out(t):
     obs = []
     for out in (t.zeros(3), t.zeros(2), t.zeros(0), t.zeros(3, dtype=t.float64),
                 t.zeros(3, dtype=t.float16)):
-        r = _into(t, lambda o: t.threshold(x, 0.6, 9.0, out=o), out)
+        r = into_out(t, lambda o: t.threshold(x, 0.6, 9.0, out=o), out)
         r["values"] = out
         obs.append(r)
     o = t.zeros(3)
-    obs.append(_into(t, lambda out: t.threshold(input=x, threshold=0.5, value=1, out=out), o))
+    obs.append(into_out(t, lambda out: t.threshold(input=x, threshold=0.5, value=1, out=out), o))
     return obs
 
 
@@ -48,39 +41,39 @@ def threshold_out_layouts(t):
     x = t.tensor(np.array([[1.0, -2.0, 0.5], [3.0, 4.0, -1.0]], dtype=np.float32))
     o = t.zeros(6)
     e = t.zeros(1)
-    return [_into(t, lambda out: t.threshold(x, 0.5, 1, out=out), o.view(3, 2).t()), o,
-            _into(t, lambda out: t.threshold(x[0], 0.5, 1, out=out), e.expand(3)), e]
+    return [into_out(t, lambda out: t.threshold(x, 0.5, 1, out=out), o.view(3, 2).t()), o,
+            into_out(t, lambda out: t.threshold(x[0], 0.5, 1, out=out), e.expand(3)), e]
 
 
 @prog
 def integer_self_truncates_the_scalars(t):
     x = t.tensor(np.array([1, -2, 5]))
     o, f = t.zeros(3, dtype=t.int64), t.zeros(3)
-    return [_into(t, lambda out: t.threshold(x, 1.5, 9.5, out=out), o), o,
-            _into(t, lambda out: t.threshold(x, 0.6, 9.5, out=out), f), f]
+    return [into_out(t, lambda out: t.threshold(x, 1.5, 9.5, out=out), o), o,
+            into_out(t, lambda out: t.threshold(x, 0.6, 9.5, out=out), f), f]
 
 
 @prog
 def refusals_before_the_resize(t):
     x = _x(t)
-    return [_into(t, lambda o: t.threshold(x, 0.6, 9.0, out=o), t.zeros(2, dtype=t.int64)),
-            _into(t, lambda o: t.threshold(t.tensor([1, -2, 5]), 1, 0, out=o),
+    return [into_out(t, lambda o: t.threshold(x, 0.6, 9.0, out=o), t.zeros(2, dtype=t.int64)),
+            into_out(t, lambda o: t.threshold(t.tensor([1, -2, 5]), 1, 0, out=o),
                   t.zeros(2, dtype=t.bool)),
-            _into(t, lambda o: t.threshold(x.requires_grad_(), 0.6, 9.0, out=o), t.zeros(2)),
-            _into(t, lambda o: t.threshold(_x(t), 0.6, 9.0, out=o),
+            into_out(t, lambda o: t.threshold(x.requires_grad_(), 0.6, 9.0, out=o), t.zeros(2)),
+            into_out(t, lambda o: t.threshold(_x(t), 0.6, 9.0, out=o),
                   t.zeros(2, requires_grad=True)),
-            _into(t, lambda o: t.threshold(_x(t), "a", 9.0, out=o), t.zeros(2)),
+            into_out(t, lambda o: t.threshold(_x(t), "a", 9.0, out=o), t.zeros(2)),
             catch(lambda: t.threshold(_x(t), 0.5, 1, out=3))]
 
 
 @prog
 def kernel_errors_after_the_resize(t):
     i8 = t.tensor(np.array([1, -2, 5]), dtype=t.int8)
-    return [_into(t, lambda o: t.threshold(i8, 300, 9, out=o), t.zeros(2, dtype=t.int8)),
-            _into(t, lambda o: t.threshold(i8, 1, 300, out=o), t.zeros(3, dtype=t.int8)),
+    return [into_out(t, lambda o: t.threshold(i8, 300, 9, out=o), t.zeros(2, dtype=t.int8)),
+            into_out(t, lambda o: t.threshold(i8, 1, 300, out=o), t.zeros(3, dtype=t.int8)),
             # (a bool self with an out to resize: torch 2.13 warns twice, the core once)
-            _into(t, lambda o: t.threshold(t.tensor([True, False]), 0, 1, out=o), t.zeros(2)),
-            _into(t, lambda o: t.threshold(_x(t, t.float16), 1, 70000, out=o),
+            into_out(t, lambda o: t.threshold(t.tensor([True, False]), 0, 1, out=o), t.zeros(2)),
+            into_out(t, lambda o: t.threshold(_x(t, t.float16), 1, 70000, out=o),
                   t.zeros(1, dtype=t.float16))]
 
 
