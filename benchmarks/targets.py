@@ -3,9 +3,11 @@
 Each target times the core and PyTorch (one thread) in turns, as CPU time of this thread
 (timing.py), with the per-topic scripts' own functions: bench_training.step_times (MLP, CNN
 steps), bench_transformer.block_times, the relu_ and float16 add_ rows of bench_core and
-bench_dtypes, and bench_core.import_seconds. On a shared machine a ratio moves by 10-20%
-from run to run, so ``python benchmarks/targets.py 3`` runs the whole set three times and
-prints every run's ratio; the table is Markdown, as the README shows it.
+bench_dtypes, and bench_core.import_seconds. A second table (numpy_floor) times NumPy's own
+calls for the two in-place rows: the floor under any core written on NumPy. On a shared
+machine a ratio moves by 10-20% from run to run, so ``python benchmarks/targets.py 3`` runs
+the whole set three times and prints every run's ratio; the tables are Markdown, as the
+README shows them.
 """
 from __future__ import annotations
 
@@ -39,6 +41,31 @@ def _inplace_rows(torch) -> dict[str, tuple[float, float]]:
     out["float16 `add_(y)`, 1000×1000"] = best_us([lambda: hc.add_(gc), lambda: ht.add_(gt)],
                                                   5, repeat=9)
     return out
+
+
+def numpy_floor(torch) -> list[tuple[str, float, float]]:
+    """What NumPy alone takes for the two in-place rows, next to PyTorch's op: the floor under
+    any core written on NumPy. (name, NumPy µs, PyTorch µs), best of turns."""
+    rng = np.random.default_rng(0)
+    a = rng.standard_normal((1000, 1000)).astype(np.float32)
+    x, xt = a.copy(), torch.from_numpy(a.copy())
+    h, g = a.astype(np.float16), rng.uniform(-1e-3, 1e-3, a.shape).astype(np.float16)
+    wide = np.empty(a.shape, np.float32)
+    ht, gt = torch.from_numpy(h.copy()), torch.from_numpy(g.copy())
+    threads = torch.get_num_threads()
+    torch.set_num_threads(1)
+    try:
+        relu_np, relu_t = best_us([lambda: np.maximum(x, 0, out=x), xt.relu_], 50, repeat=15)
+        add16, to32, to16, add_t = best_us([lambda: np.add(h, g, out=h),
+                                            lambda: np.copyto(wide, h),
+                                            lambda: np.copyto(h, wide),
+                                            lambda: ht.add_(gt)], 5, repeat=9)
+    finally:
+        torch.set_num_threads(threads)
+    return [("`np.maximum(x, 0, out=x)` (float32) vs `relu_()`", relu_np, relu_t),
+            ("`np.add(h, g, out=h)` (float16) vs float16 `add_`", add16, add_t),
+            ("NumPy's float16 → float32 cast alone vs float16 `add_`", to32, add_t),
+            ("NumPy's float32 → float16 cast alone vs float16 `add_`", to16, add_t)]
 
 
 def one_run(torch) -> dict[str, tuple[float, float]]:
@@ -77,6 +104,10 @@ def main(runs: int = 1) -> str:
                      + ", ".join(f"{x:.2f}×" for x in ratios) + f" | ≤ {goal}× | {met} |")
     lines.append(f"| `import inplace_tutorial`, CPU | {cpu:.3f} s ({wall:.2f} s wall) | | | "
                  f"≤ 0.3 s | {'yes' if cpu <= 0.3 else 'no'} |")
+    lines += ["", "NumPy alone, on the same arrays (µs; the floor under a core written on NumPy):",
+              "", "| NumPy call vs PyTorch op | NumPy | PyTorch | ratio |", "|---|---|---|---|"]
+    for what, mine, ref in numpy_floor(torch):
+        lines.append(f"| {what} | {mine:,.0f} | {ref:,.0f} | {mine / ref:.2f}× |")
     return "\n".join(lines)
 
 
