@@ -1,5 +1,5 @@
 """ops/sorting_utils.py: quick_select_template on many short lines at once leaves at k what
-selection.py's line-by-line replay leaves (random lines full of ties, every k), and kthvalue
+quick_select's line-by-line replay leaves (random lines full of ties, every k), and kthvalue
 through it still answers as before on tensors of short tied lines (the per-line replay, which
 the parity suite checks against torch, is the reference)."""
 from __future__ import annotations
@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 import inplace_tutorial as ipt
-from inplace_tutorial.ops import _std_sort, selection
+from inplace_tutorial.ops import _std_sort, selection, sorting_utils
 from inplace_tutorial.ops.sorting_utils import quick_select_lines
 
 
@@ -21,7 +21,7 @@ def test_lines_at_once_pick_what_one_line_at_a_time_picks(seed):
         keys = rng.integers(0, levels, (count, n)).astype(np.int64)
         k = int(rng.integers(0, n))
         work = _std_sort.Work.new(n, "test")
-        want = [selection.quick_select(keys[r].copy(), k, work) for r in range(count)]
+        want = [sorting_utils.quick_select(keys[r].copy(), k, work) for r in range(count)]
         assert quick_select_lines(keys.copy(), k).tolist() == want
 
 

@@ -6,8 +6,6 @@ F.conv2d is a C++ binding in torch, so call_site.py counts this file as the bind
 """
 from __future__ import annotations
 
-import warnings
-
 from .. import dtypes
 from ..ops.arg_checks import (
     as_called,
@@ -15,6 +13,7 @@ from ..ops.arg_checks import (
     is_index,
 )
 from ..tensor import Tensor
+from ..warn_once import warn_once
 from .checks import _pair
 
 # (PyTorch's overload message marks every argument that has a default as not matching)
@@ -174,7 +173,6 @@ def _expand(name: str, values: tuple, dims: int = 2) -> tuple:
 
 _SAME_WARNING = ("Using padding='same' with even kernel lengths and odd dilation may require "
                  "a zero-padded copy of the input be created")
-_warned = []  # PyTorch warns once per process (TORCH_WARN_ONCE)
 
 
 def _padding_string(padding: str, stride: tuple, kernel: tuple, dilation: tuple):
@@ -191,7 +189,6 @@ def _padding_string(padding: str, stride: tuple, kernel: tuple, dilation: tuple)
     total = [d * (k - 1) for d, k in zip(dilation, kernel)]
     left = [t // 2 for t in total]
     extra = tuple(t - 2 * lf for t, lf in zip(total, left))
-    if any(extra) and not _warned:
-        _warned.append(True)
-        warnings.warn(_SAME_WARNING, UserWarning, stacklevel=4)
+    if any(extra):
+        warn_once(_SAME_WARNING)  # once a process (TORCH_WARN_ONCE)
     return left, extra

@@ -15,7 +15,7 @@ from . import reduce, var_std, max_min, softmax, ternary  # noqa: F401
 from . import operators  # noqa: F401
 from . import normalization, embedding, activations, attention  # noqa: F401
 from . import trig, rounding, unary_math, logit, nan_to_num  # noqa: F401
-from . import compare_inplace, logical, bitwise, binary_math  # noqa: F401
+from . import comparisons, logical, bitwise, binary_math  # noqa: F401
 from . import joining, masking, index_ops, index_fill, scatter_gather  # noqa: F401
 from . import scatter_reduce, index_reduce  # noqa: F401
 from . import reorder, triangular, scan, sorting, dims, special, svd, norms  # noqa: F401

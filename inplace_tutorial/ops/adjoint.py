@@ -9,11 +9,8 @@ warns), the others refuse it.
 """
 from __future__ import annotations
 
-import warnings
-
 from ..tensor import Tensor, tensor_method
-
-_warned: set = set()  # TORCH_WARN_ONCE: which of the warnings below this process has given
+from ..warn_once import warn_once
 
 _T_NOT_2D = ("The use of `x.T` on tensors of dimension other than 2 to reverse their shape is "
              "deprecated and it will throw an error in a future release. Consider `x.mT` to "
@@ -29,17 +26,10 @@ _ZERO_DIM = {
 }
 
 
-def _warn_once(key: str, text: str, frames: int) -> None:
-    """``frames``: how many calls of ours lie between the learner's line and this one."""
-    if key not in _warned:
-        _warned.add(key)
-        warnings.warn(text, UserWarning, stacklevel=frames + 2)
-
-
-def _matrices(self: Tensor, name: str, frames: int) -> Tensor:
+def _matrices(self: Tensor, name: str) -> Tensor:
     """mT, mH, adjoint(): the last two dims swapped; a 0-dim tensor is returned as it is."""
     if self.dim() == 0:
-        _warn_once(name, _ZERO_DIM[name], frames + 1)
+        warn_once(_ZERO_DIM[name])
         return self
     if self.dim() == 1:
         raise RuntimeError(f"tensor.{name} is only supported on matrices or batches of "
@@ -50,27 +40,27 @@ def _matrices(self: Tensor, name: str, frames: int) -> Tensor:
 def T(self) -> Tensor:  # noqa: N802 (PyTorch's name)
     """All dims reversed (a view)."""
     if self.dim() == 0:
-        _warn_once("T", _ZERO_DIM["T"], 1)
+        warn_once(_ZERO_DIM["T"])
     elif self.dim() != 2:
-        _warn_once("T not 2-D", _T_NOT_2D, 1)
+        warn_once(_T_NOT_2D)
     return self.permute(tuple(reversed(range(self.dim()))))
 
 
 def mT(self) -> Tensor:  # noqa: N802 (PyTorch's name)
     """The last two dims swapped (a view): a batch of matrices, transposed."""
-    return _matrices(self, "mT", 1)
+    return _matrices(self, "mT")
 
 
 def mH(self) -> Tensor:  # noqa: N802 (PyTorch's name)
     """The conjugate transpose of a batch of matrices: mT, for real dtypes."""
-    return _matrices(self, "mH", 1)
+    return _matrices(self, "mH")
 
 
 def H(self) -> Tensor:  # noqa: N802 (PyTorch's name)
     """The conjugate transpose of one matrix (2-D only): x.t(), for real dtypes."""
     n = self.dim()
     if n == 0:
-        _warn_once("H", _ZERO_DIM["H"], 1)
+        warn_once(_ZERO_DIM["H"])
         return self
     if n != 2:
         more = " For batches of matrices, consider using tensor.mH" if n > 2 else ""
@@ -82,7 +72,7 @@ def H(self) -> Tensor:  # noqa: N802 (PyTorch's name)
 @tensor_method
 def adjoint(self) -> Tensor:
     """x.mH as a method (and torch.adjoint(x))."""
-    return _matrices(self, "adjoint()", 2)  # (and the method wrapper)
+    return _matrices(self, "adjoint()")
 
 
 Tensor.T = property(T)

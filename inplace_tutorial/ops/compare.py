@@ -1,11 +1,10 @@
-"""Clamping, maximum/minimum, comparisons and where.
+"""Clamping, maximum/minimum and where (the comparisons, ``gt``, ``eq`` ..., are in
+comparisons.py).
 
 clamp saves its *input* (the mask of where the gradient passes depends on the old values),
 which is why ``clamp_`` must clone self when autograd is recording.
 """
 from __future__ import annotations
-
-import warnings
 
 import numpy as np
 
@@ -16,6 +15,7 @@ from ..autograd.derivatives import derivative
 from ..autograd.record import record, record_inplace
 from ..layout import broadcast_shapes
 from ..tensor import Tensor, tensor_method
+from ..warn_once import warn_once
 from . import dtype_rules
 from ._pointwise import new_output
 from .arg_checks import check_overloads, check_tensor
@@ -330,69 +330,16 @@ def _minimum_bw(ctx, g):
     return _minmax_bw(ctx, g, lambda a, b: a < b)
 
 
-# --------------------------------------------------------------------------- comparisons
-def _compare(name: str, ufunc, self, other) -> Tensor:
-    """A bool result of the broadcast shape; comparisons record no graph node. ``other`` is a
-    Tensor or a Number (PyTorch's two overloads): a list, an array or None is refused."""
-    check_overloads(name, ["other"], (other,))
-    shape = broadcast_shapes(shape_of(self), shape_of(other))
-    out = new_output(name, shape, dtypes.bool_, (self, other))
-    ufunc(arr(self), arr(other), out=out._array())
-    return out
-
-
-@binding()
-@tensor_method
-def gt(self, other) -> Tensor:
-    return _compare("gt", np.greater, self, other)
-
-
-@binding()
-@tensor_method
-def lt(self, other) -> Tensor:
-    return _compare("lt", np.less, self, other)
-
-
-@binding()
-@tensor_method
-def ge(self, other) -> Tensor:
-    return _compare("ge", np.greater_equal, self, other)
-
-
-@binding()
-@tensor_method
-def le(self, other) -> Tensor:
-    return _compare("le", np.less_equal, self, other)
-
-
-@binding()
-@tensor_method
-def eq(self, other) -> Tensor:
-    return _compare("eq", np.equal, self, other)
-
-
-@binding()
-@tensor_method
-def ne(self, other) -> Tensor:
-    return _compare("ne", np.not_equal, self, other)
-
-
-_warned: list = []  # PyTorch warns once per process (TORCH_WARN_ONCE)
-
-
-def _uint8_condition_warning() -> None:
-    if not _warned:
-        _warned.append(True)
-        warnings.warn("where received a uint8 condition tensor. This behavior is deprecated and "
-                      "will be removed in a future version of PyTorch. Use a boolean condition "
-                      "instead.", UserWarning, stacklevel=4)
+_UINT8_CONDITION = ("where received a uint8 condition tensor. This behavior is deprecated and "
+                    "will be removed in a future version of PyTorch. Use a boolean condition "
+                    "instead.")
 
 
 def where(condition: Tensor, input, other) -> Tensor:
     """Pick from ``input`` where condition is True, else from ``other`` (differentiable).
     Either branch may be a Python number; the result has the broadcast shape of all three."""
     if condition.dtype is dtypes.uint8:
-        _uint8_condition_warning()  # still taken (and saved) as it is, as PyTorch does
+        warn_once(_UINT8_CONDITION)  # still taken (and saved) as it is, as PyTorch does
     elif condition.dtype is not dtypes.bool_:
         raise RuntimeError("where expected condition to be a boolean tensor, but got a tensor "
                            f"with dtype {condition.dtype.short}")

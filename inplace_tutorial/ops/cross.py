@@ -8,8 +8,6 @@ does: grad_self = other x grad, grad_other = grad x self (derivatives.yaml).
 """
 from __future__ import annotations
 
-import warnings
-
 import numpy as np
 
 from .. import dtypes
@@ -18,6 +16,7 @@ from ..autograd.derivatives import derivative
 from ..autograd.record import record
 from ..layout import broadcast_shapes, wrap_dim
 from ..tensor import Tensor, tensor_method
+from ..warn_once import warn_once
 from .arg_checks import argument_error, check_int, check_tensor
 from .out_functions import computed, exact, start
 
@@ -25,7 +24,6 @@ _MISSING = object()
 _DEPRECATED = ("Using torch.cross without specifying the dim arg is deprecated.\nPlease either "
                "pass the dim explicitly or simply use torch.linalg.cross.\nThe default value of "
                "dim will change to agree with that of linalg.cross in a future release.")
-_warned = []  # PyTorch warns once per process (TORCH_WARN_ONCE)
 
 
 def _meta(self: Tensor, other: Tensor, dim: int) -> tuple[tuple, int]:
@@ -105,9 +103,8 @@ def cross(self, other=_MISSING, dim=None) -> Tensor:
 
 
 def _cross(self: Tensor, other: Tensor, dim) -> Tensor:
-    if dim is None and not _warned:
-        _warned.append(True)
-        warnings.warn(_DEPRECATED, UserWarning, stacklevel=4)
+    if dim is None:
+        warn_once(_DEPRECATED)
     return _linalg_cross(self, other, _default_dim(self, dim))
 
 

@@ -10,8 +10,6 @@ division, out=).
 """
 from __future__ import annotations
 
-import warnings
-
 import numpy as np
 
 from .. import dtypes
@@ -21,6 +19,7 @@ from ..autograd.record import record, record_inplace
 from ..creation import ones_like, zeros_like
 from ..layout import wrap_dim
 from ..tensor import Tensor, tensor_method
+from ..warn_once import warn_once
 from .arg_checks import type_name
 from .compare import where
 from .index_ops import (
@@ -36,14 +35,10 @@ from .tensor_iterator import check_internal_overlap
 
 _REDUCE = {"prod": np.multiply, "mean": np.add, "amax": np.maximum, "amin": np.minimum}
 _PARAMS = (("dim", "int"), ("index", "Tensor"), ("source", "Tensor"), ("reduce", "str"))
-_warned = []  # PyTorch warns once per process (TORCH_WARN_ONCE)
 
 
 def _beta_warning() -> None:
-    if not _warned:
-        _warned.append(True)
-        warnings.warn("index_reduce() is in beta and the API may change at any time.",
-                      UserWarning, stacklevel=4)
+    warn_once("index_reduce() is in beta and the API may change at any time.")
 
 
 # --------------------------------------------------------------------------- checks

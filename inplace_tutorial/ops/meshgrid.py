@@ -10,10 +10,9 @@ comes back as itself.
 """
 from __future__ import annotations
 
-import warnings
-
 from ..function_parser import PythonArgParser
 from ..tensor import Tensor
+from ..warn_once import warn_once
 from .joining import stack
 
 # torch._VF.meshgrid's forms, as the parser reads them
@@ -21,7 +20,6 @@ _MESHGRID = PythonArgParser("meshgrid", ["(TensorList tensors)",
                                          "(TensorList tensors, *, c10::string_view indexing)"],
                             False)
 _CARTESIAN = PythonArgParser("cartesian_prod", ["(TensorList tensors)"], False)
-_warned = []  # TORCH_WARN_ONCE: once per process
 
 
 def _grids(tensors: list, indexing: str) -> list[Tensor]:
@@ -59,10 +57,9 @@ def meshgrid(*tensors, indexing: str | None = None) -> tuple:
         tensors = tensors[0]  # torch.meshgrid([a, b])
     kwargs = {} if indexing is None else {"indexing": indexing}
     _, values = _MESHGRID.parse((tensors,), kwargs)
-    if indexing is None and not _warned:
-        _warned.append(True)
-        warnings.warn("torch.meshgrid: in an upcoming release, it will be required to pass the "
-                      "indexing argument.", UserWarning, stacklevel=2)
+    if indexing is None:
+        warn_once("torch.meshgrid: in an upcoming release, it will be required to pass the "
+                  "indexing argument.")
     return tuple(_grids(list(values["tensors"]), values.get("indexing") or "ij"))
 
 

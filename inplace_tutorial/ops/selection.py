@@ -28,7 +28,7 @@ from ._chunked import ramp
 from .arg_checks import argument_error, check_int, saved, signed
 from .max_min import evenly_distribute_bw
 from .sorting import _LINE_CHUNK, _carve, _gather, _return_type, _sort_lines, _ties
-from .sorting_utils import LineBatch, rank_keys
+from .sorting_utils import LineBatch, quick_select, rank_keys
 from .workspace import chunks
 
 KthvalueResult = _return_type("kthvalue")
@@ -151,73 +151,6 @@ _LOCKSTEP = 64  # lines up to this long are replayed 128 at a time (sorting_util
 
 def _kth_rank(k: int):
     return lambda nans, n: np.full(nans.shape, k - 1, dtype=np.int64)
-
-
-def quick_select(keys: np.ndarray, k: int, work: _std_sort.Work, *_) -> int:
-    """The position (in the line) that PyTorch's quick_select_template leaves at ``k``:
-    Sedgewick's median-of-three quickselect over a copy of the line, ``keys`` its order (a
-    larger key compares greater; NaN has the largest). Each partition is done in whole-array
-    steps, as _std_sort's: the left scan stops where arr >= pivot, the right scan where
-    arr <= pivot, and the m-th stops of both are swapped while they haven't crossed."""
-    n = keys.size
-    arr, pos = work.aux[:n], work.comp[:n]
-    np.copyto(arr, keys)
-    ramp(pos, 0)
-    left, right = 0, n - 1
-
-    def swap(i: int, j: int) -> None:
-        arr[i], arr[j] = arr[j], arr[i]
-        pos[i], pos[j] = pos[j], pos[i]
-
-    while True:
-        if right <= left:
-            return int(pos[k])
-        if right == left + 1:
-            if arr[left] > arr[right]:
-                swap(left, right)
-            return int(pos[k])
-        swap((left + right) >> 1, left + 1)
-        if arr[left + 1] > arr[right]:
-            swap(left + 1, right)
-        if arr[left] > arr[right]:
-            swap(left, right)
-        if arr[left + 1] > arr[left]:
-            swap(left + 1, left)
-        i, j = _sedgewick_partition(arr, pos, left, right, work)
-        swap(left, j)
-        if j <= k:
-            left = i
-        if j >= k:
-            right = j - 1
-
-
-def _sedgewick_partition(arr: np.ndarray, pos: np.ndarray, left: int, right: int,
-                         work: _std_sort.Work) -> tuple[int, int]:
-    """The scans of quick_select_template around arr[left], as (i, j) where they stop: the
-    left scan (from left + 2) stops at arr >= pivot (arr[right] is one), the right scan (from
-    right - 1 down) at arr <= pivot (arr[left + 1] is one). The t-th stops of both are
-    swapped while l_t < r_t; after those, each scan also stops at the nearest swapped cell
-    (the left one at r_{k-1}, the right one at l_{k-1}); an equal pair is a swap with
-    itself, after which both scans take one more step."""
-    piv, mask = arr[left], work.mask
-    size = right - left - 1  # [left + 2, right] and [left + 1, right - 1]
-    np.greater_equal(arr[left + 2:right + 1], piv, out=mask[:size])
-    lstops = work.left[:_std_sort.positions(mask[:size], left + 2, work.left)]
-    np.less_equal(arr[left + 1:right], piv, out=mask[:size])
-    rstops = work.right[:_std_sort.positions(mask[:size], left + 1, work.right)][::-1]
-    m = min(lstops.size, rstops.size)
-    k = int(np.count_nonzero(np.less(lstops[:m], rstops[:m], out=mask[:m])))  # a prefix
-    if k:
-        _std_sort.swap_many((arr, pos), lstops[:k], rstops[:k])
-    t = k
-    i, j = int(lstops[t]), int(rstops[t])
-    if k:
-        i, j = min(i, int(rstops[k - 1])), max(j, int(lstops[k - 1]))
-    if i == j:  # a cell both scans stop at: swapped with itself, one more step each
-        i, j = int(lstops[t + 1]), int(rstops[t + 1])
-        if k:
-            i, j = min(i, int(rstops[k - 1])), max(j, int(lstops[k - 1]))
-    return i, j
 
 
 def _lines(self: Tensor) -> np.ndarray:

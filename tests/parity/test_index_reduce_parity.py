@@ -2,7 +2,8 @@
 include_self, values, gradients (ties share the gradient; prod with zeros), grad_fn names,
 saved tensors and their version checks, integer/bool/half dtypes, out=, argument errors word
 for word. (PyTorch's "index_reduce() is in beta" warning comes once per process, so whether a
-program sees it depends on what ran before: it is checked in test_index_reduce_warns_once.)
+program sees it depends on what ran before: it is checked in fresh processes,
+test_index_reduce_warns_once.)
 """
 
 import warnings
@@ -11,6 +12,7 @@ import numpy as np
 import pytest
 
 from .harness import Registry, arr, catch, check_parity, fn_name, leaf, meta, upstream
+from .warn_once import run_sequence
 
 pytestmark = [pytest.mark.parity,
               pytest.mark.filterwarnings("ignore:index_reduce\\(\\) is in beta")]
@@ -293,14 +295,23 @@ def test_index_reduce_parity(prog, torch_mod, core):
     check_parity(prog, torch_mod, core)
 
 
-def test_index_reduce_warns_once(core):
-    """PyTorch's TORCH_WARN_ONCE: the first index_reduce of the process warns, later ones
-    don't (the core keeps the same once-per-process flag)."""
-    from inplace_tutorial.ops import index_reduce as module
-    module._warned.clear()
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
-        for _ in range(2):
-            core.zeros(3).index_reduce(0, core.tensor([0]), core.ones(1), "prod")
-    assert [str(w.message) for w in caught] == [
-        "index_reduce() is in beta and the API may change at any time."]
+_WARN_CALLS = """
+x = t.zeros(3)
+i = t.tensor([0])
+calls = {
+    "method": lambda: x.index_reduce(0, i, t.ones(1), "prod"),
+    "inplace": lambda: x.clone().index_reduce_(0, i, t.ones(1), "amax"),
+    "function": lambda: t.index_reduce(x, 0, i, t.ones(1), "mean"),
+    "refused": lambda: x.index_reduce(0, i, t.ones(1), "sum"),
+}
+"""
+
+
+@pytest.mark.parametrize("sequence", ["method,method,inplace,function",
+                                      "refused,function,method", "inplace,method"])
+def test_index_reduce_warns_once(sequence, torch_mod):
+    """PyTorch's TORCH_WARN_ONCE: the first index_reduce of a process warns, later ones
+    don't, whichever form (a fresh process per library and sequence)."""
+    expected = run_sequence(_WARN_CALLS, "torch", sequence)
+    assert any(w for _, _, w in expected)
+    assert run_sequence(_WARN_CALLS, "core", sequence) == expected

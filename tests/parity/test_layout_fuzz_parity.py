@@ -147,7 +147,7 @@ def _raises(fn, exc_name):
 # the gap is there and joins by itself when the owner's fix lands. Each detector says "no gap"
 # on torch (test_layout_tables_name_torch_ops checks it).
 LAYOUT_GAPS = {
-    # pointwise (ops/compare.py): a comparison's result ignores the input's memory order
+    # pointwise (ops/comparisons.py): a comparison's result ignores the input's memory order
     # (torch: zeros(3, 4).t().eq(0) has strides (1, 4); the core's is contiguous)
     "eq0": lambda m: m.zeros(3, 4).t().eq(0).stride() != (1, 4),
     # pointwise: lerp_ on an integer tensor raises NotImplementedError ('"lerp_kernel_scalar"

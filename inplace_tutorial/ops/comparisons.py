@@ -1,18 +1,24 @@
-"""Comparisons in place (``x.lt_(0)``) and the comparison aliases (greater, less_equal ...).
+"""Comparisons: ``x.gt(y)``, ``x.eq(0)`` ... out of place, in place (``x.lt_(0)``), and their
+aliases (greater, less_equal ...).
 
-``x.eq_(y)`` writes 1/0 (True/False) into x in x's own dtype: a float tensor stays float.
-Unlike the logical ops, PyTorch records a node for them (EqBackward0 for a Number, EqBackward1
-for a Tensor): the gradient is zero everywhere, and a leaf that requires grad is refused.
+Out of place, a comparison gives a bool tensor of the broadcast shape and records no graph
+node. In place, ``x.eq_(y)`` writes 1/0 (True/False) into x in x's own dtype: a float tensor
+stays float. Unlike the logical ops, PyTorch records a node for those (EqBackward0 for a
+Number, EqBackward1 for a Tensor): the gradient is zero everywhere, and a leaf that requires
+grad is refused.
 """
 from __future__ import annotations
 
 import numpy as np
 
+from .. import dtypes
 from ..arg_parser import binding
 from ..autograd.derivatives import derivative
+from ..layout import broadcast_shapes
 from ..tensor import Tensor, tensor_method
+from ._pointwise import new_output
 from .arg_checks import check_overloads
-from .tensor_iterator import inplace_elementwise, pure_kernel
+from .tensor_iterator import arr, inplace_elementwise, pure_kernel, shape_of
 
 UFUNCS = {"eq": np.equal, "ne": np.not_equal, "lt": np.less, "le": np.less_equal,
           "gt": np.greater, "ge": np.greater_equal}
@@ -35,6 +41,54 @@ for _op in UFUNCS:
     derivative(_op + "_tensor_", _node + "1", inputs=("self", "other"))(_zero_bw)
 
 
+# --------------------------------------------------------------------------- out of place
+def _compare(name: str, ufunc, self, other) -> Tensor:
+    """A bool result of the broadcast shape; comparisons record no graph node. ``other`` is a
+    Tensor or a Number (PyTorch's two overloads): a list, an array or None is refused."""
+    check_overloads(name, ["other"], (other,))
+    shape = broadcast_shapes(shape_of(self), shape_of(other))
+    out = new_output(name, shape, dtypes.bool_, (self, other))
+    ufunc(arr(self), arr(other), out=out._array())
+    return out
+
+
+@binding()
+@tensor_method
+def gt(self, other) -> Tensor:
+    return _compare("gt", np.greater, self, other)
+
+
+@binding()
+@tensor_method
+def lt(self, other) -> Tensor:
+    return _compare("lt", np.less, self, other)
+
+
+@binding()
+@tensor_method
+def ge(self, other) -> Tensor:
+    return _compare("ge", np.greater_equal, self, other)
+
+
+@binding()
+@tensor_method
+def le(self, other) -> Tensor:
+    return _compare("le", np.less_equal, self, other)
+
+
+@binding()
+@tensor_method
+def eq(self, other) -> Tensor:
+    return _compare("eq", np.equal, self, other)
+
+
+@binding()
+@tensor_method
+def ne(self, other) -> Tensor:
+    return _compare("ne", np.not_equal, self, other)
+
+
+# --------------------------------------------------------------------------- in place
 def compare_(op: str, self: Tensor, other, name: str | None = None) -> Tensor:
     """The in-place comparison ``op`` ("eq" ...); the result takes self's dtype. ``name``:
     the method called (an alias such as greater_), for error texts."""
