@@ -261,6 +261,11 @@ CASES = {
                          [A], False),
     "rrelu_with_noise_": (_seeded(lambda a: F.rrelu_(a * 1, 0.1, 0.3, training=True)
                                   + F.rrelu_(a * 2)), [A], False),
+    # the self-gated activations (ops/self_gated.py): one row each serves both forms
+    "silu": (lambda a: F.silu(a) + F.silu(a * 2, inplace=True), [A], False),
+    "mish": (lambda a: F.mish(a) + F.mish(a * 2, inplace=True), [A], False),
+    "hardswish": (lambda a: F.hardswish(a * 4) + F.hardswish(a * 1, inplace=True), [A], False),
+    "hardsigmoid": (lambda a: F.hardsigmoid(a * 4) + F.hardsigmoid(a * 1, True), [A], False),
     "nan_to_num": (lambda a: (a.log() * 1).nan_to_num_(), [A], True),
     "conj_physical_": (lambda a: (a * 1).conj_physical_(), [A], False),
     "eq_": (lambda a: (a * 1).eq_(0.5) + a, [A], False),

@@ -9,13 +9,17 @@ from .activation import (
     ELU,
     GELU,
     SELU,
+    Hardsigmoid,
+    Hardswish,
     Hardtanh,
     LeakyReLU,
     LogSoftmax,
+    Mish,
     ReLU,
     ReLU6,
     RReLU,
     Sigmoid,
+    SiLU,
     Softmax,
     Tanh,
     Threshold,
@@ -58,4 +62,4 @@ __all__ = ["AvgPool2d", "BatchNorm1d", "BatchNorm2d", "Conv2d", "CrossEntropyLos
            "CircularPad1d", "CircularPad2d", "CircularPad3d", "ConstantPad1d", "ConstantPad2d",
            "ConstantPad3d", "ReflectionPad1d", "ReflectionPad2d", "ReflectionPad3d",
            "ReplicationPad1d", "ReplicationPad2d", "ReplicationPad3d", "ZeroPad1d", "ZeroPad2d",
-           "ZeroPad3d"]
+           "ZeroPad3d", "Hardsigmoid", "Hardswish", "Mish", "SiLU"]

@@ -1,5 +1,6 @@
 """Activations: ReLU (optionally in place), GELU, Sigmoid, Tanh, Softmax, LogSoftmax, and
-ELU, CELU, SELU, LeakyReLU, Hardtanh, ReLU6, Threshold, RReLU.
+ELU, CELU, SELU, LeakyReLU, Hardtanh, ReLU6, Threshold, RReLU, SiLU, Mish, Hardswish,
+Hardsigmoid.
 
 ``ReLU(inplace=True)`` calls ``relu_``: it overwrites its input. That is safe in training
 whenever no backward node saved that input (Linear's addmm and BatchNorm don't save their
@@ -184,3 +185,40 @@ class RReLU(Module):
 
     def extra_repr(self) -> str:
         return f"lower={self.lower}, upper={self.upper}{', inplace=True' if self.inplace else ''}"
+
+
+# ---- the self-gated activations of ops/self_gated.py. inplace=True overwrites the input
+# and records the same node as out of place (SiluBackward0 ...), which saves a copy of it.
+
+
+class SiLU(Module):
+    def __init__(self, inplace: bool = False) -> None:
+        super().__init__()
+        self.inplace = inplace
+
+    def forward(self, input: Tensor) -> Tensor:
+        return F.silu(input, inplace=self.inplace)
+
+    def extra_repr(self) -> str:
+        return "inplace=True" if self.inplace else ""
+
+
+class Mish(SiLU):
+    def forward(self, input: Tensor) -> Tensor:
+        return F.mish(input, inplace=self.inplace)
+
+
+class Hardswish(Module):
+    """(torch's repr shows no inplace=True for Hardswish and Hardsigmoid)"""
+
+    def __init__(self, inplace: bool = False) -> None:
+        super().__init__()
+        self.inplace = inplace
+
+    def forward(self, input: Tensor) -> Tensor:
+        return F.hardswish(input, self.inplace)
+
+
+class Hardsigmoid(Hardswish):
+    def forward(self, input: Tensor) -> Tensor:
+        return F.hardsigmoid(input, self.inplace)

@@ -26,20 +26,24 @@ from ..ops.arg_checks import check_tensor, check_type, int_list
 from ..ops.random_factories import rand
 from ..tensor import Tensor
 from . import checks, conv_utils
-from .functional_activations import (  # noqa: F401  (F.elu, F.leaky_relu_ ...)
+from .functional_activations import (  # noqa: F401  (F.elu, F.silu, F.leaky_relu_ ...)
     celu,
     celu_,
     elu,
     elu_,
+    hardsigmoid,
+    hardswish,
     hardtanh,
     hardtanh_,
     leaky_relu,
     leaky_relu_,
+    mish,
     relu6,
     rrelu,
     rrelu_,
     selu,
     selu_,
+    silu,
     threshold,
     threshold_,
 )

@@ -1,6 +1,6 @@
 """F.elu, F.leaky_relu, F.hardtanh, F.relu6, F.threshold, F.celu, F.selu, F.rrelu and their
 in-place forms (F.elu_, F.leaky_relu_ ...): torch/nn/functional.py's Python over the ops of
-ops/activation.py.
+ops/activation.py; F.silu, F.mish, F.hardswish, F.hardsigmoid over ops/self_gated.py.
 
 As in PyTorch, ``F.elu(x, inplace=True)`` is ``elu_``: a different node (EluBackward1, which
 saves the result) from ``F.elu(x)`` (EluBackward0, which saves the input). F.elu_,
@@ -12,7 +12,7 @@ from __future__ import annotations
 from .. import function_parser
 from ..function_parser import torch_function
 from ..functional_inplace import celu_, rrelu_, selu_, threshold_
-from ..ops import activation
+from ..ops import activation, self_gated
 from ..tensor import Tensor
 
 # ruff: noqa: A002  (``input`` is PyTorch's name)
@@ -23,10 +23,10 @@ leaky_relu_ = torch_function("leaky_relu_", module="nn")(activation.leaky_relu_)
 hardtanh_ = torch_function("hardtanh_", module="nn")(activation.hardtanh_)
 
 
-def _bound(name: str, module: str = "nn"):
+def _bound(name: str, module: str = "nn", ops=activation):
     """torch._C._nn.<name> (or torch.<name>) as F's Python calls it: the op, and a call it
     refuses put to torch's parser, whose refusal, if it refuses too, is the one raised."""
-    op = getattr(activation, name)
+    op = getattr(ops, name)
 
     def call(*args):
         try:
@@ -96,5 +96,32 @@ def rrelu(input: Tensor, lower: float = 1.0 / 8, upper: float = 1.0 / 3,
     return _rrelu(input, lower, upper, training)
 
 
+# ---- the self-gated activations (ops/self_gated.py): F.silu(x, inplace=True) is
+# torch._C._nn.silu_, which records the same SiluBackward0 as F.silu and saves a copy of x
+_nn_silu, _nn_silu_ = _bound("silu", ops=self_gated), _bound("silu_", ops=self_gated)
+_nn_mish, _nn_mish_ = _bound("mish", ops=self_gated), _bound("mish_", ops=self_gated)
+_nn_hardswish = _bound("hardswish", ops=self_gated)
+_nn_hardswish_ = _bound("hardswish_", ops=self_gated)
+_nn_hardsigmoid = _bound("hardsigmoid", ops=self_gated)
+_nn_hardsigmoid_ = _bound("hardsigmoid_", ops=self_gated)
+
+
+def silu(input: Tensor, inplace: bool = False) -> Tensor:
+    return _nn_silu_(input) if inplace else _nn_silu(input)
+
+
+def mish(input: Tensor, inplace: bool = False) -> Tensor:
+    return _nn_mish_(input) if inplace else _nn_mish(input)
+
+
+def hardswish(input: Tensor, inplace: bool = False) -> Tensor:
+    return _nn_hardswish_(input) if inplace else _nn_hardswish(input)
+
+
+def hardsigmoid(input: Tensor, inplace: bool = False) -> Tensor:
+    return _nn_hardsigmoid_(input) if inplace else _nn_hardsigmoid(input)
+
+
 __all__ = ["celu", "celu_", "elu", "elu_", "hardtanh", "hardtanh_", "leaky_relu",
-           "leaky_relu_", "relu6", "rrelu", "rrelu_", "selu", "selu_", "threshold", "threshold_"]
+           "leaky_relu_", "relu6", "rrelu", "rrelu_", "selu", "selu_", "threshold", "threshold_",
+           "hardsigmoid", "hardswish", "mish", "silu"]

@@ -20,6 +20,7 @@ from collections import Counter
 import numpy as np
 
 from . import (
+    probes_activations,
     probes_args,
     probes_divmem,
     probes_funcs,
@@ -338,6 +339,8 @@ PROBES: dict[str, list[str]] = {
     "size/stride dims, requires_grad bools (lead)": probes_lead.TENSOR_ARGUMENTS,
     "x.T, x.mT, x.H, x.mH, x.adjoint() (lead)": probes_lead.TRANSPOSES,
     "deprecated forms, scalars first (twins)": probes_twins.DEPRECATED,
+    "F.silu, F.mish, F.hardswish, F.hardsigmoid and layers (activations)": [
+        *probes_activations.SELF_GATED, *probes_activations.SELF_GATED_MODULES],
     "modes and misc": [
         *probes_args.SEEDS, "t.set_grad_enabled('a')", "callable(t.no_grad(1))",
         "t.manual_seed('a')",
@@ -395,6 +398,7 @@ OWNER = {  # which helper's files hold the fix for a class (HELPERS.md)
     "size/stride dims, requires_grad bools (lead)": "lead",
     "x.T, x.mT, x.H, x.mH, x.adjoint() (lead)": "lead",
     "deprecated forms, scalars first (twins)": "twins",
+    "F.silu, F.mish, F.hardswish, F.hardsigmoid and layers (activations)": "activations",
     **{c: "funcsig" for c in ("module-level functions, generic (funcsig)",
                               "numbers as tensors, deprecated forms (funcsig)",
                               "function binding (funcsig)", "factory keywords (funcsig)",

@@ -451,6 +451,11 @@ def _pointwise_saved_programs(t, x, nl):
         "rrelu_with_noise": lambda: F.rrelu(x(3) - 1, 0.2, 0.2, training=True),
         "rrelu_with_noise_": lambda: F.rrelu_(nl(3) - 1, 0.2, 0.2, True),
     })
+    progs.update({  # the self-gated activations of ops/self_gated.py (in place: a copy)
+        "silu": lambda: F.silu(x(3) - 1), "mish": lambda: F.mish(nl(3) - 1, True),
+        "hardswish": lambda: F.hardswish(x(3) * 2 - 3),
+        "hardsigmoid": lambda: F.hardsigmoid(nl(3) - 1, inplace=True),
+    })
     progs.update({  # reductions of issue 10 (ops/reduce_ops.py)
         "prod": lambda: x(3).prod(), "prod_dim_int": lambda: x(2, 3).prod(1),
         "logsumexp": lambda: x(2, 3).logsumexp(1), "nansum": lambda: x(2, 3).nansum(0),
