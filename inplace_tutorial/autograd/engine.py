@@ -21,6 +21,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from ..creation import new_like, zeros_like
+from ..layout import contiguous_strides
 from ..modes import STATE
 from ..tensor import Size, Tensor
 from . import grad_mode
@@ -52,6 +53,17 @@ def _grad_tuple(grads, n: int) -> tuple:
     return grads
 
 
+def _ones_like(t: Tensor) -> Tensor:
+    """ones_like(t), the implicit gradient of a scalar output. A contiguous output (a loss
+    always is) gets the plain contiguous "ones_like" buffer that ones_like's layout rule
+    gives it, made directly; any other layout goes through that rule (creation.new_like)."""
+    if t._stride == contiguous_strides(t._shape):
+        g = Tensor._empty(t._shape, t.dtype, "ones_like")
+        g._array().fill(1)
+        return g
+    return new_like(t, None, False, 1, "ones_like")  # ones_like(t), past its parser
+
+
 def _roots(tensors, grad_tensors):
     roots = []
     for i, (t, g) in enumerate(zip(tensors, grad_tensors)):  # zip: PyTorch ignores extras
@@ -61,7 +73,7 @@ def _roots(tensors, grad_tensors):
         if g is None:
             if math.prod(t._shape) != 1:
                 raise RuntimeError("grad can be implicitly created only for scalar outputs")
-            g = new_like(t, None, False, 1, "ones_like")  # ones_like(t), past its parser
+            g = _ones_like(t)
         elif g._shape != t._shape:
             raise RuntimeError(f"Mismatch in shape: grad_output[{i}] has a shape of "
                                f"{Size(g._shape)!r} and output[{i}] has a shape of "

@@ -107,12 +107,18 @@ class Node:
             if "result" in saved:
                 saved["result"].check()
         formula = self._formula
-        grad = grads if formula.multi_output else grads[0]
-        out = formula.backward(self, grad)
-        # a gradient that already has its input's shape and dtype (most do) passes as it is
-        return tuple(g if g is None or meta is None or (g._shape == meta[0] and g.dtype is meta[1])
-                     else _fit(g, meta, self, i)
-                     for i, (g, meta) in enumerate(zip(out, self._input_meta)))
+        out = formula.backward(self, grads if formula.multi_output else grads[0])
+        if type(out) is not tuple:
+            out = tuple(out)
+        # Most gradients already have their input's shape and dtype: then the formula's tuple
+        # is the node's output as it is. Otherwise each one is fitted to its input (_fit).
+        metas = self._input_meta
+        for g, meta in zip(out, metas):
+            if g is not None and meta is not None and (g._shape != meta[0]
+                                                       or g.dtype is not meta[1]):
+                return tuple([_fit(g, meta, self, i)
+                              for i, (g, meta) in enumerate(zip(out, metas))])
+        return out
 
 
 def _wrapped_number(value):
@@ -128,17 +134,19 @@ def _fit(g, meta, node=None, i: int = 0):
     shape, dtype = meta
     if g._shape == shape and g.dtype is dtype:
         return g
-    if g._shape != shape:
-        if node is not None and g.numel() != math.prod(shape) and not _expandable(shape,
-                                                                                   g._shape):
+    gshape = g._shape
+    if gshape != shape:
+        if node is not None and math.prod(gshape) != math.prod(shape) and not _expandable(
+                shape, gshape):
             raise RuntimeError(f"Function {node.name()} returned an invalid gradient at index "
-                               f"{i} - got {list(g._shape)} but expected shape compatible with "
+                               f"{i} - got {list(gshape)} but expected shape compatible with "
                                f"{list(shape)}")
-        lead = g.dim() - len(shape)
+        lead = len(gshape) - len(shape)
         dims = tuple(range(lead)) + tuple(
-            lead + i for i, s in enumerate(shape) if s == 1 and g.shape[lead + i] != 1)
-        if dims and _summed_shape(g._shape, dims) == (1,) * lead + shape:
-            g = _sum_to(g, shape, dims)
+            lead + i for i, s in enumerate(shape) if s == 1 and gshape[lead + i] != 1)
+        summed = _summed_shape(gshape, dims)
+        if dims and summed == (1,) * lead + shape:
+            g = _sum_to(g, shape, summed, dims)
         else:
             if dims:
                 g = g.sum(dim=dims, keepdim=True)
@@ -153,15 +161,15 @@ def _summed_shape(shape: tuple, dims: tuple) -> tuple:
     return tuple(1 if d in dims else n for d, n in enumerate(shape))
 
 
-def _sum_to(g: Tensor, shape: tuple, dims: tuple) -> Tensor:
+def _sum_to(g: Tensor, shape: tuple, summed: tuple, dims: tuple) -> Tensor:
     """``g.sum(dims, keepdim=True).reshape(shape)`` (PyTorch's sum_to) as one NumPy sum into
     a fresh "sum" buffer of ``shape``, the buffer that call makes, without two method calls
-    (every bias gradient of a training step comes here)."""
+    (every bias gradient of a training step comes here). ``summed``: g's shape with ``dims``
+    made 1, the same cells as ``shape``."""
     out = Tensor._empty(shape, g.dtype, "sum")
     with np.errstate(invalid="ignore", over="ignore"):  # as the sum kernel (inf + -inf)
         # np.add.reduce is what np.sum calls, without its Python wrapper
-        np.add.reduce(g._array(), axis=dims, keepdims=True,
-                      out=out._array().reshape(_summed_shape(g._shape, dims)))
+        np.add.reduce(g._array(), axis=dims, keepdims=True, out=out._array().reshape(summed))
     return out
 
 
@@ -190,7 +198,7 @@ class AccumulateGrad(Node):
         leaf, g = self._variable(), grads[0]
         if leaf is None or g is None:
             return ()
-        if leaf.grad is None:
+        if leaf._grad is None:
             # Keep the incoming gradient only if nothing else holds it and it already has the
             # leaf's layout (PyTorch's grad layout contract); otherwise copy into that layout.
             if g._shared_grad or g._stride != _layout_of(leaf):
@@ -202,24 +210,34 @@ class AccumulateGrad(Node):
                 g = Tensor._make(g._storage, g._shape, g._stride, g._offset, g.dtype, g._vc)
             leaf._grad = g  # shape and dtype are the leaf's: no need for the checked setter
         else:
-            leaf.grad.add_(g)
+            leaf._grad.add_(g)
         return ()
 
 
 def _layout_of(t) -> tuple:
+    """The strides of a leaf's .grad: its own if dense, else row-major in its memory order."""
+    if t._stride == contiguous_strides(t._shape):
+        return t._stride  # a contiguous leaf (most are): what the line below would say
     return dense_strides(t._shape, t._stride) or contiguous_strides(t._shape)
 
 
 def edge(t) -> tuple:
     """Where a gradient for ``t`` flows: its grad_fn, its AccumulateGrad, or nowhere."""
-    if not isinstance(t, Tensor) or not t._needs_grad():
+    if not isinstance(t, Tensor):
         return (None, 0)
-    fn = t.grad_fn
+    if t._base is None:  # no view: requires_grad and grad_fn are what it holds
+        if not t._requires_grad:
+            return (None, 0)
+        fn = t._grad_fn
+    else:
+        if not t._needs_grad():
+            return (None, 0)
+        fn = t.grad_fn  # may regenerate the view's node (its base changed in place)
+        if fn is None and t._creation is not None and t._base._requires_grad:
+            return (None, 0)  # a view made under no_grad: it requires grad (its base does)
+            # but is no leaf of its own, so PyTorch gives it no gradient accumulator
     if fn is not None:
         return (fn, t._output_nr)
-    if t._creation is not None and t._base is not None and t._base._requires_grad:
-        return (None, 0)  # a view made under no_grad: it requires grad (its base does) but
-        # is no leaf of its own, so PyTorch gives it no gradient accumulator
     acc = t._accumulator() if t._accumulator is not None else None
     if acc is None:
         acc = AccumulateGrad(t)
@@ -228,7 +246,10 @@ def edge(t) -> tuple:
 
 
 def any_requires_grad(values) -> bool:
-    return any(isinstance(v, Tensor) and (v._requires_grad or (v._base is not None
-               and v._needs_grad())) for v in values)
+    for v in values:  # (a loop, not any(...): this runs for every op, and a generator costs)
+        if isinstance(v, Tensor) and (v._requires_grad or (v._base is not None
+                                                           and v._needs_grad())):
+            return True
+    return False
 
 

@@ -75,11 +75,12 @@ def record(op: str, out, inputs: dict, **attrs):
     values = _differentiable(f, inputs)
     outs = out if isinstance(out, tuple) else (out,)
     node = f.node_cls(tuple([edge(v) for v in values]), len(outs))
-    node._input_meta = [_meta(v) for v in values]
+    node._input_meta = [(v._shape, v.dtype) if isinstance(v, Tensor) else None  # as _meta
+                        for v in values]
     node._attrs = attrs  # this call's own keywords: a dict made for it, the node keeps it
-    for key in f.saves:
-        if not _wants(f, key, inputs):
-            continue
+    for key, cond in f.saves.items():
+        if cond is not None and not getattr(inputs.get(cond), "_requires_grad", False):
+            continue  # (_wants, written out: this loop runs for every op that records)
         if key == "result" or key in f.outputs:
             nr = f.outputs.index(key) if key in f.outputs else 0
             _save(node, key, outs[nr], producer_of(outs[nr], node, nr), is_output=True,

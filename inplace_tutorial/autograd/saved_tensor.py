@@ -34,21 +34,27 @@ class SavedTensor:
                  is_output: bool = False, requires_grad: bool | None = None):
         if t._inference:
             raise RuntimeError(INFERENCE_SAVED)
-        self._storage = t._storage
+        storage = self._storage = t._storage
         self._requires_grad = t._requires_grad if requires_grad is None else requires_grad
         self._is_output = is_output
-        # PyTorch names a saved *input* by its grad_fn at the time of the error (after any
-        # rebase): keep a weak handle on the tensor. The output of an in-place op on a view
-        # is named by the view's regenerated grad_fn while that node is still alive.
-        self._tensor = None if is_output else weakref.ref(t)
-        self._weak_fn = weakref.ref(t._grad_fn) if is_output and t._base is not None \
-            and t._grad_fn is not None else None
-        # PyTorch's SavedVariable keeps a saved input alive, so the error text can ask a dead
-        # view for its grad_fn (regenerated as AsStrided once its base changed: the "output 0
-        # of AsStrided" after Linear's weight changes, whose weight.t() died after forward).
-        # We keep only what that question needs: the base, weakly, and the view's version.
-        self._view_of = (weakref.ref(t._base), t._attr_version, t._creation) \
-            if not is_output and t._base is not None else None
+        base = t._base
+        if is_output:
+            # The output of an in-place op on a view is named, in an error, by the view's
+            # regenerated grad_fn while that node is still alive.
+            self._tensor = self._view_of = None
+            fn = t._grad_fn
+            self._weak_fn = weakref.ref(fn) if base is not None and fn is not None else None
+        else:
+            # PyTorch names a saved *input* by its grad_fn at the time of the error (after
+            # any rebase): keep a weak handle on the tensor.
+            self._tensor, self._weak_fn = weakref.ref(t), None
+            # PyTorch's SavedVariable keeps a saved input alive, so the error text can ask a
+            # dead view for its grad_fn (regenerated as AsStrided once its base changed: the
+            # "output 0 of AsStrided" after Linear's weight changes, whose weight.t() died
+            # after forward). We keep only what that question needs: the base, weakly, and
+            # the view's version.
+            self._view_of = None if base is None else (weakref.ref(base), t._attr_version,
+                                                       t._creation)
         self._shape, self._stride, self._offset = t._shape, t._stride, t._offset
         self._dtype, self._vc, self.version = t.dtype, t._vc, t._vc.value
         self._producer = producer  # (weakref to the producing node, output_nr); None: a leaf
@@ -56,9 +62,9 @@ class SavedTensor:
         self._node = weakref.ref(node)
         self._released = False
         self._unpacked = None  # the last tensor _saved_<field> gave out (weakly), see below
-        saved = t._storage._saved
+        saved = storage._saved
         if saved is None:
-            saved = t._storage._saved = weakref.WeakSet()
+            saved = storage._saved = weakref.WeakSet()
         saved.add(self)
 
     @property
@@ -80,7 +86,8 @@ class SavedTensor:
             raise RuntimeError(self._version_message())
 
     def unpack(self) -> Tensor:
-        self.check()
+        if self._released or self._vc.value != self.version:
+            self.check()  # raises, with PyTorch's text
         t = Tensor._make(self._storage, self._shape, self._stride, self._offset, self._dtype,
                          vc=self._vc)
         t._requires_grad = self._requires_grad
