@@ -8,8 +8,17 @@ from __future__ import annotations
 
 import warnings
 
-# tensor_attributes, tensor_conversions (item, numpy ...) and ops attach methods to Tensor
-from . import backends, linalg, memory, ops, tensor_attributes, tensor_conversions  # noqa: F401
+# tensor_attributes, tensor_conversions (item, numpy ...), tensor_protocols (len, iter ...) and
+# ops attach methods to Tensor
+from . import (  # noqa: F401
+    backends,
+    linalg,
+    memory,
+    ops,
+    tensor_attributes,
+    tensor_conversions,
+    tensor_protocols,
+)
 from .autograd import (
     detect_anomaly,
     enable_grad,

@@ -1,6 +1,7 @@
-"""PyTorch's Python argument parser, the part every layer needs: how it names a Python value
-in its errors, what counts as a Number or an int, how it unpacks a ``tuple of ints``, and its
-"invalid combination of arguments" message.
+"""PyTorch's Python argument parser, the part every layer needs: what counts as a Number or an
+int, how it unpacks a ``tuple of ints``, and how a Tensor method binds its call (``binding``).
+Its words for a refused call (type names, "invalid combination of arguments") are in
+invalid_arguments.py, below it.
 
 It sits below creation.py and ops/ (both parse sizes: ``zeros(2, 3)``, ``view(2, 3)``);
 ops/arg_checks.py adds the per-op checks on top. ``view(2, 3)`` and ``view((2, 3))`` are the same
@@ -18,6 +19,7 @@ import numpy as np
 
 from . import dtypes
 from .call_site import _PACKAGE, call_keywords
+from .invalid_arguments import invalid_combination, type_name  # (ops/ import them from here)
 from .signatures import (  # noqa: F401 - functional.py takes these from here
     Overloads,
     Param,
@@ -31,23 +33,6 @@ from .signatures import (  # noqa: F401 - functional.py takes these from here
     warn_deprecated,
 )
 from .tensor import Tensor
-
-
-def type_name(v, detailed: bool = False) -> str:
-    """The name PyTorch prints for a Python value: ``NoneType``, ``numpy.ndarray`` ...;
-    ``detailed`` spells out sequences as the overload message does (``list of [int, float]``)."""
-    if isinstance(v, Tensor):  # a Parameter is named so ("got (NoneType, Parameter)")
-        return type(v).__name__
-    if isinstance(v, dtypes.dtype):
-        return "torch.dtype"
-    t = type(v)
-    name = t.__name__ if t.__module__ == "builtins" else f"{t.__module__}.{t.__qualname__}"
-    if detailed and isinstance(v, (list, tuple)):
-        inner = ", ".join(type_name(x) for x in v)
-        if isinstance(v, list):
-            return f"{name} of [{inner}]"
-        return f"{name} of ({inner},)" if len(v) == 1 else f"{name} of ({inner})"  # as repr
-    return name
 
 
 def is_number(v) -> bool:
@@ -182,74 +167,6 @@ def signed(v):
     if isinstance(v, tuple):
         return tuple(signed(x) for x in v)
     return v - _WRAP if v >= 1 << 63 else v
-
-
-def _matches(kind: str, v) -> bool:
-    """invalid_arguments.cpp's type test: the Python type's name against the signature's
-    (``float`` also takes an int); ``Number``, ``tuple of ints`` ... never match."""
-    name = type_name(v)
-    if kind == "float":
-        return name in ("float", "int")
-    return name == kind
-
-
-def _describe(v) -> str:
-    return type_name(v, detailed=True)
-
-
-def invalid_combination(op: str, args: tuple, forms: list[str], kwargs: dict | None = None
-                        ) -> TypeError:
-    """PyTorch's overload error (format_invalid_args in invalid_arguments.cpp), word for word.
-
-    ``forms`` are the signatures as PyTorch prints them, without the parentheses; ``args`` the
-    positional arguments, ``kwargs`` the keyword ones in call order. PyTorch lists keywords in
-    reverse call order (the order of its C++ map) and, after keywords only, leaves a trailing
-    ", " in place. A form gets its "didn't match" line when the number of arguments equals its
-    number of comma-separated pieces (``*`` and defaults count as written, and a default's
-    value is read as the parameter's name: invalid_arguments.cpp splits at the last space).
-    With a single visible form there is no list: an unknown keyword is named, else the call is
-    set against that form."""
-    kwargs = kwargs or {}
-
-    def listing(parts: list[str]) -> str:
-        text = "".join(p + ", " for p in parts)
-        return f"({text[:-2] if args else text})"
-
-    def unmatched(names: list[str]) -> list[str]:  # _tryMatchKwargs: the last len(kwargs) names
-        return [k for k in reversed(kwargs) if k not in names[max(len(names) - len(kwargs), 0):]]
-
-    def marked(pieces: list[tuple[str, str, str]]) -> str:  # _formattedArgDesc
-        marks = []
-        for i, (kind, _, name) in enumerate(pieces):
-            v = args[i] if i < len(args) else kwargs[name]
-            text = _describe(v) if i < len(args) else f"{name}={_describe(v)}"
-            marks.append(text if _matches(kind, v) else f"!{text}!")
-        return listing(marks)
-
-    head = f"{op}() received an invalid combination of arguments - got "
-    got = listing([type_name(v) for v in args]
-                  + [f"{k}={type_name(v)}" for k, v in reversed(kwargs.items())])
-    if len(forms) == 1:
-        pieces = [p.rpartition(" ") for p in forms[0].split(", ")]  # (type, _, name)
-        wrong = unmatched([name for _, _, name in pieces]) if kwargs else []
-        if wrong:
-            return TypeError(f"{head}unrecognized keyword arguments: {', '.join(wrong)}")
-        fits = len(args) + len(kwargs) == len(pieces)
-        return TypeError(f"{head}{marked(pieces) if fits else got}, but expected ({forms[0]})")
-    lines = [f"{head}{got}, but expected one of:"]
-    for form in forms:
-        lines.append(f" * ({form})")
-        pieces = [p.rpartition(" ") for p in form.split(", ")]
-        if len(args) + len(kwargs) != len(pieces):
-            continue
-        wrong = unmatched([name for _, _, name in pieces])
-        if wrong:
-            lines.append("      didn't match because some of the keywords were incorrect: "
-                         + ", ".join(wrong))
-            continue
-        lines.append("      didn't match because some of the arguments have invalid "
-                     f"types: {marked(pieces)}")
-    return TypeError("\n".join(lines) + "\n")
 
 
 def as_called(names: list[str], values: tuple, optional: bool = False,

@@ -3,7 +3,8 @@
 Most zero-argument methods (``x.abs_()``, ``x.dim()``, ``x.t()`` ...) are CPython METH_NOARGS
 functions there, so ``x.dim(1)`` fails in CPython's words; the casts and copies whose only
 parameter is keyword-only (``x.float(*, memory_format)``) fail in its argument parser's.
-tensor.py wraps its own methods with these, and ``tensor.py:tensor_method`` wraps the ops'.
+tensor.py wraps its own methods with these, and ``tensor.py:tensor_method`` wraps the ops'
+(``as_method`` picks the wrapper).
 """
 from __future__ import annotations
 
@@ -49,6 +50,26 @@ def keyword_only(fn: Any) -> Any:
                             f"{'was' if n == 1 else 'were'} given")
         return fn(self, **kwargs)
     return method
+
+
+# The casts and copies whose only parameter in PyTorch is keyword-only (memory_format=).
+KEYWORD_ONLY_METHODS = frozenset(
+    "bfloat16 bool byte char double float half int long short clone contiguous".split())
+_VARARGS, _VARKEYWORDS = 0x04, 0x08  # inspect.CO_VARARGS, inspect.CO_VARKEYWORDS
+
+
+def as_method(fn: Any) -> Any:
+    """``fn`` as the Tensor method PyTorch's binding makes of it: a public ``def op(self)``
+    with no other parameter as a METH_NOARGS method (``no_arguments``), a name of
+    KEYWORD_ONLY_METHODS as ``keyword_only``, any other as it is (its own parameters bind)."""
+    name, code = fn.__name__, fn.__code__
+    if name in KEYWORD_ONLY_METHODS:
+        return keyword_only(fn)
+    if (code.co_argcount == 1 and not code.co_kwonlyargcount
+            and not code.co_flags & (_VARARGS | _VARKEYWORDS)
+            and (not name.startswith("_") or name.endswith("__"))):
+        return no_arguments(fn)
+    return fn
 
 
 def check_memory_format(op: str, value, optional: bool = False) -> None:

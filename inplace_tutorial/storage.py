@@ -50,17 +50,18 @@ class UntypedStorage:
                  "__weakref__")
 
     def __init__(self, numel: int, np_dtype: np.dtype, op: str = "empty"):
+        op = memory.current_op(op)
         if memory._observers:  # someone watches the count (memory.observe)
-            memory._on_request(numel * np.dtype(np_dtype).itemsize, memory.current_op(op))
-        self._array = np.empty(numel, dtype=np_dtype)
-        self._nbytes = self._array.nbytes
+            memory._on_request(numel * np.dtype(np_dtype).itemsize, op)
+        array = self._array = np.empty(numel, dtype=np_dtype)
+        self._nbytes = array.nbytes
         self._ptr = 0  # looked up on first data_ptr() (ctypes is slow on the hot path)
-        self._id = next(_labels)
-        ref = self._ref = _BufferRef(self._array, _buffer_gone)
+        self._id = label = next(_labels)
+        ref = self._ref = _BufferRef(array, _buffer_gone)
         # nbytes stays 0 until memory counts the allocation: an interrupt before that point
         # makes the buffer's death give back nothing, as nothing was counted.
-        ref.nbytes, ref.label, ref.op = 0, f"S{self._id}", memory.current_op(op)
-        _hold(ref)
+        ref.nbytes, ref.label, ref.op = 0, f"S{label}", op
+        _held[(id(ref) >> 4) % _SHARDS][id(ref)] = ref  # (_hold, written out: a hot path)
         self._saved: weakref.WeakSet | None = None  # SavedTensors that point here (explain())
         self._generation = 0  # buffers this storage had before the current one (_resize_bytes)
         memory._on_alloc(self._nbytes, self, ref)

@@ -1,16 +1,15 @@
 """Tensor: a shape, strides and an offset over a Storage, plus autograd state.
 
 This module holds the metadata API (size, stride, data_ptr, _version, _base ...), the
-autograd state a tensor carries (requires_grad, .grad, .data, detach()), and the protocols
-PyTorch writes in Python (len, iter, repr, __array__). It imports only the layers below it
-(layout, storage, dtypes, modes, the version counter): item() and the scalar conversions
-(tensor_conversions.py), the ops (``ops/``) and autograd's ``grad_fn``/``backward``
+autograd state a tensor carries (requires_grad, .grad, .data, detach()), hash and repr. It
+imports only the layers below it (layout, storage, dtypes, modes, the version counter): item()
+and the scalar conversions (tensor_conversions.py), len/iter/``in``/format
+(tensor_protocols.py), the ops (``ops/``) and autograd's ``grad_fn``/``backward``
 (``autograd/tensor_methods.py``) attach themselves as methods when the package is imported,
 so this file stays about what a tensor *is*, not what it can do.
 """
 from __future__ import annotations
 
-import numbers
 import weakref
 from typing import Any
 
@@ -29,7 +28,9 @@ from .layout import (  # noqa: F401  (contiguous_strides ... stay importable fro
     strided,
     wrap_dim,
 )
-from .method_flags import (
+from .method_flags import (  # noqa: F401  (KEYWORD_ONLY_METHODS stays importable from here)
+    KEYWORD_ONLY_METHODS,
+    as_method,
     bool_argument,
     check_memory_format,
     dim_argument,
@@ -88,7 +89,8 @@ class Tensor:
 
     @classmethod
     def _empty(cls, shape: tuple, dtype: dtypes.dtype, op: str = "empty") -> Tensor:
-        shape = tuple(shape)
+        if type(shape) is not tuple:
+            shape = tuple(shape)
         n = 1
         for s in shape:
             n *= s
@@ -363,45 +365,15 @@ class Tensor:
         return self._base is not None
 
     # ------------------------------------------------------------------ Python's protocols
-    # item(), tolist(), numpy(), bool(x), float(x), int(x), operator.index(x):
-    # tensor_conversions.py.
-    def __array__(self, dtype=None, copy=None):
-        a = self._array()
-        return a.astype(dtype) if dtype is not None else a
-
-    def __len__(self) -> int:
-        if not self._shape:
-            raise TypeError("len() of a 0-d tensor")
-        return self._shape[0]
-
-    def __iter__(self):
-        if not self._shape:
-            raise TypeError("iteration over a 0-d tensor")
-        return iter(self.unbind(0))
-
-    def __reversed__(self) -> Tensor:
-        """reversed(x): x flipped along dim 0 (a 0-d tensor: itself), one new tensor."""
-        return self if not self._shape else self.flip(0)
-
-    def __contains__(self, element: Any) -> bool:
-        """``v in x``: any element equal to v (a Tensor or a number), not a walk of the rows."""
-        if not isinstance(element, (Tensor, numbers.Number)):
-            raise RuntimeError("Tensor.__contains__ only supports Tensor or scalar, but you "
-                               f"passed in a {type(element)}.")
-        return bool((element == self).any().item())
-
+    # A tensor hashes by identity from birth; the other protocols torch/_tensor.py writes in
+    # Python (len, iter, reversed, in, format, __array__) are tensor_protocols.py's; item(),
+    # bool(x), float(x), int(x), operator.index(x): tensor_conversions.py.
     def __hash__(self) -> int:
         return id(self)
 
     def __repr__(self) -> str:
         return tensor_repr(self)
 
-    def __format__(self, spec: str) -> str:
-        """f"{loss}" of a 0-d tensor formats its number ("2.5", as torch/_tensor.py does; a
-        Parameter is not a plain Tensor there); any other tensor only with an empty spec."""
-        if not self._shape and type(self) is Tensor:
-            return format(self.item(), spec)
-        return object.__format__(self, spec)
 
 
 def check_grad_assignment(t: Tensor, value: Any) -> None:
@@ -415,25 +387,9 @@ def check_grad_assignment(t: Tensor, value: Any) -> None:
         raise RuntimeError(grad_size_message(value._shape, t._shape))
 
 
-# The casts and copies whose only parameter in PyTorch is keyword-only (memory_format=).
-KEYWORD_ONLY_METHODS = frozenset(
-    "bfloat16 bool byte char double float half int long short clone contiguous".split())
-_VARARGS, _VARKEYWORDS = 0x04, 0x08  # inspect.CO_VARARGS, inspect.CO_VARKEYWORDS
-
-
 def tensor_method(fn: Any) -> Any:
-    """Attach an op function to Tensor under its own name (the registration step of ops/).
-
-    A public ``def op(self)`` with no other parameter is attached as a METH_NOARGS method
-    (``no_arguments``), a name of KEYWORD_ONLY_METHODS as ``keyword_only``: PyTorch's refusal
-    of extra arguments. The module keeps the plain function, so calls inside ops/ pay nothing.
-    """
-    method, name, code = fn, fn.__name__, fn.__code__
-    if name in KEYWORD_ONLY_METHODS:
-        method = keyword_only(fn)
-    elif (code.co_argcount == 1 and not code.co_kwonlyargcount
-          and not code.co_flags & (_VARARGS | _VARKEYWORDS)
-          and (not name.startswith("_") or name.endswith("__"))):
-        method = no_arguments(fn)
-    setattr(Tensor, name, method)
+    """Attach an op function to Tensor under its own name (the registration step of ops/),
+    wrapped as PyTorch refuses its extra arguments (method_flags.py:as_method). The module
+    keeps the plain function, so calls inside ops/ pay nothing."""
+    setattr(Tensor, fn.__name__, as_method(fn))
     return fn

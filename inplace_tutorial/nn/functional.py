@@ -69,11 +69,11 @@ def tanh(input: Tensor) -> Tensor:
 
 def linear(input: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
     """input @ weight.T + bias; one addmm for 2-D input, as in PyTorch."""
-    checks.linear(input, weight, bias)
-    nn_ops.check_linear_dtypes(input, weight)
-    if input.dim() == 2 and bias is not None:
+    checks.linear(input, weight, bias)  # (the dtypes too: input's is weight's from here on)
+    ndim = input.dim()
+    if ndim == 2 and bias is not None:
         return nn_ops.linear(input, weight, bias)  # == bias.addmm(input, weight.t())
-    if input.dim() != 2 and bias is not None and input.is_contiguous():
+    if ndim != 2 and bias is not None and input.is_contiguous():
         # PyTorch folds a contiguous (in,) or (..., in) input into one addmm on a 2-D view,
         # then views the result back: grad_fn ViewBackward0 over AddmmBackward0
         out = nn_ops.linear(input.view(-1, input.shape[-1]), weight, bias)

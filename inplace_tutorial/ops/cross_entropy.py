@@ -12,13 +12,14 @@ from __future__ import annotations
 from ..tensor import Tensor
 from .loss_ops import _check_reduction, nll_loss_nd
 from .scalar_overloads import add_scalar, div_scalar, mul_scalar
+from .softmax import _softmax
 
 
 def cross_entropy(self: Tensor, target: Tensor, weight: Tensor | None = None,
                   reduction: str = "mean", ignore_index: int = -100,
                   label_smoothing: float = 0.0) -> Tensor:
     _check_reduction(reduction)
-    class_dim = 0 if self.dim() == 1 else 1
+    class_dim = 0 if len(self._shape) == 1 else 1
     if self._shape == target._shape:  # PyTorch takes same-shaped targets as probabilities
         if not target.dtype.is_floating_point:
             raise RuntimeError("Expected floating point type for target with class "
@@ -31,7 +32,8 @@ def cross_entropy(self: Tensor, target: Tensor, weight: Tensor | None = None,
         _check_smoothing(label_smoothing)
         return _label_smoothing(self, target, weight, reduction, ignore_index,
                                 label_smoothing, class_dim)
-    return nll_loss_nd(self.log_softmax(class_dim), target, weight, reduction, ignore_index)
+    return nll_loss_nd(_softmax("log_softmax", self, class_dim, None, True), target, weight,
+                       reduction, ignore_index)
 
 
 def _check_smoothing(label_smoothing: float) -> None:

@@ -36,12 +36,13 @@ def nll_loss_nd(input: Tensor, target: Tensor, weight: Tensor | None = None,
     (N, C, H, W) to nll_loss2d (NllLoss2DBackward0), any other (N, C, d1, d2, ...) through a
     contiguous (N, C, 1, d1*d2*...) view of itself (and the result viewed back)."""
     _check_reduction(reduction)
-    if input.dim() < 1:
-        raise ValueError(f"Expected 1 or more dimensions (got {input.dim()})")
-    if input.dim() != 1 and input._shape[0] != (target._shape[0] if target.dim() else 0):
+    ndim = len(input._shape)
+    if ndim < 1:
+        raise ValueError(f"Expected 1 or more dimensions (got {ndim})")
+    if ndim != 1 and input._shape[0] != (target._shape[0] if target._shape else 0):
         raise ValueError(f"Expected input batch_size ({input._shape[0]}) to match target "
-                         f"batch_size ({target._shape[0] if target.dim() else 0}).")
-    if input.dim() in (1, 2, 4):
+                         f"batch_size ({target._shape[0] if target._shape else 0}).")
+    if ndim in (1, 2, 4):
         return nll_loss(input, target, weight, reduction, ignore_index)
     n, c = input._shape[:2]
     out_size = (n, *input._shape[2:])
@@ -61,7 +62,7 @@ def nll_loss(input: Tensor, target: Tensor, weight: Tensor | None = None,
     0-D target, (N, C) with (N,) targets (PyTorch's nll_loss), or (N, C, H, W) with
     (N, H, W) targets (its nll_loss2d, a node of its own)."""
     _check_reduction(reduction)
-    spatial = input.dim() == 4
+    spatial = len(input._shape) == 4
     op = "nll_loss2d" if spatial else "nll_loss"
     if weight is not None and weight.requires_grad and STATE.grad:
         raise RuntimeError(f"The function '{op}_forward' is not differentiable with respect "
@@ -124,7 +125,7 @@ def _record_nll(op: str, out: Tensor, input: Tensor, target: Tensor, weight: Ten
 def _plain_rows(input: Tensor, target: Tensor, ignore_index: int, c: int) -> bool:
     """(N, C) scores whose classes are contiguous, and targets all in [0, C) of which none
     can be ``ignore_index`` (it lies outside their range), small enough for the workspace."""
-    if input.dim() != 2 or input._stride[1] != 1 or target.dim() != 1:
+    if len(input._shape) != 2 or input._stride[1] != 1 or len(target._shape) != 1:
         return False
     p = target._shape[0]
     if p == 0 or p * (8 + input.dtype.itemsize) > WORKSPACE_BYTES:
@@ -148,9 +149,9 @@ def _picked_sum(a: np.ndarray, t: np.ndarray, op: str) -> np.float64:
         cells = raw[:8 * p].view(np.int64)
         losses = raw[8 * p:].view(a.dtype)
         _row_cells(cells, t, a.strides[0] // a.itemsize)
-        np.take(_span(a), cells, out=losses)
+        _span(a).take(cells, out=losses)  # (np.take's own bits, without its wrapper)
         np.negative(losses, out=losses)
-        return losses.sum(dtype=np.float64)
+        return np.add.reduce(losses, dtype=np.float64)  # losses.sum's bits, without its wrapper
 
 
 def _check_nll_shapes(input: Tensor, target: Tensor, weight: Tensor | None,
@@ -170,10 +171,10 @@ def _check_nll_shapes(input: Tensor, target: Tensor, weight: Tensor | None,
             raise RuntimeError(f"size mismatch (got input: {list(input._shape)} , target: "
                                f"{list(target._shape)}")
         return c
-    if target.dim() > 1:
+    if len(target._shape) > 1:
         raise RuntimeError("0D or 1D target tensor expected, multi-target not supported")
     _check_target_dtype(target)
-    if input.dim() == 1 and target.dim() == 1 and target._shape[0] != 1:
+    if len(input._shape) == 1 and len(target._shape) == 1 and target._shape[0] != 1:
         raise ValueError("For 1D input, 1D target must have size 1, but got target size: "
                          f"{target._shape[0]}")
     c = input._shape[-1]

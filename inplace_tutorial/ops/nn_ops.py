@@ -10,11 +10,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from .. import dtypes, memory
+from .. import memory
 from ..autograd.derivatives import derivative
 from ..autograd.record import record
 from ..tensor import Tensor
-from .linalg import _mm_check, fused_extras
+from .linalg import _mm_check
+from .views import t
 
 
 def pair(v) -> tuple[int, int]:
@@ -33,17 +34,19 @@ def _out_size(size: int, k: int, s: int, p: int) -> int:
 def linear(input: Tensor, weight: Tensor, bias: Tensor) -> Tensor:
     """bias + input @ weight.T for 2-D input, recorded as PyTorch does: one AddmmBackward0
     whose mat2 is ``weight.t()`` (a TBackward0 view). The kernel is a single GEMM into the
-    output plus an in-place bias add; addmm's generic path also copies and buffers."""
-    wt = weight.t()
+    output plus an in-place bias add; addmm's generic path also copies and buffers. F.linear
+    has checked the three dtypes equal (nn/checks.py), so the result has that dtype."""
+    wt = t(weight)
     check_linear_dtypes(input, weight)
     _mm_check(input, wt)
-    out = Tensor._empty((input._shape[0], wt._shape[1]), dtypes.result_type(bias, input, wt),
-                        "addmm")
+    out = Tensor._empty((input._shape[0], wt._shape[1]), input.dtype, "addmm")
     o = out._array()
     np.matmul(input._array(), wt._array(), out=o)
-    o += bias._array()
+    np.add(o, bias._array(), out=o)
+    # what addmm keeps besides its tensors (linalg.py:fused_extras), written out
     return record("addmm", out, {"self": bias, "mat1": input, "mat2": wt}, beta=1, alpha=1,
-                  **fused_extras("addmm", input, wt))
+                  mat1_sym_sizes=input._shape, mat1_sym_strides=input._stride,
+                  mat2_sym_sizes=wt._shape, mat2_sym_strides=wt._stride)
 
 
 def check_linear_dtypes(input: Tensor, weight: Tensor) -> None:

@@ -16,14 +16,18 @@ from .arg_checks import (
     argument_error,
     check_int,
 )
-from .reduce import _out_shape
 from .workspace import Scratch, chunk_len
 
 
+def _keep_dim(shape: tuple, dim: int) -> tuple:
+    """``shape`` with ``dim`` reduced to 1: a row max's or row sum's shape."""
+    return shape[:dim] + (1,) + shape[dim + 1:]
+
+
 def _softmax_into(self, dim: int, name: str, log: bool) -> Tensor:
-    if self.numel() == 0:  # PyTorch never reaches the kernel (or its dtype check)
+    if 0 in self._shape:  # PyTorch never reaches the kernel (or its dtype check)
         return Tensor._empty(self._shape, self.dtype, name)
-    if 0 <= dim < self.dim() - 1 and (name, self.dtype.short) in dtype_rules.UNSUPPORTED:
+    if 0 <= dim < len(self._shape) - 1 and (name, self.dtype.short) in dtype_rules.UNSUPPORTED:
         # PyTorch's kernel for a dim that is not the last one has its own name
         raise dtype_rules._not_impl(f"{name}_kernel_impl", self.dtype.short)
     dtype_rules.check(name, self.dtype)
@@ -34,7 +38,7 @@ def _softmax_into(self, dim: int, name: str, log: bool) -> Tensor:
         a, o, self = a.reshape(1), o.reshape(1), self.reshape(1)
     if a.size == 0:
         return out
-    rowmax = Tensor._empty(_out_shape(self, (dim,), True), out.dtype, name + " (row max)")
+    rowmax = Tensor._empty(_keep_dim(self._shape, dim), out.dtype, name + " (row max)")
     m = rowmax._array()
     # ufunc.reduce itself: np.max/np.sum add a Python wrapper (2-3 us of the 64x10 op)
     np.maximum.reduce(a, axis=dim, keepdims=True, out=m)
@@ -109,9 +113,9 @@ def _log_softmax_bw(ctx, g):
     # g - exp(result) * g.sum(dim): fused into one output buffer and one row-sum buffer
     r, dim = ctx.saved("result"), ctx.attr("dim")
     out = Tensor._empty(r._shape, g.dtype, "log_softmax_backward")
-    if r.dim() == 0:
+    if not r._shape:
         return (g * 0,)  # log_softmax of one element is constant 0
-    rows = Tensor._empty(_out_shape(r, (dim,), True), g.dtype, "log_softmax_backward (sum)")
+    rows = Tensor._empty(_keep_dim(r._shape, dim), g.dtype, "log_softmax_backward (sum)")
     o, ga = out._array(), g._array()
     np.add.reduce(ga, axis=dim, keepdims=True, out=rows._array())
     np.exp(r._array(), out=o)

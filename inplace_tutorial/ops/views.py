@@ -14,7 +14,13 @@ from __future__ import annotations
 from ..arg_parser import binding, saved, signed
 from ..autograd.derivatives import derivative
 from ..autograd.record import record
-from ..layout import contiguous_format, contiguous_strides, numel_overflows, wrap_dim
+from ..layout import (
+    contiguous_format,
+    contiguous_strides,
+    is_contiguous,
+    numel_overflows,
+    wrap_dim,
+)
 from ..modes import STATE
 from ..tensor import Tensor, tensor_method
 from .arg_checks import (
@@ -134,10 +140,14 @@ def reshape(self, *shape, **kwargs) -> Tensor:
     """A view when the strides allow it, otherwise a contiguous copy. PyTorch's reshape views
     a contiguous self with view (ViewBackward0) and any other self it can with _reshape_alias
     (ReshapeAliasBackward0): same cells, a different node name."""
-    shape = _infer_size(size_arg("reshape", "shape", shape, kwargs), self.numel())
+    return _reshape(self, _infer_size(size_arg("reshape", "shape", shape, kwargs), self.numel()))
+
+
+def _reshape(self: Tensor, shape: tuple) -> Tensor:
+    """reshape to a checked shape (no -1 left, as many elements as self)."""
     stride = _compute_stride(self._shape, self._stride, shape)
     if stride is not None:
-        op = "view" if self.is_contiguous() else "_reshape_alias"
+        op = "view" if is_contiguous(self._shape, self._stride) else "_reshape_alias"
         return _view_op(self, shape, stride, self._offset, op, self_sym_sizes=self._shape)
     copy = self.clone(memory_format=contiguous_format)
     out = Tensor._make(copy._storage, shape, contiguous_strides(shape), 0, self.dtype)
@@ -147,18 +157,19 @@ def reshape(self, *shape, **kwargs) -> Tensor:
 @binding()
 @tensor_method
 def flatten(self, start_dim: int = 0, end_dim: int = -1) -> Tensor:
-    s = wrap_dim(check_int("flatten", "start_dim", start_dim, 1), self.dim())
-    e = wrap_dim(check_int("flatten", "end_dim", end_dim, 2), self.dim())
+    shape = self._shape
+    s = wrap_dim(check_int("flatten", "start_dim", start_dim, 1), len(shape))
+    e = wrap_dim(check_int("flatten", "end_dim", end_dim, 2), len(shape))
     if s > e:
         raise RuntimeError("flatten() has invalid args: start_dim cannot come after end_dim")
-    if self.dim() == 0:
-        return self.reshape(1)
+    if not shape:
+        return _reshape(self, (1,))
     if s == e:
         return self
     mid = 1
-    for d in self._shape[s:e + 1]:
+    for d in shape[s:e + 1]:
         mid *= d
-    return self.reshape(*self._shape[:s], mid, *self._shape[e + 1:])
+    return _reshape(self, shape[:s] + (mid,) + shape[e + 1:])
 
 
 @binding()
@@ -227,15 +238,12 @@ def transpose(self, dim0: int, dim1: int) -> Tensor:
                     dim1=saved(dim1))
 
 
-def _check_t(self):
-    if self.dim() > 2:
-        raise RuntimeError(f"t() expects a tensor with <= 2 dimensions, but self is {self.dim()}D")
-
-
 @tensor_method
 def t(self) -> Tensor:
-    _check_t(self)
-    if self.dim() < 2:
+    ndim = len(self._shape)
+    if ndim > 2:
+        raise RuntimeError(f"t() expects a tensor with <= 2 dimensions, but self is {ndim}D")
+    if ndim < 2:
         return _view_op(self, self._shape, self._stride, self._offset, "t")
     return _view_op(self, self._shape[::-1], self._stride[::-1], self._offset, "t")
 
