@@ -7,16 +7,18 @@ whether its in-place form is safe under autograd: relu, sigmoid, exp, tanh ... s
 """
 from __future__ import annotations
 
+import math
+
 import numpy as np
+from numpy._core import umath as _umath
 
 from .. import dtypes
 from ..autograd.derivatives import derivative
 from ..tensor import Tensor, tensor_method
 from ._chunked import with_temporaries
-from .nan_sign import clamp16, clamp_bound, is_float16_pair, keeps_second, libm_nan
+from .nan_sign import clamp16, clamp_bound, is_float16_pair, libm_nan
 from .tensor_iterator import inplace_elementwise, new_elementwise, pure_kernel, ufunc_kernel
 from .unary_nan_bits import tag
-from .workspace import Scratch
 
 
 # --------------------------------------------------------------------------- neg
@@ -141,37 +143,35 @@ def _abs_bw(ctx, g):
 
 
 # --------------------------------------------------------------------------- relu
+# PyTorch's relu is clamp_min(x, 0), ``x < 0 ? 0 : x``: relu(-0.0) keeps x's -0.0 and a NaN
+# passes as it is (nan_sign.py). NumPy's clip ufunc, given number bounds, runs that very loop
+# (``x < lo ? lo : x``, then ``x > hi ? hi : x``, which hi = inf leaves alone) in one
+# vectorised pass, no zeros needed; np.maximum against a scalar has no SIMD path.
+_clip = _umath.clip  # the ufunc itself: np.clip is Python around it (ndarray.clip, _methods)
+
+
+def _clip_is_clamp(np_dtype) -> bool:
+    """Does NumPy's clip keep x on a tie and a NaN x as it is? (NumPy 2.4's loop for number
+    bounds does; its loop for arrays of bounds returns the bound on a tie.) Asked once per
+    dtype at import, as nan_sign.py asks np.maximum; if not, relu takes clamp_bound."""
+    x = np.array([-0.0, 0.0, -1.0, 2.0, np.nan, -np.nan, np.inf, -np.inf], dtype=np_dtype)
+    want = x.copy()
+    want[2] = want[7] = 0.0
+    u = np.dtype(f"u{x.itemsize}")
+    return bool((_clip(x, 0.0, math.inf).view(u) == want.view(u)).all())
+
+
+_CLIP_IS_CLAMP = {np.dtype(d): _clip_is_clamp(d) for d in (np.float32, np.float64)}
+
+
 @pure_kernel
 def relu_kernel(x, out, dtype):
-    # np.maximum against a scalar is slow (no SIMD path for a stride-0 operand); against a
-    # zero block it is vectorised. Out of place, the fresh output is that zero block; in
-    # place, a chunk of the shared workspace is (so relu_ still allocates nothing).
-    # The zero goes first where NumPy returns its second operand on a tie: relu(-0.0) keeps
-    # x's -0.0, as PyTorch's ``x < 0 ? 0 : x`` does (nan_sign.py).
-    if is_float16_pair(x, out):
+    if x.dtype == out.dtype and _CLIP_IS_CLAMP.get(out.dtype, False):
+        _clip(x, 0.0, math.inf, out=out)
+    elif is_float16_pair(x, out):
         clamp16(x, 0, None, out)  # the 16-bit bits of x < 0 ? 0 : x (nan_sign.py)
-        return
-    if x.size < 4096 or x.dtype.kind != "f" or not (x.flags.c_contiguous
-                                                    and out.flags.c_contiguous):
+    else:
         clamp_bound(np.maximum, x, 0, out, dtype)
-        return
-    xs, os_ = x.reshape(-1), out.reshape(-1)
-    first = keeps_second(x.dtype)
-    if out is not x and not np.shares_memory(x, out):
-        os_.fill(0)
-        np.maximum(os_, xs, out=os_) if first else np.maximum(xs, os_, out=os_)
-        return
-    with Scratch(x.dtype, "relu", x.size, zeros=True) as scratch:
-        n = min(scratch.capacity, x.size)
-        zero = scratch.view((n,))
-        # rows of n elements against one zero row: a single NumPy call (its inner loop stays
-        # vectorised), then the few elements left over
-        rows = xs.size // n * n
-        pair = (zero, xs[:rows].reshape(-1, n)) if first else (xs[:rows].reshape(-1, n), zero)
-        np.maximum(*pair, out=os_[:rows].reshape(-1, n))
-        if rows < xs.size:
-            tail = (zero[:xs.size - rows], xs[rows:])
-            np.maximum(*(tail if first else tail[::-1]), out=os_[rows:])
 
 
 relu_kernel.rounds_16_bits_itself = True  # float16/bfloat16: clamp16, not reduced.py
