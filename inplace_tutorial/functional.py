@@ -368,6 +368,10 @@ selu = function_parser.torch_function("selu")(activation.selu)
 rrelu = function_parser.torch_function("rrelu")(activation.rrelu)
 threshold = activation_out.threshold  # (with its out=)
 __all__ += ["celu", "rrelu", "selu", "threshold"]
+# activations with a Tensor method (ops/shrink.py, ops/prelu.py): torch.hardshrink(x, 0.5) ...
+hardshrink = _method("hardshrink")
+prelu = _method("prelu")
+__all__ += ["hardshrink", "prelu"]
 
 
 @function_parser.torch_function()

@@ -1,6 +1,6 @@
 """Activations: ReLU (optionally in place), GELU, Sigmoid, Tanh, Softmax, LogSoftmax, and
 ELU, CELU, SELU, LeakyReLU, Hardtanh, ReLU6, Threshold, RReLU, SiLU, Mish, Hardswish,
-Hardsigmoid.
+Hardsigmoid, Softplus, LogSigmoid, Hardshrink, Softshrink, Tanhshrink, Softsign, GLU, PReLU.
 
 ``ReLU(inplace=True)`` calls ``relu_``: it overwrites its input. That is safe in training
 whenever no backward node saved that input (Linear's addmm and BatchNorm don't save their
@@ -11,10 +11,13 @@ from __future__ import annotations
 
 import warnings
 
+from ..creation import empty
 from ..ops.arg_checks import check_tensor
 from ..tensor import Tensor
 from . import functional as F
+from . import init as nn_init
 from .module import Module
+from .parameter import Parameter
 
 
 class ReLU(Module):
@@ -222,3 +225,84 @@ class Hardswish(Module):
 class Hardsigmoid(Hardswish):
     def forward(self, input: Tensor) -> Tensor:
         return F.hardsigmoid(input, self.inplace)
+
+
+# ---- softplus, logsigmoid, the shrinks, softsign, GLU and PReLU (nn/functional_activations.py)
+
+
+class Softplus(Module):
+    def __init__(self, beta: float = 1.0, threshold: float = 20.0) -> None:
+        super().__init__()
+        self.beta = beta
+        self.threshold = threshold
+
+    def forward(self, input: Tensor) -> Tensor:
+        return F.softplus(input, self.beta, self.threshold)
+
+    def extra_repr(self) -> str:
+        return f"beta={self.beta}, threshold={self.threshold}"
+
+
+class LogSigmoid(Module):
+    def forward(self, input: Tensor) -> Tensor:
+        return F.logsigmoid(input)
+
+
+class Hardshrink(Module):
+    def __init__(self, lambd: float = 0.5) -> None:
+        super().__init__()
+        self.lambd = lambd
+
+    def forward(self, input: Tensor) -> Tensor:
+        return F.hardshrink(input, self.lambd)
+
+    def extra_repr(self) -> str:
+        return f"{self.lambd}"
+
+
+class Softshrink(Hardshrink):
+    def forward(self, input: Tensor) -> Tensor:
+        return F.softshrink(input, self.lambd)
+
+
+class Tanhshrink(Module):
+    def forward(self, input: Tensor) -> Tensor:
+        return F.tanhshrink(input)
+
+
+class Softsign(Module):
+    def forward(self, input: Tensor) -> Tensor:
+        return F.softsign(input)
+
+
+class GLU(Module):
+    def __init__(self, dim: int = -1) -> None:
+        super().__init__()
+        self.dim = dim
+
+    def forward(self, input: Tensor) -> Tensor:
+        return F.glu(input, self.dim)
+
+    def extra_repr(self) -> str:
+        return f"dim={self.dim}"
+
+
+class PReLU(Module):
+    """One learnt slope for negative inputs (``num_parameters=C``: one per channel, dim 1)."""
+
+    def __init__(self, num_parameters: int = 1, init: float = 0.25, device=None,
+                 dtype=None) -> None:
+        super().__init__()
+        self.num_parameters = num_parameters
+        self.init = init
+        self.weight = Parameter(empty(num_parameters, dtype=dtype))
+        self.reset_parameters()
+
+    def reset_parameters(self) -> None:
+        nn_init.constant_(self.weight, self.init)
+
+    def forward(self, input: Tensor) -> Tensor:
+        return F.prelu(input, self.weight)
+
+    def extra_repr(self) -> str:
+        return f"num_parameters={self.num_parameters}"

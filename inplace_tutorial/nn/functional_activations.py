@@ -1,6 +1,7 @@
 """F.elu, F.leaky_relu, F.hardtanh, F.relu6, F.threshold, F.celu, F.selu, F.rrelu and their
 in-place forms (F.elu_, F.leaky_relu_ ...): torch/nn/functional.py's Python over the ops of
-ops/activation.py; F.silu, F.mish, F.hardswish, F.hardsigmoid over ops/self_gated.py.
+ops/activation.py; F.silu, F.mish, F.hardswish, F.hardsigmoid over ops/self_gated.py, and
+F.softplus, F.logsigmoid, F.hardshrink, F.softshrink, F.tanhshrink, F.softsign, F.glu, F.prelu.
 
 As in PyTorch, ``F.elu(x, inplace=True)`` is ``elu_``: a different node (EluBackward1, which
 saves the result) from ``F.elu(x)`` (EluBackward0, which saves the input). F.elu_,
@@ -11,8 +12,11 @@ from __future__ import annotations
 
 from .. import function_parser
 from ..function_parser import torch_function
+from ..functional import hardshrink, prelu
 from ..functional_inplace import celu_, rrelu_, selu_, threshold_
-from ..ops import activation, self_gated
+from ..ops import activation, self_gated, shrink
+from ..ops import glu as glu_ops
+from ..ops import softplus as softplus_ops
 from ..tensor import Tensor
 
 # ruff: noqa: A002  (``input`` is PyTorch's name)
@@ -122,6 +126,32 @@ def hardsigmoid(input: Tensor, inplace: bool = False) -> Tensor:
     return _nn_hardsigmoid_(input) if inplace else _nn_hardsigmoid(input)
 
 
+# ---- softplus, logsigmoid, the shrinks, glu, prelu (ops/softplus.py, ops/shrink.py,
+# ops/glu.py, ops/prelu.py). F.softplus is torch._C._nn.softplus itself, F.hardshrink and
+# F.prelu are torch.hardshrink and torch.prelu; F.glu, F.tanhshrink, F.softsign are Python.
+softplus = torch_function("softplus", module="nn")(softplus_ops.softplus)
+logsigmoid = torch_function("log_sigmoid", module="nn")(softplus_ops.log_sigmoid)
+softshrink = torch_function("softshrink", module="nn")(shrink.softshrink)
+_nn_glu = _bound("glu", ops=glu_ops)
+
+
+def glu(input: Tensor, dim: int = -1) -> Tensor:
+    if input.dim() == 0:  # F's own check, before torch._C._nn.glu's
+        raise RuntimeError("glu does not support scalars because halving size must be even")
+    return _nn_glu(input, dim)
+
+
+def tanhshrink(input):
+    """x - tanh(x): SubBackward0 over TanhBackward0, as torch/nn/functional.py writes it."""
+    return input - input.tanh()
+
+
+def softsign(input):
+    """x / (|x| + 1): DivBackward0, as torch/nn/functional.py writes it."""
+    return input / (input.abs() + 1)
+
+
 __all__ = ["celu", "celu_", "elu", "elu_", "hardtanh", "hardtanh_", "leaky_relu",
            "leaky_relu_", "relu6", "rrelu", "rrelu_", "selu", "selu_", "threshold", "threshold_",
-           "hardsigmoid", "hardswish", "mish", "silu"]
+           "hardsigmoid", "hardswish", "mish", "silu", "glu", "hardshrink", "logsigmoid",
+           "prelu", "softplus", "softshrink", "softsign", "tanhshrink"]

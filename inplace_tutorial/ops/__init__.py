@@ -34,7 +34,7 @@ from . import padding  # noqa: F401
 from . import tensor_transformations, atleast  # noqa: F401
 from . import diag, tensordot, kron  # noqa: F401
 from . import activation  # noqa: F401
-from . import self_gated  # noqa: F401
+from . import self_gated, shrink, softplus, glu, prelu  # noqa: F401
 from . import logaddexp, nanmean, var_mean  # noqa: F401
 from . import meshgrid, vander  # noqa: F401
 from . import random_factories  # noqa: F401

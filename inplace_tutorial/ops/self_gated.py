@@ -19,15 +19,22 @@ from ._chunked import run_chunked, with_temporaries
 from .arg_checks import check_tensor
 from .tensor_iterator import inplace_elementwise, new_elementwise
 
-_REFUSED = ("Bool", "Byte", "Char", "Short", "Int", "Long")
+_INTEGERS = ("Bool", "Byte", "Char", "Short", "Int", "Long")
+
+
+def refuse_integers(op: str, kernel: str) -> None:
+    """Floating kernels only: an integer or bool ``op`` is refused with the name of
+    PyTorch's kernel ("silu_cpu"), through dtype_rules.check."""
+    for short in _INTEGERS:
+        dtype_rules.UNSUPPORTED[op, short] = (
+            lambda s=short: NotImplementedError(f'"{kernel}" not implemented for \'{s}\''))
+
+
 for _op in ("silu", "mish", "hardswish", "hardsigmoid"):
-    for _short in _REFUSED:
-        dtype_rules.UNSUPPORTED[_op, _short] = (
-            lambda op=_op, s=_short: NotImplementedError(f'"{op}_cpu" not implemented for '
-                                                         f"'{s}'"))
+    refuse_integers(_op, _op + "_cpu")
 
 
-def _gradient(op: str, body, x: Tensor, g: Tensor, temps: tuple) -> Tensor:
+def gradient(op: str, body, x: Tensor, g: Tensor, temps: tuple) -> Tensor:
     """A backward kernel ``body(x, g, out, dtype, tmp)`` run into a fresh gradient, in
     chunks whose temporaries come from the workspace (float16 computes in float32)."""
     gx = Tensor._empty(g._shape, g.dtype, op)
@@ -75,7 +82,7 @@ def _silu_backward_body(x, g, out, dtype, tmp):
 
 @derivative("silu", "SiluBackward0", saves={"self": None})
 def _silu_bw(ctx, g):
-    return (_gradient("silu_backward", _silu_backward_body, ctx.saved("self"), g,
+    return (gradient("silu_backward", _silu_backward_body, ctx.saved("self"), g,
                       (None, None)),)
 
 
@@ -125,7 +132,7 @@ def _mish_backward_body(x, g, out, dtype, tmp):
 
 @derivative("mish", "MishBackward0", saves={"self": None})
 def _mish_bw(ctx, g):
-    return (_gradient("mish_backward", _mish_backward_body, ctx.saved("self"), g,
+    return (gradient("mish_backward", _mish_backward_body, ctx.saved("self"), g,
                       (None, None, None)),)
 
 
@@ -164,7 +171,7 @@ def _hardsigmoid_backward_body(x, g, out, dtype, tmp):
 
 @derivative("hardsigmoid", "HardsigmoidBackward0", saves={"self": None})
 def _hardsigmoid_bw(ctx, g):
-    return (_gradient("hardsigmoid_backward", _hardsigmoid_backward_body, ctx.saved("self"),
+    return (gradient("hardsigmoid_backward", _hardsigmoid_backward_body, ctx.saved("self"),
                       g, (np.bool_, np.bool_)),)
 
 
@@ -206,5 +213,5 @@ def _hardswish_backward_body(x, g, out, dtype, tmp):
 
 @derivative("hardswish", "HardswishBackward0", saves={"self": None})
 def _hardswish_bw(ctx, g):
-    return (_gradient("hardswish_backward", _hardswish_backward_body, ctx.saved("self"), g,
+    return (gradient("hardswish_backward", _hardswish_backward_body, ctx.saved("self"), g,
                       (None, np.bool_)),)

@@ -341,6 +341,8 @@ PROBES: dict[str, list[str]] = {
     "deprecated forms, scalars first (twins)": probes_twins.DEPRECATED,
     "F.silu, F.mish, F.hardswish, F.hardsigmoid and layers (activations)": [
         *probes_activations.SELF_GATED, *probes_activations.SELF_GATED_MODULES],
+    "F.softplus, logsigmoid, the shrinks, glu, prelu and layers (activations)": [
+        *probes_activations.OTHERS, *probes_activations.OTHER_MODULES],
     "modes and misc": [
         *probes_args.SEEDS, "t.set_grad_enabled('a')", "callable(t.no_grad(1))",
         "t.manual_seed('a')",
@@ -399,6 +401,7 @@ OWNER = {  # which helper's files hold the fix for a class (HELPERS.md)
     "x.T, x.mT, x.H, x.mH, x.adjoint() (lead)": "lead",
     "deprecated forms, scalars first (twins)": "twins",
     "F.silu, F.mish, F.hardswish, F.hardsigmoid and layers (activations)": "activations",
+    "F.softplus, logsigmoid, the shrinks, glu, prelu and layers (activations)": "activations",
     **{c: "funcsig" for c in ("module-level functions, generic (funcsig)",
                               "numbers as tensors, deprecated forms (funcsig)",
                               "function binding (funcsig)", "factory keywords (funcsig)",

@@ -456,6 +456,12 @@ def _pointwise_saved_programs(t, x, nl):
         "hardswish": lambda: F.hardswish(x(3) * 2 - 3),
         "hardsigmoid": lambda: F.hardsigmoid(nl(3) - 1, inplace=True),
     })
+    progs.update({  # softplus, logsigmoid, the shrinks, glu, prelu (ops/softplus.py ...)
+        "softplus": lambda: F.softplus(x(3) - 1, 2, 1.5), "log_sigmoid_forward": lambda:
+        F.logsigmoid(x(3) - 1), "hardshrink": lambda: F.hardshrink(x(3) - 1, 0.25),
+        "softshrink": lambda: F.softshrink(x(3) - 1), "glu": lambda: F.glu(x(2, 4)),
+        "_prelu_kernel": lambda: F.prelu(x(2, 3) - 1, x(3)),
+    })
     progs.update({  # reductions of issue 10 (ops/reduce_ops.py)
         "prod": lambda: x(3).prod(), "prod_dim_int": lambda: x(2, 3).prod(1),
         "logsumexp": lambda: x(2, 3).logsumexp(1), "nansum": lambda: x(2, 3).nansum(0),
