@@ -185,37 +185,41 @@ def _needed(roots, targets: set) -> set:
     return needed
 
 
+def _dependencies(roots, needed: set | None) -> dict[Node, int]:
+    """For every node below the roots: how many edges will bring it a gradient."""
+    deps: dict[Node, int] = {}
+    seen = {e[0][0] for e in roots if e[0][0] is not None
+            and (needed is None or e[0][0] in needed)}
+    stack = list(seen)
+    while stack:  # each node is expanded once: pushed when first seen
+        for nxt, _ in stack.pop().next_functions:
+            if nxt is not None and (needed is None or nxt in needed):
+                deps[nxt] = deps.get(nxt, 0) + 1
+                if nxt not in seen:
+                    seen.add(nxt)
+                    stack.append(nxt)
+    return deps
+
+
 def _run(roots, retain_graph: bool, targets: set | None = None, capture=None) -> None:
     """Run the graph from ``roots``. ``capture``: autograd.grad's (node -> [(output_nr, i)],
     results): the gradients flowing into those nodes are stored in results[i], and no
     AccumulateGrad runs."""
     needed = None if targets is None else _needed(roots, targets)
-    deps: dict[Node, int] = {}
-    seen: set[Node] = set()
-    stack = [e[0][0] for e in roots if e[0][0] is not None
-             and (needed is None or e[0][0] in needed)]
-    while stack:
-        node = stack.pop()
-        if node in seen:
-            continue
-        seen.add(node)
-        for nxt, _ in node.next_functions:
-            if nxt is not None and (needed is None or nxt in needed):
-                deps[nxt] = deps.get(nxt, 0) + 1
-                stack.append(nxt)
-
+    deps = _dependencies(roots, needed)
     buffers: dict[Node, list] = {}
     # id(grad) -> a weak reference to it: a gradient sent along a second edge (AddBackward0
     # gives one tensor to both inputs) is shared, and no AccumulateGrad may keep it as .grad.
     # A view of it is a tensor of its own, as in PyTorch (which counts references to the
     # tensor, not to its storage). The reference tells a reused id() from the same tensor.
     sent: dict[int, weakref.ref] = {}
-    ready: list = []
+    ready: list = []  # a heap of (-sequence number, id, node): the newest node runs first
 
     def send(node, nr, g):
         buf = buffers.get(node)
         if buf is None:
-            buf = buffers[node] = [None] * max(node._num_outputs, nr + 1)
+            n = node._num_outputs
+            buf = buffers[node] = [None] * (n if nr < n else nr + 1)
         if buf[nr] is None:
             buf[nr] = g
             seen_before = sent.get(id(g))
@@ -234,23 +238,11 @@ def _run(roots, retain_graph: bool, targets: set | None = None, capture=None) ->
                 heapq.heappush(ready, (-node._seq, id(node), node))
 
     while ready:
-        _, _, node = heapq.heappop(ready)
+        node = heapq.heappop(ready)[2]
         grads = buffers.pop(node)
-        hooks = node_hooks(node)
-        if hooks:  # tensor hooks first, in registration order; retain_grad's after them
-            for nr, table in hooks.items():
-                if nr < len(grads):
-                    grads[nr] = run_hooks(table, grads[nr])
-        for nr, ref in node._retained:
-            t = ref()
-            if t is not None and grads[nr] is not None:
-                # set directly, as PyTorch's retains_grad hook does: after t_() the retained
-                # gradient keeps the old geometry, which a checked assignment would refuse.
-                # A first one is clone(memory_format=contiguous) there: a column-major
-                # gradient (mm's, for a transposed input) is retained row-major.
-                g = grads[nr]
-                t._grad = (g.clone() if g.is_contiguous() else g.contiguous()) \
-                    if t._grad is None else t._grad + g
+        # (the hook and retain_grad tables are empty on most nodes: one look, not a call)
+        if node._pre_hooks or node._retained or isinstance(node, AccumulateGrad):
+            _run_tensor_hooks(node, grads)
         if capture is not None and node in capture[0]:
             for nr, i in capture[0][node]:
                 if nr < len(grads) and grads[nr] is not None:
@@ -274,13 +266,33 @@ def _run(roots, retain_graph: bool, targets: set | None = None, capture=None) ->
                 continue
             if g is not None:
                 send(nxt, nr, g)
-            deps[nxt] -= 1
-            if deps[nxt] == 0:
+            left = deps[nxt] = deps[nxt] - 1
+            if left == 0:
                 if nxt in buffers:
                     heapq.heappush(ready, (-nxt._seq, id(nxt), nxt))
                 else:
                     _skip(nxt, deps, buffers, ready, needed)
         del outs
+
+
+def _run_tensor_hooks(node: Node, grads: list) -> None:
+    """Before a node runs: the tensor hooks on the gradients flowing into it, in registration
+    order, then retain_grad()'s copies of what they returned."""
+    hooks = node_hooks(node)
+    if hooks:
+        for nr, table in hooks.items():
+            if nr < len(grads):
+                grads[nr] = run_hooks(table, grads[nr])
+    for nr, ref in node._retained:
+        t = ref()
+        if t is not None and grads[nr] is not None:
+            # set directly, as PyTorch's retains_grad hook does: after t_() the retained
+            # gradient keeps the old geometry, which a checked assignment would refuse.
+            # A first one is clone(memory_format=contiguous) there: a column-major
+            # gradient (mm's, for a transposed input) is retained row-major.
+            g = grads[nr]
+            t._grad = (g.clone() if g.is_contiguous() else g.contiguous()) \
+                if t._grad is None else t._grad + g
 
 
 def _skip(node, deps, buffers, ready, needed) -> None:

@@ -74,9 +74,12 @@ def record(op: str, out, inputs: dict, **attrs):
     f = DERIVATIVES[op]
     values = _differentiable(f, inputs)
     outs = out if isinstance(out, tuple) else (out,)
-    node = f.node_cls(tuple([edge(v) for v in values]), len(outs))
-    node._input_meta = [(v._shape, v.dtype) if isinstance(v, Tensor) else None  # as _meta
-                        for v in values]
+    edges, metas = [], []
+    for v in values:  # where each input's gradient goes, and the shape and dtype it must have
+        edges.append(edge(v))
+        metas.append((v._shape, v.dtype) if isinstance(v, Tensor) else None)  # as _meta
+    node = f.node_cls(tuple(edges), len(outs))
+    node._input_meta = metas
     node._attrs = attrs  # this call's own keywords: a dict made for it, the node keeps it
     for key, cond in f.saves.items():
         if cond is not None and not getattr(inputs.get(cond), "_requires_grad", False):
@@ -87,7 +90,11 @@ def record(op: str, out, inputs: dict, **attrs):
                   requires_grad=True)
         else:
             value = inputs[key] if key in inputs else attrs.get(key)
-            _save(node, key, value, producer_of(value) if hasattr(value, "_grad_fn") else None)
+            if isinstance(value, Tensor):  # (most saved inputs: _save's first case, directly)
+                node._saved[key] = SavedTensor(value, key, node, producer_of(value))
+            else:
+                _save(node, key, value,
+                      producer_of(value) if hasattr(value, "_grad_fn") else None)
     for i, o in enumerate(outs):
         if o.dtype.category == 2:  # only floating-point outputs carry gradients
             o._grad_fn, o._requires_grad, o._output_nr = node, True, i
