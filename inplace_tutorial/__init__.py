@@ -44,6 +44,7 @@ from .creation import (
     zeros,
     zeros_like,
 )
+from .device import device, get_default_device
 from .dtypes import (  # noqa: A001  (torch.float, torch.int ... are dtypes)
     bfloat16,
     double,
@@ -99,9 +100,10 @@ warnings.filterwarnings("ignore", category=RuntimeWarning, module=r"inplace_tuto
 __all__ = ["Size", "Tensor", "UntypedStorage", "arange", "bfloat16", "bool", "can_cast",
            "channels_last", "channels_last_3d", "contiguous_format", "memory_format",
            "preserve_format", "strided",
-           "detect_anomaly", "double", "dtype", "einsum", "empty", "empty_like",
+           "detect_anomaly", "device", "double", "dtype", "einsum", "empty", "empty_like",
            "empty_strided", "enable_grad", "eye", "finfo", "float", "float16", "float32", "float64",
-           "from_numpy", "full", "full_like", "half", "iinfo", "inference_mode", "int", "int8",
+           "from_numpy", "full", "full_like", "get_default_device", "half", "iinfo",
+           "inference_mode", "int", "int8",
            "int16", "int32", "int64", "is_anomaly_check_nan_enabled", "is_anomaly_enabled",
            "is_grad_enabled", "is_inference_mode_enabled", "linalg", "linspace", "logspace",
            "long",

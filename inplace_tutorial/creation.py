@@ -14,6 +14,7 @@ import numpy as np
 
 from . import dtypes
 from .arg_parser import argument_error, int_list, is_number, size_arg
+from .device import placement
 from .function_parser import torch_function
 from .layout import (
     check_rank,
@@ -61,8 +62,7 @@ def factory_options(op: str, dtype, requires_grad, layout=None, device=None,
     if layout not in (None, strided):  # (the core has no other layout object)
         raise RuntimeError("inplace_tutorial has only the strided layout (layout=None or "
                            "torch.strided)")
-    if device not in (None, "cpu"):
-        raise RuntimeError(f"inplace_tutorial has only the CPU; device={device!r} is not one")
+    placement(device)  # None, or a device the core can hold a tensor on
     if pin_memory is not None and not isinstance(pin_memory, bool):
         raise argument_error(op, "pin_memory", None, "bool", pin_memory)
     if pin_memory:  # torch's CPU-only build

@@ -20,6 +20,7 @@ import numpy as np
 
 from . import dtypes
 from .arg_parser import invalid_combination, is_index, type_name
+from .device import is_device
 from .layout import layout, memory_format
 from .signatures import PRINTED_TYPE, binds, function_signatures, printed, warn_deprecated
 from .tensor import Tensor
@@ -113,7 +114,7 @@ class FunctionParameter:
         if kind == "MemoryFormat":
             return isinstance(v, memory_format), -1
         if kind == "Device":
-            return _is_long(v) or isinstance(v, str), -1
+            return is_device(v), -1
         if kind in ("std::string", "c10::string_view"):
             return isinstance(v, str), -1
         if kind == "Dimname":

@@ -1,6 +1,6 @@
 """The attributes of torch.Tensor that a CPU, strided, real tensor answers without reading its
-cells: where it lives (``is_cpu``, ``is_cuda`` ..., ``get_device()``), what kind of numbers
-it holds (``is_complex()``, ``is_signed()``), and other spellings of its sizes
+cells: where it lives (``device``, ``is_cpu``, ``is_cuda`` ..., ``get_device()``), what kind
+of numbers it holds (``is_complex()``, ``is_signed()``), and other spellings of its sizes
 (``ndimension()``, ``nelement()``, ``itemsize``, ``nbytes``).
 
 PyTorch answers these in C (python_variable.cpp's getters, METH_NOARGS methods); the core has
@@ -9,6 +9,7 @@ to Tensor when ``inplace_tutorial`` is imported, like tensor_conversions.py.
 """
 from __future__ import annotations
 
+from . import device as devices
 from .tensor import Tensor, tensor_method
 
 
@@ -49,6 +50,12 @@ def is_signed(self) -> bool:
 
 
 # ---------------------------------------------------------------------- where it lives
+def device(self: Tensor) -> devices.device:
+    """``device(type='cpu')``, a new object each time as in PyTorch (device.py). It compares
+    equal to ``torch.device('cpu')``, not to the string ``'cpu'``."""
+    return devices.cpu()
+
+
 @tensor_method
 def get_device(self) -> int:
     """-1: a CPU tensor (a CUDA tensor answers its device index)."""
@@ -76,5 +83,5 @@ def is_quantized(self: Tensor) -> bool:
 
 
 # The registration step for the properties (the methods attached themselves above).
-for _getter in (itemsize, nbytes, is_cpu, is_cuda, is_meta, is_sparse, is_quantized):
+for _getter in (itemsize, nbytes, device, is_cpu, is_cuda, is_meta, is_sparse, is_quantized):
     setattr(Tensor, _getter.__name__, property(_getter))

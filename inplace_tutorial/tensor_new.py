@@ -161,6 +161,8 @@ def as_tensor(data, dtype: dtypes.dtype | None = None, device=None) -> Tensor:
         raise argument_error("as_tensor", "dtype", None, "torch.dtype", dtype)
     factory_options("as_tensor", dtype, False, None, device)
     if isinstance(data, Tensor):
+        if device is not None:  # 'cpu:0' is not data's device (cpu, no index): a copy
+            return data.to(device, dtype)
         return data if dtype is None or dtype is data.dtype else data.to(dtype)
     if isinstance(data, np.ndarray) and data.dtype.isnative and (
             dtype is None or dtypes.from_numpy_dtype(data.dtype) is dtype):

@@ -14,14 +14,17 @@ through ``builtins``.)
 from __future__ import annotations
 
 import builtins
-import re
 
+from .. import device as devices
 from .. import dtypes
-from ..arg_parser import binding
+from ..arg_parser import argument_error, binding
 from ..autograd.derivatives import derivative
 from ..autograd.record import record
+from ..call_site import call_keywords
 from ..copy_kernel import cast_into
 from ..creation import empty_like
+from ..device import as_device, check_cpu, is_device
+from ..function_parser import PythonArgParser, scalar_type
 from ..layout import (
     channels_last,
     channels_last_3d,
@@ -29,29 +32,21 @@ from ..layout import (
     contiguous_format,
     preserve_format,
 )
+from ..method_flags import keyword_only
 from ..tensor import Tensor, check_memory_format, tensor_method
 from .joining import _like_channels_last
 
-_DEVICE_TYPES = ("cpu, cuda, ipu, xpu, mkldnn, opengl, opencl, ideep, hip, ve, fpga, maia, xla, "
-                 "lazy, vulkan, mps, meta, hpu, mtia, privateuseone").split(", ")
-_DEVICE = re.compile(r"([a-zA-Z_]+)(?::(0|[1-9][0-9]*))?")
-
-
-def _check_device(device: str) -> None:
-    """c10::Device's parse of a device string, in its order and words; the core has only
-    the cpu."""
-    if not device:
-        raise RuntimeError("Device string must not be empty")
-    match = _DEVICE.fullmatch(device)
-    if match is None:
-        raise RuntimeError(f"Invalid device string: '{device}'")
-    if match[1] not in _DEVICE_TYPES:
-        raise RuntimeError(f"Expected one of {', '.join(_DEVICE_TYPES)} device type at start of "
-                           f"device string: {device}")
-    if match[1] == "cuda":
-        raise AssertionError("Torch not compiled with CUDA enabled")
-    if match[1] != "cpu":
-        raise RuntimeError(f"inplace_tutorial has only the cpu device, not '{device}'")
+# Tensor.to's forms, as python_variable_methods.cpp gives them to its parser (a number is taken
+# for the tensor: ``x.to(2.0)`` is ``x.to(torch.tensor(2.0))``, a float64 target)
+_TO = PythonArgParser("to", [
+    "(Device? device=None, ScalarType? dtype=None, bool non_blocking=False, bool copy=False, *, "
+    "MemoryFormat? memory_format=None)",
+    "(ScalarType dtype, bool non_blocking=False, bool copy=False, *, "
+    "MemoryFormat? memory_format=None)",
+    "(Tensor tensor, bool non_blocking=False, bool copy=False, *, "
+    "MemoryFormat? memory_format=None)"], True)
+_NUMBER_DTYPE = {builtins.bool: dtypes.bool_, builtins.int: dtypes.int64,
+                 builtins.float: dtypes.float64}  # a wrapped number's tensor
 
 
 def _suggested(t: Tensor):
@@ -61,33 +56,31 @@ def _suggested(t: Tensor):
     return contiguous_format
 
 
-def _parse_to(args, kwargs):
-    """to(dtype), to(device, dtype), to(other), to(dtype=..., copy=...): the target dtype."""
-    dtype = kwargs.get("dtype")
-    for a in args:
-        if isinstance(a, dtypes.dtype):
-            dtype = a
-        elif isinstance(a, Tensor):
-            dtype = a.dtype
-        elif isinstance(a, str):
-            _check_device(a)
-        elif a is None or isinstance(a, builtins.bool):
-            continue  # non_blocking / copy given positionally
-        else:
-            raise TypeError(f"to() received an invalid combination of arguments - got "
-                            f"({builtins.type(a).__name__})")
-    device = kwargs.get("device")
-    if device is not None:
-        _check_device(str(device))
-    return dtype
+def _parse_to(args, kwargs) -> tuple:
+    """(dtype or None, copy, memory_format) of a to(...) call, bound to one of torch's three
+    forms. A device must be the CPU; one with an index (``'cpu:0'``) is not the tensor's own
+    device (``cpu``, no index), so PyTorch copies, and so does the core."""
+    _, v = _TO.parse(args, kwargs)
+    copy = v.get("copy") is True
+    if "tensor" in v:
+        other = v["tensor"]
+        return (other.dtype if isinstance(other, Tensor) else
+                _NUMBER_DTYPE.get(builtins.type(other), dtypes.float64)), copy, v["memory_format"]
+    if v.get("device") is not None:
+        d = as_device(v["device"])
+        check_cpu(d)
+        copy = copy or d.index is not None
+    return scalar_type(v["dtype"]), copy, v["memory_format"]
 
 
 @binding()
 @tensor_method
 def to(self, *args, **kwargs) -> Tensor:
-    dtype = _parse_to(args, kwargs)
-    copy = kwargs.get("copy", False) is True
-    fmt = kwargs.get("memory_format") or preserve_format
+    if len(args) == 1 and not kwargs and isinstance(args[0], dtypes.dtype):  # x.to(dtype),
+        dtype, copy, fmt = args[0], False, None  # the package's own casts: nothing to parse
+    else:
+        dtype, copy, fmt = _parse_to(args, kwargs)
+    fmt = fmt or preserve_format
     if fmt is not preserve_format:
         check_memory_format("to", fmt)
         check_rank(fmt, self._shape)
@@ -99,6 +92,32 @@ def to(self, *args, **kwargs) -> Tensor:
     out._storage.op = "to"
     cast_into(out._array(), self._array(), dtype)
     return record("to", out, {"self": self})
+
+
+@tensor_method
+@keyword_only
+def cpu(self, *, memory_format=None) -> Tensor:
+    """The tensor on the CPU: itself, where every tensor of the core is (a memory_format= that
+    its strides don't already suggest makes a copy, as ``to(memory_format=...)``)."""
+    check_memory_format("cpu", memory_format, optional=True)
+    return self if memory_format is None else self.to(memory_format=memory_format)
+
+
+@binding()
+@tensor_method
+def cuda(self, device=None, non_blocking: bool = False, *, memory_format=None) -> Tensor:
+    """Refused, as a CPU-only build of PyTorch refuses it, after the same checks: the device
+    (None means CUDA) must be a CUDA one, then CUDA itself is missing."""
+    if device is not None and not is_device(device):
+        raise argument_error("cuda", "device", None if "device" in call_keywords() else 1,
+                             "torch.device", device)
+    if not isinstance(non_blocking, builtins.bool):
+        raise argument_error("cuda", "non_blocking", None, "bool", non_blocking)
+    check_memory_format("cuda", memory_format, optional=True)
+    if device is not None and as_device(device).type != "cuda":
+        raise RuntimeError("Invalid device, must be cuda device")
+    check_cpu(devices.device("cuda"))  # torch.cuda's lazy init: "not compiled with CUDA"
+    return self
 
 
 @derivative("to", "ToCopyBackward0")

@@ -19,6 +19,7 @@ from ..autograd import grad_mode
 from ..autograd.derivatives import derivative
 from ..autograd.record import record
 from ..creation import empty, zeros
+from ..device import placement
 from ..layout import broadcast_shapes
 from ..tensor import Tensor, VersionCounter
 from . import out_functions, out_variants
@@ -187,6 +188,7 @@ def _float_tensor(mean: float, std: Tensor, gen, out) -> Tensor:
 
 def _float_float(mean: float, std: float, size, gen, out, *, dtype=None, layout=None,
                  device=None, pin_memory=False, requires_grad=False) -> Tensor:
+    placement(device)
     shape = int_list("normal", "size", (size,), position=3, varargs=False)
     if out is None:
         result = empty(shape, dtype=dtype)

@@ -12,6 +12,7 @@ import warnings
 from .. import dtypes
 from ..arg_parser import argument_error, binding, int_list, is_number
 from ..creation import empty, full
+from ..device import is_device, placement
 from ..layout import layout, strided
 from ..tensor import Tensor, tensor_method
 from ..tensor_new import tensor
@@ -21,11 +22,12 @@ _PLACEMENT = ("device", "layout", "pin_memory")  # the factory keywords about wh
 
 def _placement(op: str, kwargs: dict) -> dict:
     """device=, layout=, pin_memory= as PyTorch's CPU build takes them: the CPU (``"cpu"``,
-    what ``x.device`` says, or None), the default layout (None), unpinned memory. What is left
-    of kwargs is returned."""
+    ``x.device``, or None), the default layout (None), unpinned memory. What is left of kwargs
+    is returned."""
     device = kwargs.get("device")
-    if device not in (None, "cpu"):
-        raise RuntimeError(f"inplace_tutorial has only the CPU; device={device!r} is not one")
+    if device is not None and not is_device(device):
+        raise argument_error(op, "device", None, "torch.device", device)
+    placement(device)
     if not isinstance(kwargs.get("layout"), (layout, type(None))):
         raise argument_error(op, "layout", None, "torch.layout", kwargs["layout"])
     if kwargs.get("layout") not in (None, strided):

@@ -29,6 +29,7 @@ from . import (
     probes_indexing,
     probes_keywords,
     probes_lead,
+    probes_misc,
     probes_miscops,
     probes_nn,
     probes_nnops,
@@ -343,6 +344,9 @@ PROBES: dict[str, list[str]] = {
         *probes_activations.SELF_GATED, *probes_activations.SELF_GATED_MODULES],
     "F.softplus, logsigmoid, the shrinks, glu, prelu and layers (activations)": [
         *probes_activations.OTHERS, *probes_activations.OTHER_MODULES],
+    "x.device, torch.device (misc)": [*probes_misc.TENSOR_DEVICE, *probes_misc.CONSTRUCTOR],
+    "device= arguments, to(), cpu(), cuda() (misc)": [*probes_misc.ARGUMENTS,
+                                                       *probes_misc.TO_CPU_CUDA],
     "modes and misc": [
         *probes_args.SEEDS, "t.set_grad_enabled('a')", "callable(t.no_grad(1))",
         "t.manual_seed('a')",
@@ -402,6 +406,8 @@ OWNER = {  # which helper's files hold the fix for a class (HELPERS.md)
     "deprecated forms, scalars first (twins)": "twins",
     "F.silu, F.mish, F.hardswish, F.hardsigmoid and layers (activations)": "activations",
     "F.softplus, logsigmoid, the shrinks, glu, prelu and layers (activations)": "activations",
+    "x.device, torch.device (misc)": "parity-misc",
+    "device= arguments, to(), cpu(), cuda() (misc)": "parity-misc",
     **{c: "funcsig" for c in ("module-level functions, generic (funcsig)",
                               "numbers as tensors, deprecated forms (funcsig)",
                               "function binding (funcsig)", "factory keywords (funcsig)",
