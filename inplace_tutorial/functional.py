@@ -34,6 +34,7 @@ from .ops.meshgrid import cartesian_prod, meshgrid
 from .ops.nanmean import nanmean_function
 from .ops.pad_nd import constant_pad_nd
 from .ops.repeat_interleave import repeat_interleave_function
+from .ops.rrelu import rrelu as _rrelu
 from .ops.scatter_reduce import scatter_reduce_function as scatter_reduce
 from .ops.take_along_dim import take_along_dim_function as take_along_dim
 from .ops.tensor_split import (
@@ -365,7 +366,7 @@ __all__ += ["bincount", "bucketize", "isin", "searchsorted"]
 # forms are in functional_inplace.py, the F.* ones in nn/functional_activations.py
 celu = function_parser.torch_function("celu")(activation.celu)
 selu = function_parser.torch_function("selu")(activation.selu)
-rrelu = function_parser.torch_function("rrelu")(activation.rrelu)
+rrelu = function_parser.torch_function("rrelu")(_rrelu)  # (ops/rrelu.py)
 threshold = activation_out.threshold  # (with its out=)
 __all__ += ["celu", "rrelu", "selu", "threshold"]
 # activations with a Tensor method (ops/shrink.py, ops/prelu.py): torch.hardshrink(x, 0.5) ...

@@ -16,6 +16,7 @@ from . import function_parser
 from .creation import empty_like, zeros
 from .function_parser import torch_function
 from .ops import activation
+from .ops.rrelu import rrelu_ as _rrelu_
 from .tensor import Tensor
 
 # ruff: noqa: A002  (``input`` is PyTorch's name for the first argument)
@@ -320,7 +321,7 @@ def addmv_(*args, **kwargs) -> Tensor:
 # nn/functional_activations.py) ----------------------------------------------------------------
 celu_ = torch_function("celu_")(activation.celu_)
 selu_ = torch_function("selu_")(activation.selu_)
-rrelu_ = torch_function("rrelu_")(activation.rrelu_)
+rrelu_ = torch_function("rrelu_")(_rrelu_)  # (ops/rrelu.py)
 threshold_ = torch_function("threshold_")(activation.threshold_)
 ACTIVATIONS = ["celu_", "rrelu_", "selu_", "threshold_"]
 

@@ -117,7 +117,7 @@ NOT_POINTWISE |= {"diag", "tensordot", "kron"}  # diag/inner/kron: their own out
 NOT_POINTWISE |= {"logaddexp", "nanmean", "var_mean"}
 NOT_POINTWISE |= {"bucketization", "bincount"}  # index answers; their out= in bucketization
 NOT_POINTWISE |= {"meshgrid", "vander"}  # grids of views; vander made of fill_/copy_/cumprod
-NOT_POINTWISE |= {"activation"}  # celu/selu/rrelu: no out= in torch
+NOT_POINTWISE |= {"activation", "rrelu"}  # celu/selu/rrelu: no out= in torch
 NOT_POINTWISE |= {"activation_out"}  # torch.threshold's out= (its own, no overlap check)
 NOT_POINTWISE |= {"self_gated", "shrink", "softplus", "glu", "prelu"}  # F.* has no out=
 NOT_POINTWISE |= {"sorting_utils"}  # kthvalue's quickselect replayed on many lines: no op

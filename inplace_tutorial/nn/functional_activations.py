@@ -16,6 +16,7 @@ from ..functional import hardshrink, prelu
 from ..functional_inplace import celu_, rrelu_, selu_, threshold_
 from ..ops import activation, self_gated, shrink
 from ..ops import glu as glu_ops
+from ..ops import rrelu as rrelu_ops
 from ..ops import softplus as softplus_ops
 from ..tensor import Tensor
 
@@ -48,7 +49,8 @@ _nn_hardtanh, _nn_hardtanh_ = _bound("hardtanh"), _bound("hardtanh_")
 _nn_relu6, _nn_relu6_ = _bound("relu6"), _bound("relu6_")
 _celu, _celu_ = _bound("celu", "functions"), _bound("celu_", "functions")
 _selu, _selu_ = _bound("selu", "functions"), _bound("selu_", "functions")
-_rrelu, _rrelu_ = _bound("rrelu", "functions"), _bound("rrelu_", "functions")
+_rrelu, _rrelu_ = (_bound("rrelu", "functions", rrelu_ops),
+                   _bound("rrelu_", "functions", rrelu_ops))
 _vf_threshold, _vf_threshold_ = _bound("threshold", "functions"), _bound("threshold_",
                                                                          "functions")
 

@@ -33,7 +33,7 @@ from . import sign_angle  # noqa: F401
 from . import padding  # noqa: F401
 from . import tensor_transformations, atleast  # noqa: F401
 from . import diag, tensordot, kron  # noqa: F401
-from . import activation  # noqa: F401
+from . import activation, rrelu  # noqa: F401
 from . import self_gated, shrink, softplus, glu, prelu  # noqa: F401
 from . import logaddexp, nanmean, var_mean  # noqa: F401
 from . import meshgrid, vander  # noqa: F401

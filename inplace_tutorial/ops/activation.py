@@ -1,12 +1,13 @@
 """The activations of PyTorch's Activation.cpp beyond relu: elu (celu and selu are elu with
-other constants), leaky_relu, hardtanh (relu6 is hardtanh(0, 6)), threshold and rrelu.
+other constants), leaky_relu, hardtanh (relu6 is hardtanh(0, 6)) and threshold; rrelu, a
+leaky_relu whose slopes are drawn at random, is in rrelu.py.
 
 Each op's out-of-place form saves its input; most in-place forms save their *result*
-instead (EluBackward1, LeakyReluBackward1, CeluBackward1, RreluWithNoiseBackward1), which
-is why PyTorch refuses, at backward, an in-place elu or leaky_relu with a negative slope: the
-result no longer tells which inputs were negative. hardtanh_ and threshold_ keep their
-out-of-place formula on a clone of the input (ThresholdBackward1 saves ``self``). GELU, with
-its erf, is in activations.py; the torch.* and F.* bindings in functional_inplace.py and
+instead (EluBackward1, LeakyReluBackward1, CeluBackward1), which is why PyTorch refuses, at
+backward, an in-place elu or leaky_relu with a negative slope: the result no longer tells
+which inputs were negative. hardtanh_ and threshold_ keep their out-of-place formula on a
+clone of the input (ThresholdBackward1 saves ``self``). GELU, with its erf, is in
+activations.py; the torch.* and F.* bindings in functional_inplace.py and
 nn/functional_activations.py.
 """
 from __future__ import annotations
@@ -16,10 +17,8 @@ import numbers
 import numpy as np
 
 from .. import dtypes
-from ..autograd import grad_mode
 from ..autograd.derivatives import derivative
 from ..autograd.record import record_inplace
-from ..creation import empty_like
 from ..tensor import Tensor
 from . import dtype_rules
 from ._chunked import run_chunked, with_temporaries
@@ -38,7 +37,7 @@ def _not_implemented(kernel: str, short: str):
 for _short in _INTEGERS:  # float kernels only: PyTorch dispatches no integer type to them
     for _op in ("elu", "elu_", "celu", "celu_"):
         dtype_rules.UNSUPPORTED[_op, _short] = _not_implemented("elu_cpu", _short)
-    for _op in ("leaky_relu", "leaky_relu_", "rrelu_with_noise", "rrelu_with_noise_"):
+    for _op in ("leaky_relu", "leaky_relu_"):
         dtype_rules.UNSUPPORTED[_op, _short] = _not_implemented("leaky_relu_cpu", _short)
 for _op in ("threshold", "threshold_"):
     dtype_rules.UNSUPPORTED[_op, "Bool"] = _not_implemented("threshold_cpu", "Bool")
@@ -343,68 +342,3 @@ def _threshold_bw(ctx, g):
 @derivative("threshold_", "ThresholdBackward1", saves={"self": None})
 def _threshold__bw(ctx, g):
     return (_zero_where(g, ctx.saved("self"), "threshold_backward", ctx.attr("threshold")),)
-
-
-# --------------------------------------------------------------------------- rrelu
-def _rrelu_check(lower, upper) -> None:
-    if lower > upper:
-        raise RuntimeError("Lower bound should be less than or equal to the upper bound")
-
-
-def _rrelu_noise(self: Tensor, lower, upper) -> Tensor:
-    """Training: a negative x is multiplied by its own draw from U(lower, upper), kept in
-    the noise; a positive x passes, its noise 1 (the draws come from the core's generator)."""
-    noise = empty_like(self)
-    noise.uniform_(lower, upper)
-    positive = Tensor._empty(self._shape, dtypes.bool_, "rrelu_with_noise (x > 0)")
-    np.greater(self._array(), 0, out=positive._array())
-    np.copyto(noise._array(), 1, where=positive._array())
-    return noise
-
-
-def _times(noise: np.ndarray):
-    def kernel(x, out, dtype):  # reads the noise it closed over: never split into chunks
-        np.multiply(x, noise, out=out, dtype=dtype, casting="unsafe")
-    return kernel
-
-
-def _rrelu(row: str, self: Tensor, lower, upper, training: bool, inplace: bool):
-    lower, upper = _scalars(lower, upper)
-    if not isinstance(training, bool):
-        raise TypeError("training must be a bool")
-    _rrelu_check(lower, upper)
-    dtype_rules.check(row, self.dtype)
-    with grad_mode.no_grad():
-        noise = _rrelu_noise(self, lower, upper) if training else empty_like(self)
-    kernel = _times(noise._array()) if training else _leaky_kernel((lower + upper) / 2)
-    run = inplace_elementwise if inplace else new_elementwise
-    return run(row, True, kernel, self, noise=noise, lower=lower, upper=upper,
-               training=training)
-
-
-def rrelu(self: Tensor, lower=0.125, upper=1 / 3, training: bool = False,
-          generator=None) -> Tensor:
-    return _rrelu("rrelu_with_noise", self, lower, upper, training, False)
-
-
-def rrelu_(self: Tensor, lower=0.125, upper=1 / 3, training: bool = False,
-           generator=None) -> Tensor:
-    return _rrelu("rrelu_with_noise_", self, lower, upper, training, True)
-
-
-def _rrelu_backward(ctx, g: Tensor, x: Tensor, is_result: bool) -> Tensor:
-    lower, upper = ctx.attr("lower"), ctx.attr("upper")
-    if ctx.attr("training") and upper - lower > 1e-6:
-        return g * ctx.saved("noise")
-    return _leaky_backward(g, x, (lower + upper) / 2, is_result)
-
-
-@derivative("rrelu_with_noise", "RreluWithNoiseBackward0", saves={"self": None, "noise": None})
-def _rrelu_bw(ctx, g):
-    return (_rrelu_backward(ctx, g, ctx.saved("self"), False),)
-
-
-@derivative("rrelu_with_noise_", "RreluWithNoiseBackward1",
-            saves={"result": None, "noise": None})
-def _rrelu__bw(ctx, g):
-    return (_rrelu_backward(ctx, g, ctx.saved("result"), True),)
