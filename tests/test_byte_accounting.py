@@ -256,6 +256,17 @@ LAYERS = {
     "Dropout": (lambda: nn.Dropout(0.5), (2, 3), (256, 256)),
     "GELU": (lambda: nn.GELU(), (2, 3), (256, 256)),
     "GELU tanh": (lambda: nn.GELU(approximate="tanh"), (2, 3), (256, 256)),
+    # the activations of ops/self_gated.py, softplus.py, shrink.py, glu.py, prelu.py (in
+    # place on a copy: the input is a leaf)
+    **{name: (make, (2, 4), (256, 256)) for name, make in {
+        "SiLU": lambda: nn.SiLU(), "SiLU inplace": lambda: lambda x: nn.SiLU(True)(x * 1),
+        "Mish": lambda: nn.Mish(), "Mish inplace": lambda: lambda x: nn.Mish(True)(x * 1),
+        "Hardswish": lambda: nn.Hardswish(), "Hardsigmoid": lambda: nn.Hardsigmoid(),
+        "Hardswish inplace": lambda: lambda x: nn.Hardswish(True)(x * 1),
+        "Softplus": lambda: nn.Softplus(2, 3), "LogSigmoid": lambda: nn.LogSigmoid(),
+        "Hardshrink": lambda: nn.Hardshrink(), "Softshrink": lambda: nn.Softshrink(),
+        "Tanhshrink": lambda: nn.Tanhshrink(), "Softsign": lambda: nn.Softsign(),
+        "GLU": lambda: nn.GLU(), "PReLU": lambda: nn.PReLU()}.items()},
     "Identity": (lambda: nn.Identity(), (2, 3), (256, 256)),
     "LayerNorm": (lambda: nn.LayerNorm(256), (2, 256), (256, 256)),
     "Sequential MLP": (lambda: nn.Sequential(nn.Linear(256, 512), nn.ReLU(),

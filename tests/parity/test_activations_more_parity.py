@@ -170,6 +170,28 @@ def self_gated_layers(t):
     return obs
 
 
+@prog
+def in_place_after_ops_that_save_their_output(t):
+    """The course's rule for inplace=True: safe after Linear (addmm saves no output), fails at
+    backward after sigmoid/tanh/exp, whose nodes saved the very tensor overwritten."""
+    F = t.nn.functional
+    obs = {}
+    for name in GATED:
+        w = t.tensor(arr(3, 4, seed=22), requires_grad=True)
+        lin = t.nn.Linear(4, 4)
+        for p in lin.parameters():
+            p.data.fill_(0.05)
+        h = getattr(F, name)(lin(w), inplace=True)
+        h.sum().backward()
+        obs[name + "_after_linear"] = (h, fn_name(h.grad_fn), w.grad)
+        for before in ("sigmoid", "tanh", "exp"):
+            v = t.tensor(arr(3, 4, seed=23), requires_grad=True)
+            r = getattr(v, before)()
+            out = getattr(F, name)(r, inplace=True)
+            obs[f"{name}_after_{before}"] = (out._version, catch(lambda o=out: o.sum().backward()))
+    return obs
+
+
 OTHERS = {  # name -> function of (t, tensor)
     "softplus": lambda t, y: t.nn.functional.softplus(y, 1.5, 2.0),
     "softplus_default": lambda t, y: t.nn.functional.softplus(y * 8),
