@@ -45,6 +45,18 @@ def _check_args(op: str, other, alpha=1) -> None:
     check_number(op, "alpha", alpha)
 
 
+_PLAIN_OTHER = (Tensor, float, int)  # (type(x) is exact: bool and complex are not these)
+_PLAIN_ALPHA = (int, float)
+
+
+def _plain_args(self: Tensor, other, alpha=1) -> bool:
+    """A float tensor, other a Tensor or a Python float/int, alpha a Python int/float: the
+    in-place methods' argument checks below can't refuse these (they refuse non-numbers,
+    complex numbers, a bool alpha, a float alpha with integers), so they are skipped."""
+    return (type(other) in _PLAIN_OTHER and type(alpha) in _PLAIN_ALPHA
+            and self.dtype.category == dtypes.FLOATING)
+
+
 def _check_alpha(alpha, *operands) -> None:
     """PyTorch's alpha_check on the result type (the core has no complex dtype)."""
     if type(alpha) is complex:
@@ -70,6 +82,7 @@ def axpy_kernel(alpha, op: str = "add"):
 
 # --------------------------------------------------------------------------- add
 add_kernel = _half_add.add_sub_kernel(np.add)  # float16: on the bits (_half_add.py)
+add_kernel.ufunc = np.add  # float32/float64: just np.add's call (inplace_elementwise's fast path)
 
 
 @binding()
@@ -84,9 +97,10 @@ def add(self, other, *, alpha=1) -> Tensor:
 @binding()
 @tensor_method
 def add_(self, other, *, alpha=1) -> Tensor:
-    _check_args("add_", other, alpha)
-    check_real_scalar(self, other)
-    _check_alpha(alpha, self, other)
+    if not _plain_args(self, other, alpha):
+        _check_args("add_", other, alpha)
+        check_real_scalar(self, other)
+        _check_alpha(alpha, self, other)
     kernel = add_kernel if alpha == 1 else axpy_kernel(alpha, "add_")
     return inplace_elementwise("add", False, kernel, self, other, alpha=alpha)
 
@@ -99,6 +113,7 @@ def _add_bw(ctx, g):
 
 # --------------------------------------------------------------------------- sub / rsub
 sub_kernel = _half_add.add_sub_kernel(np.subtract)
+sub_kernel.ufunc = np.subtract
 
 
 @binding()
@@ -153,6 +168,7 @@ def _rsub_bw(ctx, g):
 # bfloat16 * bfloat16 in float32 lanes (_half_add.py); float16 * 1.0004 reads the scalar in
 # float32 (reduced.py)
 mul_kernel = _half_add.add_sub_kernel(np.multiply, opmath_scalar=True)
+mul_kernel.ufunc = np.multiply
 
 
 @binding()
@@ -165,8 +181,9 @@ def mul(self, other) -> Tensor:
 @binding()
 @tensor_method
 def mul_(self, other) -> Tensor:
-    check_tensor_or_number("mul_", "other", other)
-    check_real_scalar(self, other)
+    if not _plain_args(self, other):
+        check_tensor_or_number("mul_", "other", other)
+        check_real_scalar(self, other)
     return inplace_elementwise("mul", False, mul_kernel, self, other)
 
 
@@ -207,8 +224,9 @@ def div_(self, other, *, rounding_mode=NOT_GIVEN) -> Tensor:
         mode = check_call("div_", other, rounding_mode)
         check_real_scalar(self, other)
         return div_mode_(self, other, mode, div_kernel)
-    check_tensor_or_number("div_", "other", other)
-    check_real_scalar(self, other)
+    if not _plain_args(self, other):
+        check_tensor_or_number("div_", "other", other)
+        check_real_scalar(self, other)
     return inplace_elementwise("div", True, div_kernel, self, other)
 
 
@@ -310,13 +328,6 @@ def _pow_tensor_bw(ctx, g):
     return (ga, gb)
 
 
-def _rpow_kernel(e, b, out, dtype):
-    if np.dtype(dtype).kind in "iu":
-        int_power(b, e, out, dtype)
-    else:
-        np.power(b, e, out=out, dtype=dtype, casting="unsafe")
-
-
 def rpow(self, base) -> Tensor:
     """base ** self for a Python number base (PowBackward2: saves the base as self, the
     tensor as exponent, and the result). An integer base and tensor stay integer."""
@@ -328,9 +339,6 @@ def rpow(self, base) -> Tensor:
                                   np.asarray(b, dtype=dtype), e, out=out, dtype=dtype),
                               self, base, result_dtype=rd)
     return record("pow_scalar", out, {"exponent": self}, self=base)
-    """base ** self for a Python scalar base (PowBackward2); 2 ** int_tensor stays an
-    integer tensor, as in PyTorch."""
-    return new_elementwise("pow_scalar", False, _rpow_kernel, self, base, base=base)
 
 
 @derivative("pow_scalar", "PowBackward2", inputs=("exponent",),

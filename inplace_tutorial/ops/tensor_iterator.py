@@ -120,6 +120,7 @@ def ufunc_kernel(f):
     def kernel(*xs, out, dtype):
         f(*xs, out=out, dtype=dtype, casting="unsafe")
     kernel.chunkable = True  # it reads only its arguments (reduced.py may split them)
+    kernel.ufunc = f  # all it does: inplace_elementwise's fast path makes this call itself
     return kernel
 
 
@@ -186,17 +187,35 @@ def _plain_same(self: Tensor, o) -> bool:
 def inplace_elementwise(name: str, float_out: bool, kernel, self: Tensor, *others,
                         result_dtype=None, **attrs) -> Tensor:
     """In place: the kernel writes into self's own cells, through record_inplace's checks."""
-    # Fast path for the common teaching case `x.add_(5)`: a float tensor with no autograd
-    # history and a Python scalar can neither fail a check nor record a node.
+    # Fast path for the common case, `x.add_(5)` or an optimizer's `buf.mul_(0.9).add_(g)`:
+    # a float tensor that is no view, no inference tensor and has no broadcast (zero) stride,
+    # outside any graph, and a Python scalar or a same-shape, same-dtype tensor of another
+    # storage that no graph cares about. No check can fail (no overlap, no broadcast, no cast
+    # refused) and record_inplace would record nothing: what is left is the write and its
+    # version bump.
     if (result_dtype is None and self._base is None
             and (not self._requires_grad or not STATE.grad)
             and self.dtype.category == 2
             and not self._inference and 0 not in self._stride
+            and len(others) < 2
             and (not others or type(others[0]) in _SCALARS or _plain_same(self, others[0]))):
         a = self._array()
-        cd = dtypes.compute_np(self.dtype)
-        self._vc.write(lambda: call_kernel(kernel, [a, *[arr(o, cd) for o in others]], a, cd),
-                       name + "_")
+        cd = a.dtype
+        if cd.itemsize == 2 or hasattr(kernel, "nan_op"):  # float16/bfloat16, or NaN bits
+            cd = dtypes.compute_np(self.dtype)
+            xs = [a, *[arr(o, cd) for o in others]]
+            self._vc.write(call_kernel, name + "_", kernel, xs, a, cd)
+            return self
+        # float32/float64, computed in their own type: call_kernel would only call the
+        # kernel, and a bare ufunc kernel would only make this one NumPy call
+        xs = [a]
+        for o in others:  # (at most one: arr's two cases, written out)
+            xs.append(o._array() if type(o) is Tensor else dtypes.kernel_scalar(o, cd))
+        ufunc = getattr(kernel, "ufunc", None)
+        if ufunc is None:
+            self._vc.write(kernel, name + "_", *xs, out=a, dtype=cd)
+        else:
+            self._vc.write(ufunc, name + "_", *xs, out=a, dtype=cd, casting="unsafe")
         return self
     check_operands(name + "_", others)
     dtype_rules.check(name, self.dtype)

@@ -8,6 +8,7 @@ the element-wise ops through it.
 """
 from __future__ import annotations
 
+import math
 import sys
 
 import numpy as np
@@ -83,10 +84,12 @@ class Scratch:
     and giving back are statements without calls, whatever fails inside ``__enter__`` gives it
     back, and an owner whose function stopped running is recognised (``_abandoned``)."""
 
+    __slots__ = ("_dtype", "capacity", "_n", "_op", "_zeros", "_frame", "_buf", "_storage")
+
     def __init__(self, np_dtype, op: str, needed: int = CHUNK, zeros: bool = False):
         """``zeros=True``: the caller only reads, and needs zeros (cheap when still clean)."""
         self._dtype = np.dtype(np_dtype)
-        self.capacity = chunk_len(self._dtype)
+        self.capacity = WORKSPACE_BYTES // self._dtype.itemsize  # chunk_len's count
         self._n = min(self.capacity, max(needed, 1))  # never larger than the work itself
         self._op, self._zeros = op, zeros
 
@@ -122,10 +125,7 @@ class Scratch:
         self._frame = None
 
     def view(self, shape: tuple) -> np.ndarray:
-        n = 1
-        for s in shape:
-            n *= s
-        return self._buf[:n].reshape(shape)
+        return self._buf[:math.prod(shape)].reshape(shape)
 
 
 def axpy_(out: np.ndarray, x, alpha, op: str, loop_dtype) -> None:

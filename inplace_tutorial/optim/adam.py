@@ -52,9 +52,11 @@ class Adam(Optimizer):
             lr, eps, wd, amsgrad = group["lr"], group["eps"], group["weight_decay"], \
                 group["amsgrad"]
             for p in group["params"]:
-                if p.grad is None:
+                grad = p.grad
+                if grad is None:
                     continue
-                grad = p.grad.neg() if group["maximize"] else p.grad
+                if group["maximize"]:
+                    grad = grad.neg()
                 state = self._init_state(p, amsgrad)
                 step_t, exp_avg, exp_avg_sq = state["step"], state["exp_avg"], \
                     state["exp_avg_sq"]

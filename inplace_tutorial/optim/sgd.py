@@ -33,9 +33,11 @@ class SGD(Optimizer):
             lr, momentum, dampening = group["lr"], group["momentum"], group["dampening"]
             wd, nesterov = group["weight_decay"], group["nesterov"]
             for p in group["params"]:
-                if p.grad is None:
+                grad = p.grad
+                if grad is None:
                     continue
-                grad = p.grad.neg() if group["maximize"] else p.grad
+                if group["maximize"]:
+                    grad = grad.neg()
                 if wd != 0:
                     grad = grad.add(p, alpha=wd)
                 if momentum != 0:
