@@ -11,8 +11,9 @@ from __future__ import annotations
 import functools
 import json
 import re
-import warnings
 from pathlib import Path
+
+from .warn_once import warn_once
 
 DATA = Path(__file__).parent / "data" / "torch_signatures.json"
 FUNCTIONS = Path(__file__).parent / "data" / "torch_function_signatures.json"
@@ -49,22 +50,16 @@ def printed(signature: str) -> str:
     return ", ".join(out)
 
 
-_DEPRECATION_WARNED: list[bool] = []
-
-
 def warn_deprecated(name: str, used: str, forms: list[str]) -> None:
     """A call bound to a deprecated (hidden) signature: PythonArgParser::raw_parse's
     TORCH_WARN_ONCE. One flag for the whole parser, so the first deprecated call of the
     process warns, whatever its op (``x.add_(2, y)`` then ``torch.addmm(0.5, m, a, b)``: one
     warning), and none after it."""
-    if _DEPRECATION_WARNED:
-        return
-    _DEPRECATION_WARNED.append(True)
     msg = f"This overload of {name} is deprecated:\n\t{name}({used})"
     if forms:
         msg += "\nConsider using one of the following signatures instead:" + "".join(
             f"\n\t{name}({form})" for form in forms)
-    warnings.warn(msg, UserWarning, stacklevel=4)
+    warn_once(msg, flag="a deprecated signature")
 
 
 class Param:

@@ -13,14 +13,13 @@ marks the elements found in test_elements (NaN is never found), bool.
 """
 from __future__ import annotations
 
-import warnings
-
 import numpy as np
 
 from .. import dtypes, function_parser
 from ..creation import zeros
 from ..tensor import Tensor
 from ..tensor_new import tensor
+from ..warn_once import warn_once
 from .out_variants import resize_output
 from .workspace import chunks
 
@@ -81,20 +80,16 @@ def _pre_check(boundaries: Tensor, values: Tensor, out: Tensor | None, out_int32
     return right
 
 
-# TORCH_WARN_ONCE in searchsorted_maybe_trim_input_tensors: one flag per operand for the whole
-# process, shared by searchsorted and bucketize (which calls it)
-_WARNED: set[str] = set()
-
-
 def _warn_non_contiguous(values: Tensor, boundaries: Tensor, sorter: Tensor | None) -> None:
+    """TORCH_WARN_ONCE in searchsorted_maybe_trim_input_tensors: one flag per operand for the
+    whole process, shared by searchsorted and bucketize (which calls it)."""
     for what, t in (("input value", values), ("boundary", boundaries), ("sorter", sorter)):
-        if t is not None and not t.is_contiguous() and what not in _WARNED:
-            _WARNED.add(what)
-            warnings.warn(
+        if t is not None and not t.is_contiguous():
+            warn_once(
                 f"torch.searchsorted(): {what} tensor is non-contiguous, this will lower the "
                 "performance due to extra data copy when converting non-contiguous tensor to "
                 f"contiguous, please use contiguous {what} tensor if possible. This message "
-                "will only appear once per program.", UserWarning, stacklevel=4)
+                "will only appear once per program.")
 
 
 def _search(boundaries: Tensor, values: Tensor, out_int32: bool, right: bool,

@@ -1,7 +1,9 @@
 """The once-a-process warnings (TORCH_WARN_ONCE, inplace_tutorial/warn_once.py) against torch
 2.13: which line each one names. PyTorch's C++ names the Python line that called into it; the
 core names the first line outside its package, however many of its own calls lie between (a
-method's binding, the function parser, record_inplace's checks). Every warning is given once,
+method's binding, the function parser, record_inplace's checks). The deprecated signatures
+share one flag (``t.add(x, 2, x)`` after ``x.add_(2, ...)`` is silent); searchsorted has one
+per operand. Every warning is given once,
 so the calls run in a fresh process per library. Which calls warn, and how often, is checked
 per op (test_adjoint_parity, test_index_reduce_parity, test_cross_diff_take_parity ...).
 """
@@ -26,6 +28,7 @@ x = t.ones(2, 3)
 z = t.tensor(np.float32(2.5))
 v = t.tensor(np.ones(3, dtype=np.float32))
 u8 = t.tensor(np.array([1, 0, 1], dtype=np.uint8))
+b = t.tensor(np.array([[1.0, 2.0], [3.0, 4.0]], dtype=np.float32)).t()
 with warnings.catch_warnings(record=True) as caught:
     warnings.simplefilter("always")
     v.where(u8, v)
@@ -42,6 +45,10 @@ with warnings.catch_warnings(record=True) as caught:
     t.adjoint(z)
     z.adjoint()
     v.T
+    x.add_(2, t.ones(2, 3))
+    t.add(x, 2, x)
+    t.searchsorted(b, b)
+    t.bucketize(b[0], b[0])
 print(json.dumps([[str(w.message).split(" (Triggered internally")[0], w.filename, w.lineno]
                   for w in caught]))
 """
@@ -56,7 +63,7 @@ def _warnings(which: str) -> list:
 def test_each_warning_names_the_calling_line(torch_mod):
     expected = _warnings("torch")
     got = _warnings("core")
-    assert len(expected) == 11
+    assert len(expected) == 14
     assert [m for m, _, _ in got] == [m for m, _, _ in expected]
     for (message, file, line), (_, want_file, want_line) in zip(got, expected):
         assert file == "<string>", message
