@@ -188,16 +188,18 @@ def _needed(roots, targets: set) -> set:
 def _dependencies(roots, needed: set | None) -> dict[Node, int]:
     """For every node below the roots: how many edges will bring it a gradient."""
     deps: dict[Node, int] = {}
-    seen = {e[0][0] for e in roots if e[0][0] is not None
-            and (needed is None or e[0][0] in needed)}
-    stack = list(seen)
-    while stack:  # each node is expanded once: pushed when first seen
+    starts = {e[0][0] for e in roots if e[0][0] is not None
+              and (needed is None or e[0][0] in needed)}
+    stack = list(starts)
+    while stack:  # each node is expanded once: a root at the start, any other when first met
         for nxt, _ in stack.pop().next_functions:
             if nxt is not None and (needed is None or nxt in needed):
-                deps[nxt] = deps.get(nxt, 0) + 1
-                if nxt not in seen:
-                    seen.add(nxt)
-                    stack.append(nxt)
+                if nxt in deps:
+                    deps[nxt] += 1
+                else:
+                    deps[nxt] = 1
+                    if nxt not in starts:
+                        stack.append(nxt)
     return deps
 
 
@@ -240,17 +242,18 @@ def _run(roots, retain_graph: bool, targets: set | None = None, capture=None) ->
     while ready:
         node = heapq.heappop(ready)[2]
         grads = buffers.pop(node)
+        sink = isinstance(node, AccumulateGrad)  # a leaf's: its hooks live on the leaf
         # (the hook and retain_grad tables are empty on most nodes: one look, not a call)
-        if node._pre_hooks or node._retained or isinstance(node, AccumulateGrad):
+        if sink or node._pre_hooks or node._retained:
             _run_tensor_hooks(node, grads)
         if capture is not None and node in capture[0]:
             for nr, i in capture[0][node]:
                 if nr < len(grads) and grads[nr] is not None:
                     grads[nr]._shared_grad = True
                     capture[1][i] = grads[nr]
-            if isinstance(node, AccumulateGrad):
+            if sink:
                 continue
-        if needed is not None and not isinstance(node, AccumulateGrad) and not any(
+        if needed is not None and not sink and not any(
                 n in needed for n, _ in node.next_functions):
             continue  # a non-leaf input's own node: its gradient was captured above
         outs = node.apply(grads)
@@ -258,7 +261,7 @@ def _run(roots, retain_graph: bool, targets: set | None = None, capture=None) ->
             _check_nan(node, outs)
         if not retain_graph:
             node.release()
-        if isinstance(node, AccumulateGrad):
+        if sink:
             run_post_accumulate_hooks(node.variable)
         del grads
         for (nxt, nr), g in zip(node.next_functions, outs):

@@ -135,13 +135,17 @@ def _fit(g, meta, node=None, i: int = 0):
     if g._shape == shape and g.dtype is dtype:
         return g
     gshape = g._shape
-    if gshape != shape:
+    lead = len(gshape) - len(shape)
+    if lead > 0 and gshape[lead:] == shape:
+        # broadcast over leading dims only (a bias): what the general case below concludes
+        # (valid, summed over dims 0 .. lead-1 into a fresh buffer), without working it out
+        g = _sum_to(g, shape, (1,) * lead + shape, tuple(range(lead)))
+    elif gshape != shape:
         if node is not None and math.prod(gshape) != math.prod(shape) and not _expandable(
                 shape, gshape):
             raise RuntimeError(f"Function {node.name()} returned an invalid gradient at index "
                                f"{i} - got {list(gshape)} but expected shape compatible with "
                                f"{list(shape)}")
-        lead = len(gshape) - len(shape)
         dims = tuple(range(lead)) + tuple(
             lead + i for i, s in enumerate(shape) if s == 1 and gshape[lead + i] != 1)
         summed = _summed_shape(gshape, dims)

@@ -53,31 +53,24 @@ def _wants(formula: Formula, key: str, inputs: dict) -> bool:
     return getattr(v, "_requires_grad", False)
 
 
-def _differentiable(f: Formula, inputs: dict) -> list:
-    """The formula's inputs in its order; a TensorList input (cat's ``tensors``) counts once
-    per tensor, as PyTorch gives such a node one edge per tensor."""
-    out = []
-    for n in f.inputs:
-        v = inputs.get(n)
-        if isinstance(v, list):
-            out.extend(v)
-        else:
-            out.append(v)
-    return out
-
-
 def record(op: str, out, inputs: dict, **attrs):
     """Attach a node to ``out`` (a tensor or tuple of differentiable outputs) if needed."""
     if not STATE.grad or not (any_requires_grad(inputs.values()) or any(
             isinstance(v, list) and any_requires_grad(v) for v in inputs.values())):
         return out
     f = DERIVATIVES[op]
-    values = _differentiable(f, inputs)
     outs = out if isinstance(out, tuple) else (out,)
+    # The formula's inputs in its order: where each one's gradient goes (its edge), and the
+    # shape and dtype that gradient must have (_meta).
     edges, metas = [], []
-    for v in values:  # where each input's gradient goes, and the shape and dtype it must have
-        edges.append(edge(v))
-        metas.append((v._shape, v.dtype) if isinstance(v, Tensor) else None)  # as _meta
+    for name in f.inputs:
+        v = inputs.get(name)
+        if isinstance(v, list):  # a TensorList (cat's tensors): one edge per tensor, as in
+            edges += [edge(t) for t in v]  # PyTorch
+            metas += [_meta(t) for t in v]
+        else:
+            edges.append(edge(v))
+            metas.append((v._shape, v.dtype) if isinstance(v, Tensor) else None)
     node = f.node_cls(tuple(edges), len(outs))
     node._input_meta = metas
     node._attrs = attrs  # this call's own keywords: a dict made for it, the node keeps it
