@@ -7,8 +7,6 @@ whether its in-place form is safe under autograd: relu, sigmoid, exp, tanh ... s
 """
 from __future__ import annotations
 
-import math
-
 import numpy as np
 from numpy._core import umath as _umath
 
@@ -150,24 +148,30 @@ def _abs_bw(ctx, g):
 _clip = _umath.clip  # the ufunc itself: np.clip is Python around it (ndarray.clip, _methods)
 
 
-def _clip_is_clamp(np_dtype) -> bool:
-    """Does NumPy's clip keep x on a tie and a NaN x as it is? (NumPy 2.4's loop for number
-    bounds does; its loop for arrays of bounds returns the bound on a tie.) Asked once per
-    dtype at import, as nan_sign.py asks np.maximum; if not, relu takes clamp_bound."""
+def _relu_bounds(np_dtype) -> tuple | None:
+    """relu's bounds (0, inf) as read-only 0-dim arrays of ``np_dtype`` (a Python float would
+    be converted on every call: a third of a small relu's time), if NumPy's clip keeps x on
+    a tie and a NaN x as it is (NumPy 2.4's loop for number bounds does; its loop for arrays
+    of bounds returns the bound on a tie). Asked once per dtype at import, as nan_sign.py
+    asks np.maximum; None: relu takes clamp_bound."""
+    bounds = (np.zeros((), np_dtype), np.full((), np.inf, np_dtype))
+    for b in bounds:
+        b.flags.writeable = False
     x = np.array([-0.0, 0.0, -1.0, 2.0, np.nan, -np.nan, np.inf, -np.inf], dtype=np_dtype)
     want = x.copy()
     want[2] = want[7] = 0.0
     u = np.dtype(f"u{x.itemsize}")
-    return bool((_clip(x, 0.0, math.inf).view(u) == want.view(u)).all())
+    return bounds if (_clip(x, *bounds).view(u) == want.view(u)).all() else None
 
 
-_CLIP_IS_CLAMP = {np.dtype(d): _clip_is_clamp(d) for d in (np.float32, np.float64)}
+_RELU_BOUNDS = {np.dtype(d): _relu_bounds(d) for d in (np.float32, np.float64)}
 
 
 @pure_kernel
 def relu_kernel(x, out, dtype):
-    if x.dtype == out.dtype and _CLIP_IS_CLAMP.get(out.dtype, False):
-        _clip(x, 0.0, math.inf, out=out)
+    bounds = _RELU_BOUNDS.get(out.dtype)
+    if bounds is not None and x.dtype == out.dtype:
+        _clip(x, bounds[0], bounds[1], out=out)
     elif is_float16_pair(x, out):
         clamp16(x, 0, None, out)  # the 16-bit bits of x < 0 ? 0 : x (nan_sign.py)
     else:
