@@ -130,6 +130,12 @@ class Tensor:
             isz = buf.itemsize
             if 0 in shape:  # nothing is addressed: NumPy must not bounds-check the geometry
                 a = np.ndarray(shape, buf.dtype, buf, 0, (0,) * len(shape))
+            elif len(shape) == 2 and self._stride == (1, shape[0]):
+                # a transposed contiguous matrix (weight.t(), a gradient's .t()): its block of
+                # the buffer as the (cols, rows) matrix it is, transposed; the same cells at a
+                # third of the strided view's cost below
+                off = self._offset
+                a = buf[off:off + shape[0] * shape[1]].reshape(shape[1], shape[0]).T
             else:  # a size-1 dim's stride addresses nothing either (PyTorch allows any value)
                 a = np.ndarray(shape, buf.dtype, buf, self._offset * isz,
                                tuple(0 if n == 1 else st * isz

@@ -287,7 +287,7 @@ def _span(a: np.ndarray) -> np.ndarray:
 # in place before backward raises. The formula itself only needs where the targets point.
 def _nll_loss_bw(ctx, g):
     self = ctx.saved("self")
-    if self.dim() == 4 and not self.is_contiguous() and non_overlapping_and_dense(
+    if len(self._shape) == 4 and not self.is_contiguous() and non_overlapping_and_dense(
             self._shape, self._stride):  # nll_loss2d's grad_input is empty_like(self)
         raise RuntimeError("grad_input must be contiguous")
     gx = Tensor._empty(self._shape, g.dtype, "nll_loss backward")
@@ -313,7 +313,7 @@ def _nll_loss_bw(ctx, g):
             with Scratch(np.int64, "nll_loss backward", t.size) as scratch:
                 cells = scratch.view((t.size,))
                 _row_cells(cells, t, c)
-                np.put(a.reshape(-1), cells, value)
+                a.reshape(-1).put(cells, value)  # (np.put's own call, without its wrapper)
             return (gx,)
     counts, cells, k = _target_cells(target, ignore_index, c, gx, "nll_loss backward")
     if value is not None:

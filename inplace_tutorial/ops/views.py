@@ -45,7 +45,7 @@ def _make_view(self: Tensor, shape, stride, offset) -> Tensor:
     v._base = self._base if self._base is not None else self
     v._requires_grad = self._requires_grad
     v._attr_version = self._vc.value
-    if not STATE["grad"]:
+    if not STATE.grad:
         v._creation = "no_grad"
     elif self._creation is not None:
         v._creation = self._creation  # a view of a restricted view inherits its restriction
@@ -264,7 +264,7 @@ def _transpose_bw(ctx, g):
 
 @derivative("t", "TBackward0")
 def _t_bw(ctx, g):
-    return (g.t(),)
+    return (t(g),)
 
 
 # --------------------------------------------------------------------------- expand / (un)squeeze
