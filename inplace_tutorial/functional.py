@@ -16,6 +16,7 @@ from .ops import (  # noqa: F401
     out_functions,
     out_reductions,
     out_variants,
+    shrink,
     tensor_shape,
 )
 from .ops.atleast import atleast_1d, atleast_2d, atleast_3d
@@ -370,7 +371,7 @@ rrelu = function_parser.torch_function("rrelu")(_rrelu)  # (ops/rrelu.py)
 threshold = activation_out.threshold  # (with its out=)
 __all__ += ["celu", "rrelu", "selu", "threshold"]
 # activations with a Tensor method (ops/shrink.py, ops/prelu.py): torch.hardshrink(x, 0.5) ...
-hardshrink = _method("hardshrink")
+hardshrink = function_parser.torch_function("hardshrink")(shrink.hardshrink_function)
 prelu = _method("prelu")
 __all__ += ["hardshrink", "prelu"]
 

@@ -119,7 +119,8 @@ NOT_POINTWISE |= {"bucketization", "bincount"}  # index answers; their out= in b
 NOT_POINTWISE |= {"meshgrid", "vander"}  # grids of views; vander made of fill_/copy_/cumprod
 NOT_POINTWISE |= {"activation", "rrelu"}  # celu/selu/rrelu: no out= in torch
 NOT_POINTWISE |= {"activation_out"}  # torch.threshold's out= (its own, no overlap check)
-NOT_POINTWISE |= {"self_gated", "shrink", "softplus", "glu", "prelu"}  # F.* has no out=
+# the activations helper's: F.* take no out=; torch.hardshrink/_nn.softplus ... have theirs
+NOT_POINTWISE |= {"self_gated", "shrink", "softplus", "glu", "prelu", "activations_out"}
 NOT_POINTWISE |= {"sorting_utils"}  # kthvalue's quickselect replayed on many lines: no op
 NOT_POINTWISE |= {"adjoint"}  # x.T, x.mT, x.H, x.mH, x.adjoint(): views, no out=
 

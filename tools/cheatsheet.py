@@ -31,6 +31,7 @@ COMMON = [
     ("add", "x + y, x.add(y)"), ("mul", "x * y"), ("div", "x / y"), ("pow", "x ** 2"),
     ("pow_scalar", "2 ** x"), ("exp", "x.exp()"), ("log", "x.log()"), ("sqrt", "x.sqrt()"),
     ("sigmoid", "x.sigmoid()"), ("tanh", "x.tanh()"), ("relu", "x.relu(), F.relu(x)"),
+    ("silu", "F.silu(x), nn.SiLU() (inplace=True: saves a copy of x)"),
     ("clamp", "x.clamp(a, b)"), ("sum", "x.sum()"), ("mean", "x.mean()"),
     ("mm", "x @ w (2-D)"), ("addmm", "nn.Linear: addmm(b, x, w.t())"), ("bmm", "x.bmm(y)"),
     ("softmax", "x.softmax(dim)"), ("log_softmax", "x.log_softmax(dim)"),

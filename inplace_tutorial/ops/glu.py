@@ -47,7 +47,10 @@ def _glu_body(a, b, out, dtype, tmp):
 
 def glu(input: Tensor, dim=-1) -> Tensor:  # noqa: A002
     check_tensor("glu", "input", input)
+    if isinstance(dim, Tensor) and dim.dim() == 0 and not dim.dtype.is_floating_point:
+        dim = dim.item()  # an int64_t argument takes a 0-dim integer tensor (__index__)
     check_type("glu", "dim", dim, int, position=2)
+    dim = int(dim)
     if input.dim() == 0:
         raise RuntimeError("glu does not support 0-dimensional tensors")
     d = wrap_dim(dim, input.dim())

@@ -18,6 +18,7 @@ from ..arg_parser import argument_error, binding
 from ..autograd.derivatives import derivative
 from ..tensor import Tensor, tensor_method
 from ._chunked import with_temporaries
+from .activations_out import into_out
 from .arg_checks import check_tensor
 from .self_gated import gradient, refuse_integers
 from .tensor_iterator import new_elementwise
@@ -34,12 +35,13 @@ _MAX = {"Float": (3.4028234663852886e38, "3.40282e+38"),
 def number(value, op: str = "", arg: str = "", position: int | None = None):
     """A Scalar argument (lambd, beta ...) as a Python number (a 0-dim tensor is one);
     anything else is refused in the words of torch's parser (a torch_function binding
-    rewords a refusal itself, so ``op`` may stay empty there)."""
-    if isinstance(value, Tensor) and value.dim() == 0:
+    rewords a refusal itself, so ``op`` may stay empty there). A NumPy number becomes
+    Python's, as torch's parser reads it (``grad_fn._saved_lambd`` is then a float)."""
+    if isinstance(value, Tensor) and value.dim() == 0 and not value.requires_grad:
         value = value.item()
-    if not isinstance(value, numbers.Real):
+    if not isinstance(value, numbers.Real) or isinstance(value, Tensor):
         raise argument_error(op, arg, position, "Number", value)
-    return value
+    return value.item() if isinstance(value, np.generic) else value
 
 
 def _band(x, lambd, inside, other) -> None:
@@ -67,6 +69,15 @@ def hardshrink(self, lambd=0.5) -> Tensor:
     return new_elementwise("hardshrink", False, _hardshrink_kernel(lambd), self, lambd=lambd)
 
 
+def hardshrink_function(input: Tensor, lambd=0.5, *, out=None) -> Tensor:  # noqa: A002
+    """torch.hardshrink (and F.hardshrink): the method, or its out= form."""
+    check_tensor("hardshrink", "input", input)
+    if out is not None:
+        lambd = number(lambd)
+        return into_out("hardshrink", input, out, lambda: hardshrink(input, lambd))
+    return hardshrink(input, lambd)
+
+
 def _softshrink_kernel(lambd):
     @with_temporaries("softshrink", np.bool_, np.bool_)
     def kernel(x, out, dtype, tmp):
@@ -82,7 +93,7 @@ def _softshrink_kernel(lambd):
     return kernel
 
 
-def softshrink(input: Tensor, lambd=0.5) -> Tensor:  # noqa: A002  (torch's name)
+def softshrink(input: Tensor, lambd=0.5, *, out=None) -> Tensor:  # noqa: A002
     """torch._C._nn.softshrink (F.softshrink): lambd must lie in [0, the type's largest]."""
     check_tensor("softshrink", "input", input)
     lambd = number(lambd)
@@ -90,6 +101,8 @@ def softshrink(input: Tensor, lambd=0.5) -> Tensor:  # noqa: A002  (torch's name
     if largest is not None and not 0 <= lambd <= largest[0]:
         raise RuntimeError(f"lambda must be in range [0, {largest[1]}] for input dtype "
                            f"{input.dtype.short}, but found {lambd:g}")
+    if out is not None:
+        return into_out("softshrink", input, out, lambda: softshrink(input, lambd))
     return new_elementwise("softshrink", False, _softshrink_kernel(lambd), input, lambd=lambd)
 
 

@@ -16,6 +16,7 @@ from ..autograd.record import record
 from ..tensor import Tensor
 from . import dtype_rules
 from ._chunked import run_chunked, with_temporaries
+from .activations_out import into_out
 from .arg_checks import check_tensor
 from .self_gated import gradient, refuse_integers
 from .shrink import number
@@ -43,9 +44,11 @@ def _softplus_kernel(beta, threshold):
     return kernel
 
 
-def softplus(input: Tensor, beta=1, threshold=20) -> Tensor:  # noqa: A002
+def softplus(input: Tensor, beta=1, threshold=20, *, out=None) -> Tensor:  # noqa: A002
     check_tensor("softplus", "input", input)
     beta, threshold = number(beta), number(threshold)
+    if out is not None:
+        return into_out("softplus", input, out, lambda: softplus(input, beta, threshold))
     return new_elementwise("softplus", False, _softplus_kernel(beta, threshold), input,
                            beta=beta, threshold=threshold)
 
@@ -92,9 +95,12 @@ def _log_sigmoid_body(x, z, out, dtype, tmp):
     np.copyto(out, t, casting="unsafe")
 
 
-def log_sigmoid(input: Tensor) -> Tensor:  # noqa: A002
+def log_sigmoid(input: Tensor, *, out=None) -> Tensor:  # noqa: A002
     """F.logsigmoid: log_sigmoid_forward's output; its buffer goes to the node only."""
     check_tensor("log_sigmoid", "input", input)
+    if out is not None:
+        return into_out("log_sigmoid", input, out, lambda: log_sigmoid(input),
+                        "log_sigmoid_forward")
     dtype_rules.check("log_sigmoid", input.dtype)
     cd = dtypes.compute_np(input.dtype)
     # both contiguous whatever the input's layout (log_sigmoid_forward_cpu's empty_like with

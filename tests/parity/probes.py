@@ -343,7 +343,8 @@ PROBES: dict[str, list[str]] = {
     "F.silu, F.mish, F.hardswish, F.hardsigmoid and layers (activations)": [
         *probes_activations.SELF_GATED, *probes_activations.SELF_GATED_MODULES],
     "F.softplus, logsigmoid, the shrinks, glu, prelu and layers (activations)": [
-        *probes_activations.OTHERS, *probes_activations.OTHER_MODULES],
+        *probes_activations.OTHERS, *probes_activations.OTHER_MODULES,
+        *probes_activations.OUT],
     "x.device, torch.device (misc)": [*probes_misc.TENSOR_DEVICE, *probes_misc.CONSTRUCTOR],
     "device= arguments, to(), cpu(), cuda() (misc)": [*probes_misc.ARGUMENTS,
                                                        *probes_misc.TO_CPU_CUDA],

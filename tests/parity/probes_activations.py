@@ -7,10 +7,11 @@ _GATED = ("silu", "mish", "hardswish", "hardsigmoid")
 
 
 def _own(n: str, fixture: str) -> str:
-    """The tensor an in-place probe writes: silu's and mish's last bits come from torch's
-    vectorised exp (SLEEF), not NumPy's, and a fixture's values after a probe are compared
-    bit for bit, so those two write a copy (a result is compared to a tolerance)."""
-    return f"({fixture} * 1)" if n in ("silu", "mish") else fixture
+    """The tensor an in-place probe writes: the last bits of silu, mish, softplus and
+    log_sigmoid come from torch's vectorised exp/log1p (SLEEF), not NumPy's, and a fixture's
+    values after a probe are compared bit for bit, so those write a copy (a result is
+    compared to a tolerance)."""
+    return f"({fixture} * 1)" if n in ("silu", "mish", "softplus", "log_sigmoid") else fixture
 
 
 SELF_GATED = [
@@ -110,4 +111,35 @@ OTHER_MODULES = [
     "nn.PReLU(2)(x)", "nn.PReLU().weight", "nn.PReLU(init=-1.0)(x)",
     "list(nn.PReLU(3).state_dict())", "nn.PReLU(3).num_parameters", "nn.Softplus().beta",
     "nn.Hardshrink().lambd", "nn.GLU().dim", "nn.PReLU(dtype=t.float64)(d)",
+]
+
+# out= of torch.hardshrink and torch._C._nn's softplus, softshrink, log_sigmoid (ops/
+# activations_out.py), and Scalar/int arguments given as tensors or NumPy numbers
+_OUTS = {"hardshrink": "t.hardshrink(x, 1.5, out={})", "softplus": "F.softplus(x, 2, out={})",
+         "softshrink": "F.softshrink(x, out={})", "log_sigmoid": "F.logsigmoid(x, out={})"}
+OUT = [
+    *[c.format(o) for n, c in _OUTS.items() for o in (
+        "t.empty(2, 3)", "t.empty(2, 3, dtype=t.float64)", "t.empty(2, 3, dtype=t.int64)",
+        "t.empty(2, 3).half()", "t.empty(5)", "t.empty(0)", _own(n, "x"), "t.empty(3, 2).t()",
+        "t.empty(2, 3, requires_grad=True)", "t.empty(6).expand(2, 6)[:, :3]", "None", "'a'",
+        "t.empty(5, dtype=t.float64)", f"{_own(n, 'm')}[:2]")],
+    *[c.format("o") + " is o and o._version" for c in (
+        "(lambda o: t.hardshrink(x, out=o))(t.empty(2, 3))", )],
+    "(lambda o: (F.softplus(x, out=o), o._version))(t.empty(2, 3))[1]",
+    "(lambda o: (F.logsigmoid(x, out=o), o._version))(t.empty(2, 3))[1]",
+    "t.hardshrink(w, out=t.empty(2, 3))", "F.softplus(w, out=t.empty(2, 3))",
+    "F.logsigmoid(w, out=t.empty(2, 3))", "F.softshrink(w, out=t.empty(2, 3))",
+    "F.softshrink(x, -1, out=t.empty(2, 3))", "F.softplus(i, out=t.empty(2, 3).long())",
+    "t.hardshrink(x, lambd=2, out=t.empty(2, 3))", "t.hardshrink(x, 'a', out=t.empty(2, 3))",
+    "F.hardshrink(x, out=t.empty(2, 3))", "F.glu(x, out=t.empty(2, 3))", "F.silu(x, out=x)",
+    "t.prelu(x, t.tensor([0.5]), out=x)",
+    "t.hardshrink(x, t.tensor(2.0))", "F.softplus(x, t.tensor([2.0]))",
+    "F.softshrink(x, t.tensor(2.0, requires_grad=True))",
+    "F.softplus(w, beta=t.tensor(2.0)).grad_fn._saved_beta", "F.glu(x, t.tensor(1))",
+    "F.glu(x, np.int64(1))", "F.glu(x, t.tensor(1.0))", "F.glu(x, True)",
+    "F.hardshrink(w, np.float32(0.5)).grad_fn._saved_lambd",
+    "F.softplus(w, True).grad_fn._saved_beta", "F.softplus(w, np.float64(2.0)).grad_fn._saved_beta",
+    "F.prelu(w, w[0, :1]).sum().backward()", "F.prelu(x.half(), t.tensor([0.5]).half())",
+    "F.glu(x.half().t())", "t.hardshrink(input=x)", "t.prelu(input=x, weight=t.tensor([0.5]))",
+    "x.prelu(weight=t.tensor([0.5]))", "t.prelu(b, b[0])",
 ]
