@@ -20,11 +20,11 @@ class LayerNorm(Module):
         if isinstance(normalized_shape, int):
             normalized_shape = (normalized_shape,)
         self.normalized_shape = tuple(normalized_shape)
-        self.eps, self.elementwise_affine, self._has_bias = eps, elementwise_affine, bias
+        self.eps, self.elementwise_affine = eps, elementwise_affine
         if elementwise_affine:
-            self.weight = Parameter(empty(self.normalized_shape, dtype=dtype))
+            self.weight = Parameter(empty(self.normalized_shape, device=device, dtype=dtype))
             if bias:
-                self.bias = Parameter(empty(self.normalized_shape, dtype=dtype))
+                self.bias = Parameter(empty(self.normalized_shape, device=device, dtype=dtype))
             else:
                 self.register_parameter("bias", None)
         else:
@@ -43,5 +43,4 @@ class LayerNorm(Module):
 
     def extra_repr(self) -> str:
         return (f"{self.normalized_shape}, eps={self.eps}, "
-                f"elementwise_affine={self.elementwise_affine}"
-                + (f", bias={self._has_bias}" if self.elementwise_affine else ""))
+                f"elementwise_affine={self.elementwise_affine}, bias={self.bias is not None}")

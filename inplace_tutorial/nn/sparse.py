@@ -37,8 +37,8 @@ class Embedding(Module):
         self.max_norm, self.norm_type = max_norm, norm_type
         self.scale_grad_by_freq = scale_grad_by_freq
         if _weight is None:  # one size tuple, as PyTorch's torch.empty((num, dim)): its errors
-            self.weight = Parameter(empty((num_embeddings, embedding_dim), dtype=dtype),
-                                    requires_grad=not _freeze)
+            self.weight = Parameter(empty((num_embeddings, embedding_dim), device=device,
+                                          dtype=dtype), requires_grad=not _freeze)
             self.reset_parameters()
         else:  # from_pretrained's table, held as it is (no copy, no initialisation)
             if list(_weight.shape) != [num_embeddings, embedding_dim]:

@@ -347,7 +347,9 @@ PROBES: dict[str, list[str]] = {
         *probes_activations.OUT],
     "x.device, torch.device (misc)": [*probes_misc.TENSOR_DEVICE, *probes_misc.CONSTRUCTOR],
     "device= arguments, to(), cpu(), cuda() (misc)": [*probes_misc.ARGUMENTS,
-                                                       *probes_misc.TO_CPU_CUDA],
+                                                       *probes_misc.TO_CPU_CUDA,
+                                                       *probes_misc.NN_DEVICE],
+    "nn layers' device=, Module.to (misc)": probes_misc.NN_DEVICE_ELSEWHERE,
     "modes and misc": [
         *probes_args.SEEDS, "t.set_grad_enabled('a')", "callable(t.no_grad(1))",
         "t.manual_seed('a')",
@@ -409,6 +411,8 @@ OWNER = {  # which helper's files hold the fix for a class (HELPERS.md)
     "F.softplus, logsigmoid, the shrinks, glu, prelu and layers (activations)": "activations",
     "x.device, torch.device (misc)": "parity-misc",
     "device= arguments, to(), cpu(), cuda() (misc)": "parity-misc",
+    # (nn/linear.py, nn/module.py; nn/conv.py, nn/batchnorm.py; nn/activation.py)
+    "nn layers' device=, Module.to (misc)": "perf-forward, perf-relu-cnn, activations",
     **{c: "funcsig" for c in ("module-level functions, generic (funcsig)",
                               "numbers as tensors, deprecated forms (funcsig)",
                               "function binding (funcsig)", "factory keywords (funcsig)",

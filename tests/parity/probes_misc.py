@@ -96,3 +96,24 @@ TO_CPU_CUDA = [
     "x.cuda(non_blocking=1)", "x.cuda(memory_format=1)", "x.cuda('cuda', True)",
     "x.cuda('cuda', True, 1)", "x.cuda(a=1)", "x.cuda(t.device('cuda', 1))", "x.cuda(-1)",
 ]
+
+# nn layers make their parameters with torch.empty(..., device=device): its checks and words
+NN_DEVICE = [
+    "nn.LayerNorm(2, device='cuda')", "nn.LayerNorm(2, device=1.0)",
+    "nn.LayerNorm(2, device='foo')", "nn.LayerNorm(2, device='cpu:1').weight.device",
+    "nn.LayerNorm(2, elementwise_affine=False, device='cuda')", "nn.LayerNorm(2, device=0)",
+    "repr(nn.LayerNorm(2, bias=False))", "repr(nn.LayerNorm(2, elementwise_affine=False))",
+    "nn.Embedding(3, 2, device='cuda')", "nn.Embedding(3, 2, device=1.0)",
+    "nn.Embedding(3, 2, device=t.device('cpu')).weight.device",
+    "nn.Embedding(3, 2, _weight=t.ones(3, 2), device='cuda').weight.shape",
+]
+
+# the same in layers whose files other helpers own (probes.OWNER), and Module.to/cpu/cuda,
+# which the core's nn.Module lacks
+NN_DEVICE_ELSEWHERE = [
+    "nn.Linear(2, 2, device='cuda')", "nn.Linear(2, 2, bias=False, device=1.0)",
+    "nn.Linear(2, 2, device='cpu').weight.device", "nn.Conv2d(1, 1, 2, device='cuda')",
+    "nn.PReLU(device='cuda')", "nn.BatchNorm2d(2, device='cuda')",
+    "nn.Linear(2, 2).to('cuda')", "nn.Linear(2, 2).to('cpu').weight.device",
+    "nn.Linear(2, 2).cpu().weight.device", "nn.Linear(2, 2).cuda()",
+]
