@@ -34,11 +34,13 @@ _held: tuple[dict[int, _BufferRef], ...] = tuple({} for _ in range(_SHARDS))
 
 
 def _hold(ref: _BufferRef) -> None:
-    _held[(id(ref) >> 4) % _SHARDS][id(ref)] = ref
+    key = id(ref)
+    _held[(key >> 4) % _SHARDS][key] = ref
 
 
 def _buffer_gone(ref: _BufferRef) -> None:
-    _held[(id(ref) >> 4) % _SHARDS].pop(id(ref), None)
+    key = id(ref)
+    _held[(key >> 4) % _SHARDS].pop(key, None)
     try:
         memory._on_free(ref.nbytes, ref)
     except Exception:  # interpreter shutdown
@@ -61,7 +63,8 @@ class UntypedStorage:
         # nbytes stays 0 until memory counts the allocation: an interrupt before that point
         # makes the buffer's death give back nothing, as nothing was counted.
         ref.nbytes, ref.label, ref.op = 0, f"S{label}", op
-        _held[(id(ref) >> 4) % _SHARDS][id(ref)] = ref  # (_hold, written out: a hot path)
+        key = id(ref)
+        _held[(key >> 4) % _SHARDS][key] = ref  # (_hold, written out: a hot path)
         self._saved: weakref.WeakSet | None = None  # SavedTensors that point here (explain())
         self._generation = 0  # buffers this storage had before the current one (_resize_bytes)
         memory._on_alloc(self._nbytes, self, ref)

@@ -92,6 +92,27 @@ def test_calls_pytorch_half_writes_write_nothing(call):
     assert x.tolist() == [[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]] and x._version == 0
 
 
+def test_the_numpy_window_of_a_transposed_matrix_is_its_own_cells():
+    """weight.t() and the like get their window as a transposed block of the buffer (a fast
+    path): the same cells, shape and byte steps as the strided view, at any storage offset and
+    through a view(dtype), and writes through it land in the storage."""
+    import numpy as np
+
+    big = ipt.arange(40.0)
+    for m in (big[:12].view(3, 4), big[8:20].view(4, 3), ipt.arange(6).view(2, 3)):
+        t = m.t()
+        a = t._array()
+        assert a.shape == (m.shape[1], m.shape[0])
+        assert a.strides == (m.element_size(), m.shape[1] * m.element_size())
+        assert a.__array_interface__["data"][0] == t.data_ptr()
+        assert np.array_equal(a, m._array().T)
+    v = big[:12].view(3, 4).view(ipt.int32).t()
+    assert np.array_equal(v._array(), big[:12].view(3, 4)._array().view(np.int32).T)
+    w = big[20:32].view(3, 4)
+    w.t()._array()[1, 2] = -1.0  # row 2, column 1 of w
+    assert big[20 + 2 * 4 + 1].item() == -1.0
+
+
 def test_a_cached_numpy_window_follows_its_storage_when_an_out_grows_it():
     """An out= too small grows its storage in place; every other tensor on it had its NumPy
     window cached on the old buffer and must read the new one: the storage's generation
