@@ -15,7 +15,6 @@ from __future__ import annotations
 import heapq
 import math
 import warnings
-import weakref
 from collections.abc import Sequence
 
 import numpy as np
@@ -210,11 +209,12 @@ def _run(roots, retain_graph: bool, targets: set | None = None, capture=None) ->
     needed = None if targets is None else _needed(roots, targets)
     deps = _dependencies(roots, needed)
     buffers: dict[Node, list] = {}
-    # id(grad) -> a weak reference to it: a gradient sent along a second edge (AddBackward0
-    # gives one tensor to both inputs) is shared, and no AccumulateGrad may keep it as .grad.
+    # A gradient sent along a second edge (AddBackward0 gives one tensor to both inputs) is
+    # shared, and no AccumulateGrad may keep it as .grad. A sent gradient is marked with this
+    # run's token in its _shared_grad; sent again in this run, the mark becomes True (shared).
     # A view of it is a tensor of its own, as in PyTorch (which counts references to the
-    # tensor, not to its storage). The reference tells a reused id() from the same tensor.
-    sent: dict[int, weakref.ref] = {}
+    # tensor, not to its storage).
+    run = object()
     ready: list = []  # a heap of (-sequence number, id, node): the newest node runs first
 
     def send(node, nr, g):
@@ -224,11 +224,11 @@ def _run(roots, retain_graph: bool, targets: set | None = None, capture=None) ->
             buf = buffers[node] = [None] * (n if nr < n else nr + 1)
         if buf[nr] is None:
             buf[nr] = g
-            seen_before = sent.get(id(g))
-            if seen_before is not None and seen_before() is g:
+            mark = g._shared_grad
+            if mark is run:
                 g._shared_grad = True
-            else:
-                sent[id(g)] = weakref.ref(g)
+            elif mark is not True:
+                g._shared_grad = run
         else:
             buf[nr] = buf[nr] + g
 

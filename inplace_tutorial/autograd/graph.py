@@ -205,7 +205,8 @@ class AccumulateGrad(Node):
         if leaf._grad is None:
             # Keep the incoming gradient only if nothing else holds it and it already has the
             # leaf's layout (PyTorch's grad layout contract); otherwise copy into that layout.
-            if g._shared_grad or g._stride != _layout_of(leaf):
+            # (_shared_grad: True if shared; a backward run's token only marks it as sent)
+            if g._shared_grad is True or g._stride != _layout_of(leaf):
                 g = empty_like(leaf).copy_(g)
             elif g._base is not None:
                 # a view made during backward (Linear's weight gradient comes through
