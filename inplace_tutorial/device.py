@@ -15,7 +15,7 @@ import re
 import numpy as np
 
 from . import dtypes
-from .arg_parser import argument_error, invalid_combination, type_name
+from .arg_parser import invalid_combination, type_name
 from .tensor import Tensor
 
 # c10/core/DeviceType.cpp: the types a device string may start with, in its error's order
@@ -189,7 +189,8 @@ def _construct(args: tuple, kwargs: dict) -> device:
         where = " (position 1)" if args else ""
         raise TypeError(f"device(): argument 'type'{where} must be str, not {_printed(text)}")
     if index is not None and not (_is_long(index) or _int_scalar(index)):
-        raise argument_error("device", "index", 2 if len(args) == 2 else None, "int", index)
+        where = " (position 2)" if len(args) == 2 else ""
+        raise TypeError(f"device(): argument 'index'{where} must be int, not {_printed(index)}")
     d = parse(text)
     if "index" not in values:
         return d

@@ -36,4 +36,11 @@ KNOWN_DIFFERENT: dict[str, set[str]] = {
         'nn.Linear(2, 2).cpu().weight.device',
         'nn.Linear(2, 2).cuda()',
     },
+    'a device in type errors (misc)': {  # perf-forward (invalid_arguments.type_name)
+        't.zeros(2, dtype=x.device)',
+        'x.add(x.device)',
+        'x.view(x.device)',
+        'x.to(x.device, x.device)',
+        'x.new_zeros(2, dtype=x.device)',
+    },
 }

@@ -350,6 +350,7 @@ PROBES: dict[str, list[str]] = {
                                                        *probes_misc.TO_CPU_CUDA,
                                                        *probes_misc.NN_DEVICE],
     "nn layers' device=, Module.to (misc)": probes_misc.NN_DEVICE_ELSEWHERE,
+    "a device in type errors (misc)": probes_misc.DEVICE_IN_TYPE_ERRORS,
     "modes and misc": [
         *probes_args.SEEDS, "t.set_grad_enabled('a')", "callable(t.no_grad(1))",
         "t.manual_seed('a')",
@@ -413,6 +414,7 @@ OWNER = {  # which helper's files hold the fix for a class (HELPERS.md)
     "device= arguments, to(), cpu(), cuda() (misc)": "parity-misc",
     # (nn/linear.py, nn/module.py; nn/conv.py, nn/batchnorm.py; nn/activation.py)
     "nn layers' device=, Module.to (misc)": "perf-forward, perf-relu-cnn, activations",
+    "a device in type errors (misc)": "perf-forward (invalid_arguments.type_name)",
     **{c: "funcsig" for c in ("module-level functions, generic (funcsig)",
                               "numbers as tensors, deprecated forms (funcsig)",
                               "function binding (funcsig)", "factory keywords (funcsig)",

@@ -42,7 +42,8 @@ CONSTRUCTOR = [
     "t.device(x)", "t.device('cpu', t.tensor(1.0))", "t.device('cpu', t.tensor([1]))",
     "t.device(x.device, 2)", "t.device(None, 1)", "t.device(1, 1)", "t.device('cuda:99999999999')",
     "t.device('foo', 1)", "t.device('', 1)", "t.device(type='cuda:0', index=1)",
-    "t.device(type='cpu', index=-1)",
+    "t.device(type='cpu', index=-1)", "t.device('cpu', x.device)", "t.device(x.device, 1)",
+    "t.device('cpu', index=x.device)",
 ]
 
 ARGUMENTS = [
@@ -116,4 +117,11 @@ NN_DEVICE_ELSEWHERE = [
     "nn.PReLU(device='cuda')", "nn.BatchNorm2d(2, device='cuda')",
     "nn.Linear(2, 2).to('cuda')", "nn.Linear(2, 2).to('cpu').weight.device",
     "nn.Linear(2, 2).cpu().weight.device", "nn.Linear(2, 2).cuda()",
+]
+
+# a device named in another parser's refusal: torch prints its type as torch.device
+# (invalid_arguments.type_name prints the core's class path)
+DEVICE_IN_TYPE_ERRORS = [
+    "t.zeros(2, dtype=x.device)", "x.add(x.device)", "x.view(x.device)",
+    "x.to(x.device, x.device)", "x.new_zeros(2, dtype=x.device)",
 ]
