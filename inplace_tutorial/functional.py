@@ -372,6 +372,7 @@ threshold = activation_out.threshold  # (with its out=)
 __all__ += ["celu", "rrelu", "selu", "threshold"]
 # activations with a Tensor method (ops/shrink.py, ops/prelu.py): torch.hardshrink(x, 0.5) ...
 hardshrink = function_parser.torch_function("hardshrink")(shrink.hardshrink_function)
+hardshrink.__name__ = hardshrink.__qualname__ = "hardshrink"  # (torch.hardshrink's name)
 prelu = _method("prelu")
 __all__ += ["hardshrink", "prelu"]
 

@@ -1,4 +1,4 @@
-"""The self-gated activations x * gate(x) of ActivationKernel.cpp: silu (gate: sigmoid),
+"""The self-gated activations x * gate(x) of PyTorch's cpu/Activation.cpp: silu (gate: sigmoid),
 mish (gate: tanh(softplus(x))), hardswish (gate: hardsigmoid), and hardsigmoid itself.
 
 Each has an in-place form (torch._C._nn.silu_ ..., F.silu(x, inplace=True)) that records the

@@ -14,6 +14,7 @@ import numbers
 
 import numpy as np
 
+from .. import dtypes
 from ..arg_parser import argument_error, binding
 from ..autograd.derivatives import derivative
 from ..tensor import Tensor, tensor_method
@@ -44,6 +45,16 @@ def number(value, op: str = "", arg: str = "", position: int | None = None):
     return value.item() if isinstance(value, np.generic) else value
 
 
+def _in_type(lambd, d: dtypes.dtype) -> float:
+    """``lambd.to<scalar_t>()``: the Scalar rounded to the tensor's own type, as hardshrink's
+    kernel and the shared backward compare with it (softshrink's forward keeps a float for
+    16-bit tensors: a float16 x just past lambd is shrunk to a tiny number, and its gradient
+    is 0)."""
+    if d is dtypes.float64:
+        return float(lambd)
+    return float(np.float32(lambd).astype(d.np))  # (through float, as c10::Half(float))
+
+
 def _band(x, lambd, inside, other) -> None:
     """inside = -lambd <= x <= lambd (False for a NaN), ``other`` a scratch mask."""
     np.greater_equal(x, -lambd, out=inside)
@@ -66,7 +77,8 @@ def _hardshrink_kernel(lambd):
 @tensor_method
 def hardshrink(self, lambd=0.5) -> Tensor:
     lambd = number(lambd, "hardshrink", "lambd", 1)
-    return new_elementwise("hardshrink", False, _hardshrink_kernel(lambd), self, lambd=lambd)
+    return new_elementwise("hardshrink", False, _hardshrink_kernel(_in_type(lambd, self.dtype)),
+                           self, lambd=lambd)
 
 
 def hardshrink_function(input: Tensor, lambd=0.5, *, out=None) -> Tensor:  # noqa: A002
@@ -115,9 +127,10 @@ def _shrink_backward(x, g, out, dtype, tmp, lambd) -> None:
 
 
 def _shrink_bw(ctx, g, op: str):
-    lambd = ctx.attr("lambd")
-    return (gradient(op, lambda x, gs, out, dtype, tmp: _shrink_backward(
-        x, gs, out, dtype, tmp, lambd), ctx.saved("self"), g, (np.bool_, np.bool_)),)
+    x = ctx.saved("self")
+    lambd = _in_type(ctx.attr("lambd"), x.dtype)
+    return (gradient(op, lambda xs, gs, out, dtype, tmp: _shrink_backward(
+        xs, gs, out, dtype, tmp, lambd), x, g, (np.bool_, np.bool_)),)
 
 
 @derivative("hardshrink", "HardshrinkBackward0", saves={"self": None})

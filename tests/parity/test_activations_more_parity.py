@@ -258,6 +258,21 @@ def other_activations_at_the_edges(t):
 
 
 @prog
+def shrink_lambd_in_the_tensors_type(t):
+    """hardshrink, and both shrinks' backward, compare with lambd rounded to a 16-bit
+    tensor's type; softshrink's forward subtracts it as a float."""
+    F = t.nn.functional
+    obs = {"names": (F.hardshrink.__name__, t.hardshrink.__name__)}
+    for dtype, v, lambd in (("float16", 0.10003662109375, 0.10002),
+                            ("bfloat16", 0.10009765625, 0.10005), ("float32", 0.1, 0.1)):
+        x = t.tensor([v, -v, 0.5, -0.05], dtype=getattr(t, dtype), requires_grad=True)
+        for f in (F.hardshrink, F.softshrink):
+            r = f(x, lambd)
+            obs[f"{f.__name__}_{dtype}"] = (r, t.autograd.grad(r.sum(), x)[0])
+    return obs
+
+
+@prog
 def prelu_weights_per_channel(t):
     F = t.nn.functional
     obs = {}
