@@ -12,6 +12,7 @@ import warnings
 # ops attach methods to Tensor
 from . import (  # noqa: F401
     backends,
+    cuda,
     linalg,
     memory,
     ops,

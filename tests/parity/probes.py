@@ -345,7 +345,8 @@ PROBES: dict[str, list[str]] = {
     "F.softplus, logsigmoid, the shrinks, glu, prelu and layers (activations)": [
         *probes_activations.OTHERS, *probes_activations.OTHER_MODULES,
         *probes_activations.OUT],
-    "x.device, torch.device (misc)": [*probes_misc.TENSOR_DEVICE, *probes_misc.CONSTRUCTOR],
+    "x.device, torch.device (misc)": [*probes_misc.TENSOR_DEVICE, *probes_misc.CONSTRUCTOR,
+                                      *probes_misc.CUDA_MODULE],
     "device= arguments, to(), cpu(), cuda() (misc)": [*probes_misc.ARGUMENTS,
                                                        *probes_misc.TO_CPU_CUDA,
                                                        *probes_misc.NN_DEVICE],

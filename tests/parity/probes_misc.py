@@ -125,3 +125,11 @@ DEVICE_IN_TYPE_ERRORS = [
     "t.zeros(2, dtype=x.device)", "x.add(x.device)", "x.view(x.device)",
     "x.to(x.device, x.device)", "x.new_zeros(2, dtype=x.device)",
 ]
+
+# torch.cuda's first questions on a CPU-only build
+CUDA_MODULE = [
+    "t.cuda.is_available()", "t.cuda.device_count()", "t.cuda.is_initialized()",
+    "t.cuda.current_device()", "t.cuda.synchronize()", "t.cuda.is_available(1)",
+    "t.cuda.device_count(1)", "t.device('cuda' if t.cuda.is_available() else 'cpu')",
+    "x.to('cuda' if t.cuda.is_available() else 'cpu') is x",
+]
