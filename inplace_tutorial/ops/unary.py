@@ -13,7 +13,7 @@ from numpy._core import umath as _umath
 from .. import dtypes
 from ..autograd.derivatives import derivative
 from ..tensor import Tensor, tensor_method
-from ._chunked import with_temporaries
+from ._chunked import run_chunked, with_temporaries
 from .nan_sign import clamp16, clamp_bound, is_float16_pair, libm_nan
 from .tensor_iterator import inplace_elementwise, new_elementwise, pure_kernel, ufunc_kernel
 from .unary_nan_bits import tag
@@ -193,14 +193,30 @@ def relu_(self) -> Tensor:
 
 @derivative("relu", "ReluBackward0", saves={"result": None})
 def _relu_bw(ctx, g):
-    # threshold_backward in two NumPy passes, no temporary: sign(result) is 1 where the
-    # output was positive and 0 where ReLU clipped it.
+    # threshold_backward(grad, result, 0): ``result <= 0 ? 0 : grad``, so a NaN result passes
+    # its gradient and a clipped cell gets +0.0 whatever the gradient's sign. In float32 and
+    # float64 PyTorch's select keeps the gradient's bits: here they are ANDed with a mask of
+    # all ones or all zeros, built in the output itself (four vectorised passes; the one bool
+    # temporary in the workspace).
     r = ctx.saved("result")
     out = Tensor._empty(r._shape, g.dtype, "threshold_backward")
     o = out._array()
-    np.sign(r._array(), out=o, casting="unsafe")
-    np.multiply(o, g._array(), out=o, casting="unsafe")
+    if o.itemsize == 2:  # float16/bfloat16: sign(result) * grad, as before (NaN results and
+        np.sign(r._array(), out=o, casting="unsafe")  # -0.0 still differ from PyTorch's)
+        np.multiply(o, g._array(), out=o, casting="unsafe")
+        return (out,)
+    bits = np.dtype(f"u{o.itemsize}")
+    run_chunked(_keep_where_positive, "threshold_backward", (np.bool_,),
+                (r._array(), g._array().view(bits)), o.view(bits), None)
     return (out,)
+
+
+def _keep_where_positive(rs, gs, out, dtype, tmp):
+    (le,) = tmp
+    np.less_equal(rs, 0, out=le)
+    np.copyto(out, le)  # 1 where result <= 0, else 0 ...
+    np.subtract(out, 1, out=out)  # ... then 0 there, all ones elsewhere
+    np.bitwise_and(out, gs, out=out)
 
 
 # --------------------------------------------------------------------------- sigmoid

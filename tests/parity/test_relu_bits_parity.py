@@ -3,7 +3,8 @@
 row length divides, transposed, strided, a view of a bigger tensor), filled with every kind
 of NaN (quiet, signalling, with a payload, both signs), both zeros and ±inf among ordinary
 numbers. ops/unary.py:relu_kernel runs NumPy's clip ufunc there; test_nan_sign_parity.py
-covers the short lengths (the element loop, one vector step, a tail).
+covers the short lengths (the element loop, one vector step, a tail). And ReluBackward0's
+gradient bits where the result is NaN or zero (ops/unary.py:_relu_bw).
 """
 
 import numpy as np
@@ -48,6 +49,33 @@ def relu_of_big_tensors_keeps_nan_and_zero_bits(t):
             y = x.clone()
             w = {"transposed": y.t(), "strided": y[::2, 1::3], "rows": y[10:290]}[name]
             out[f"{dtype}_{name}"] = (bits(v.relu()), bits(w.relu_()), bits(y))
+    return out
+
+
+@prog
+def relu_backward_passes_nan_results_and_gives_plus_zero(t):
+    """ReluBackward0 is threshold_backward(grad, result, 0), ``result <= 0 ? 0 : grad``: a NaN
+    result passes its gradient (sign(result) * grad made it NaN), a clipped cell gets +0.0
+    even under a negative gradient, and the gradient's own NaN bits pass through."""
+    out = {}
+    for dtype in ("float32", "float64"):
+        d = getattr(t, dtype)
+        for n in (9, 40, 70_001):
+            vals = t.tensor([float("nan"), -0.0, 0.0, 1.0, -1.0, float("inf"), -float("nan"),
+                             3.0, -2.0]).to(d)
+            grads = t.tensor([2.0, -3.0, -3.0, 4.0, -5.0, -6.0, 7.0, float("nan"),
+                              -float("inf")]).to(d)
+            x = vals.repeat(n // 9 + 1)[:n].clone().requires_grad_()
+            g = grads.repeat(n // 9 + 1)[:n]
+            for inplace in (False, True):
+                y = x * 1
+                z = y.relu_() if inplace else y.relu()
+                z.backward(g)
+                out[f"{dtype}_{n}_{inplace}"] = bits(x.grad)
+                x.grad = None
+        x = t.tensor([-1.0, 0.0, 2.0, float("nan")]).to(d).requires_grad_()
+        (x * 1).relu().sum().backward()  # an expanded gradient (stride 0)
+        out[f"{dtype}_expanded"] = bits(x.grad)
     return out
 
 
