@@ -48,6 +48,39 @@ def test_fast_path_gives_the_full_paths_bits_and_version(method, operand, kwargs
     assert fast._version == full._version == 1
 
 
+INT_CALLS = [("add_", "tensor", {}), ("add_", 1, {}), ("add_", 1000, {}),
+             ("add_", "tensor", {"alpha": 3}), ("sub_", 7, {}), ("mul_", 300, {}),
+             ("mul_", "tensor", {}), ("pow_", 2, {}),
+             ("abs_", None, {}), ("neg_", None, {}), ("relu_", None, {}), ("sign_", None, {}),
+             ("remainder_", 7, {}), ("bitwise_and_", 6, {}), ("fmod_", "tensor", {})]
+
+
+@pytest.mark.parametrize("dtype", [ipt.int8, ipt.int16, ipt.int32, ipt.int64, ipt.uint8])
+@pytest.mark.parametrize(("method", "operand", "kwargs"), INT_CALLS)
+def test_integer_fast_path_gives_the_full_paths_values_and_version(method, operand, kwargs,
+                                                                   dtype):
+    rng = np.random.default_rng(1)
+    x = ipt.tensor(rng.integers(-100, 100, (6, 7)), dtype=dtype)
+    other = ipt.tensor(rng.integers(1, 9, (6, 7)), dtype=dtype)
+    args = () if operand is None else (other if operand == "tensor" else operand,)
+    fast, full = x.clone(), x.clone()[:]
+    assert getattr(fast, method)(*args, **kwargs) is fast
+    getattr(full, method)(*args, **kwargs)
+    np.testing.assert_array_equal(fast.numpy(), full.numpy())
+    assert fast._version == full._version == 1
+
+
+@pytest.mark.parametrize("call", [lambda x: x.div_(2), lambda x: x.add_(1.5),
+                                  lambda x: x.sqrt_(), lambda x: x.mul_(ipt.randn(3)),
+                                  lambda x: x.add_(ipt.ones(3), alpha=0.5)])
+def test_integer_fast_path_leaves_float_results_to_the_checks(call):
+    x = ipt.tensor([1, 2, 3])
+    with pytest.raises(RuntimeError, match="can't be cast to the desired output type Long|"
+                                           "alpha must not be a floating point"):
+        call(x)
+    assert x._version == 0 and x.tolist() == [1, 2, 3]
+
+
 def test_fast_path_still_refuses_what_the_full_path_refuses():
     x = ipt.randn(3)
     with pytest.raises(RuntimeError, match="can't be cast to the desired output type Float"):

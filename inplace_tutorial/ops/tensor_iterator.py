@@ -174,6 +174,7 @@ def new_elementwise(name: str, float_out: bool, kernel, *operands, result_dtype=
 
 
 _SCALARS = (int, float)
+_INT = (int,)  # (an integer tensor's scalar: a float one would make the result float)
 
 
 def _plain_same(self: Tensor, o) -> bool:
@@ -190,15 +191,18 @@ def inplace_elementwise(name: str, float_out: bool, kernel, self: Tensor, *other
     # Fast path for the common case, `x.add_(5)` or an optimizer's `buf.mul_(0.9).add_(g)`:
     # a float tensor that is no view, no inference tensor and has no broadcast (zero) stride,
     # outside any graph, and a Python scalar or a same-shape, same-dtype tensor of another
-    # storage that no graph cares about. No check can fail (no overlap, no broadcast, no cast
-    # refused) and record_inplace would record nothing: what is left is the write and its
-    # version bump.
+    # storage that no graph cares about; or an integer tensor (BatchNorm's
+    # `num_batches_tracked.add_(1)`) with a Python int or such a tensor, in an op whose result
+    # stays integer. No check can fail (no overlap, no broadcast, no cast refused) and
+    # record_inplace would record nothing: what is left is the write and its version bump.
+    floating = self.dtype.category == dtypes.FLOATING
     if (result_dtype is None and self._base is None
             and (not self._requires_grad or not STATE.grad)
-            and self.dtype.category == 2
+            and (floating or self.dtype.category == dtypes.INTEGER and not float_out)
             and not self._inference and 0 not in self._stride
             and len(others) < 2
-            and (not others or type(others[0]) in _SCALARS or _plain_same(self, others[0]))):
+            and (not others or type(others[0]) in (_SCALARS if floating else _INT)
+                 or _plain_same(self, others[0]))):
         a = self._array()
         cd = a.dtype
         if cd.itemsize == 2 or hasattr(kernel, "nan_op"):  # float16/bfloat16, or NaN bits
