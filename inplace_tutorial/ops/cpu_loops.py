@@ -135,11 +135,10 @@ def overlaps(self: Tensor, others) -> bool:
     Checked by address ranges, so two disjoint halves of one storage are quick to pass."""
     if 0 in self._shape:
         return False
-    lo, hi = _span(self)
     for o in others:
         if (isinstance(o, Tensor) and o._storage is self._storage and 0 not in o._shape
                 and not _same_cells(self, o)):
-            olo, ohi = _span(o)
+            (lo, hi), (olo, ohi) = _span(self), _span(o)
             if olo <= hi and lo <= ohi:
                 return True
     return False

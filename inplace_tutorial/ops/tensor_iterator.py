@@ -55,7 +55,7 @@ def check_operands(method: str, others) -> None:
 def check_internal_overlap(self: Tensor) -> None:
     if 0 in self._shape:
         return  # an empty tensor writes nothing
-    if any(s > 1 and st == 0 for s, st in zip(self._shape, self._stride)):
+    if 0 in self._stride and any(s > 1 and st == 0 for s, st in zip(self._shape, self._stride)):
         raise RuntimeError(
             "unsupported operation: more than one element of the written-to tensor refers to "
             "a single memory location. Please clone() the tensor before performing the "
