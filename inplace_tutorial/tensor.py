@@ -1,9 +1,9 @@
 """Tensor: a shape, strides and an offset over a Storage, plus autograd state.
 
 This module holds the metadata API (size, stride, data_ptr, _version, _base ...), the
-autograd state a tensor carries (requires_grad, .grad, .data, detach()), hash and repr. It
+autograd state a tensor carries (requires_grad, .grad, .data, detach()) and its hash. It
 imports only the layers below it (layout, storage, dtypes, modes, the version counter): item()
-and the scalar conversions (tensor_conversions.py), len/iter/``in``/format
+and the scalar conversions (tensor_conversions.py), repr/len/iter/``in``/format
 (tensor_protocols.py), the ops (``ops/``) and autograd's ``grad_fn``/``backward``
 (``autograd/tensor_methods.py``) attach themselves as methods when the package is imported,
 so this file stays about what a tensor *is*, not what it can do.
@@ -17,7 +17,6 @@ import numpy as np
 
 from . import dtypes
 from . import layout as layouts
-from ._repr import tensor_repr
 from .layout import (  # noqa: F401  (contiguous_strides ... stay importable from here)
     contiguous_format,
     contiguous_strides,
@@ -372,14 +371,10 @@ class Tensor:
 
     # ------------------------------------------------------------------ Python's protocols
     # A tensor hashes by identity from birth; the other protocols torch/_tensor.py writes in
-    # Python (len, iter, reversed, in, format, __array__) are tensor_protocols.py's; item(),
-    # bool(x), float(x), int(x), operator.index(x): tensor_conversions.py.
+    # Python (repr, len, iter, reversed, in, format, __array__) are tensor_protocols.py's;
+    # item(), bool(x), float(x), int(x), operator.index(x): tensor_conversions.py.
     def __hash__(self) -> int:
         return id(self)
-
-    def __repr__(self) -> str:
-        return tensor_repr(self)
-
 
 
 def check_grad_assignment(t: Tensor, value: Any) -> None:

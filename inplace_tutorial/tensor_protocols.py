@@ -1,11 +1,12 @@
-"""Python's protocols for a tensor, as torch/_tensor.py writes them in Python: len(x), iter(x),
-reversed(x), ``v in x``, f"{x}" and NumPy's ``np.asarray(x)``.
+"""Python's protocols for a tensor, as torch/_tensor.py writes them in Python: repr(x), len(x),
+iter(x), reversed(x), ``v in x``, f"{x}" and NumPy's ``np.asarray(x)``.
 
 Most are made of ops (iter is unbind, reversed is flip, ``in`` is eq and any, a 0-d tensor's
-format is item), so they are attached to Tensor from here when ``inplace_tutorial`` is
-imported, as tensor_conversions.py attaches item() and numpy(); tensor.py keeps what a tensor
-is (and ``__hash__``, identity from birth). Each is named ``Tensor.__len__`` ..., so that
-Python's own errors read as torch's (``Tensor.__len__() takes 1 positional argument ...``).
+format is item; repr is _repr.py's), so they are attached to Tensor from here when
+``inplace_tutorial`` is imported, as tensor_conversions.py attaches item() and numpy();
+tensor.py keeps what a tensor is (and ``__hash__``, identity from birth). Each is named
+``Tensor.__len__`` ..., so that Python's own errors read as torch's (``Tensor.__len__() takes
+1 positional argument ...``).
 """
 from __future__ import annotations
 
@@ -14,7 +15,12 @@ from typing import Any
 
 import numpy as np
 
+from ._repr import tensor_repr
 from .tensor import Tensor
+
+
+def __repr__(self: Tensor) -> str:
+    return tensor_repr(self)
 
 
 def __array__(self: Tensor, dtype=None, copy=None) -> np.ndarray:
@@ -55,6 +61,7 @@ def __format__(self: Tensor, spec: str) -> str:
     return object.__format__(self, spec)
 
 
-for _protocol in (__array__, __len__, __iter__, __reversed__, __contains__, __format__):
+for _protocol in (__repr__, __array__, __len__, __iter__, __reversed__, __contains__,
+                  __format__):
     _protocol.__qualname__ = f"Tensor.{_protocol.__name__}"
     setattr(Tensor, _protocol.__name__, _protocol)
