@@ -111,6 +111,11 @@ OTHER_MODULES = [
     "nn.PReLU(2)(x)", "nn.PReLU().weight", "nn.PReLU(init=-1.0)(x)",
     "list(nn.PReLU(3).state_dict())", "nn.PReLU(3).num_parameters", "nn.Softplus().beta",
     "nn.Hardshrink().lambd", "nn.GLU().dim", "nn.PReLU(dtype=t.float64)(d)",
+    "nn.PReLU(device='cpu').weight.device", "nn.PReLU(device='cuda')",
+    "nn.PReLU(2, device=t.device('cpu'))(x[:, :2])", "nn.PReLU(dtype=t.float16).weight",
+    "nn.PReLU(0)", "nn.PReLU(-1)", "nn.PReLU(2.5)",
+    "F.hardshrink(t.tensor([0.10003662109375]).half(), 0.10002)",
+    "F.softshrink(t.tensor([0.10009765625]).bfloat16(), 0.10005)",
 ]
 
 # out= of torch.hardshrink and torch._C._nn's softplus, softshrink, log_sigmoid (ops/
