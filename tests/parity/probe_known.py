@@ -29,7 +29,6 @@ KNOWN_DIFFERENT: dict[str, set[str]] = {
         "nn.Linear(2, 2, device='cuda')",
         'nn.Linear(2, 2, bias=False, device=1.0)',
         "nn.Conv2d(1, 1, 2, device='cuda')",
-        "nn.PReLU(device='cuda')",
         "nn.BatchNorm2d(2, device='cuda')",
         "nn.Linear(2, 2).to('cuda')",
         "nn.Linear(2, 2).to('cpu').weight.device",
