@@ -14,7 +14,7 @@ import numpy as np
 
 from . import dtypes
 from .arg_parser import argument_error, int_list, is_number, size_arg
-from .device import is_device, placement
+from .device import placement
 from .function_parser import torch_function
 from .layout import (
     check_rank,
@@ -62,9 +62,8 @@ def factory_options(op: str, dtype, requires_grad, layout=None, device=None,
     if layout not in (None, strided):  # (the core has no other layout object)
         raise RuntimeError("inplace_tutorial has only the strided layout (layout=None or "
                            "torch.strided)")
-    if device is not None and not is_device(device):
-        raise argument_error(op, "device", None, "torch.device", device)
-    placement(device)  # None, or a device the core can hold a tensor on
+    if device is not None:  # (None, the default, is the CPU)
+        placement(op, device)
     if pin_memory is not None and not isinstance(pin_memory, bool):
         raise argument_error(op, "pin_memory", None, "bool", pin_memory)
     if pin_memory:  # torch's CPU-only build

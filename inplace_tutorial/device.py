@@ -15,7 +15,7 @@ import re
 import numpy as np
 
 from . import dtypes
-from .arg_parser import invalid_combination, type_name
+from .arg_parser import argument_error, invalid_combination, type_name
 from .tensor import Tensor
 
 # c10/core/DeviceType.cpp: the types a device string may start with, in its error's order
@@ -152,14 +152,14 @@ def check_cpu(d: device) -> None:
     raise RuntimeError(f"inplace_tutorial has only the cpu device, not '{d}'")
 
 
-def placement(v) -> device | None:
-    """A ``device=`` argument of a factory: None, or a device the core can make a tensor on
-    (PyTorch's parser has already refused a value of another type)."""
+def placement(op: str, v) -> None:
+    """A ``device=`` argument of the factory ``op``: None (the default: the CPU), or a device
+    the core can make a tensor on; a value of another type is refused in the parser's words."""
     if v is None:
-        return None
-    d = as_device(v)
-    check_cpu(d)
-    return d
+        return
+    if not is_device(v):
+        raise argument_error(op, "device", None, "torch.device", v)
+    check_cpu(as_device(v))
 
 
 def _construct(args: tuple, kwargs: dict) -> device:

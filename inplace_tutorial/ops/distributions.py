@@ -188,7 +188,7 @@ def _float_tensor(mean: float, std: Tensor, gen, out) -> Tensor:
 
 def _float_float(mean: float, std: float, size, gen, out, *, dtype=None, layout=None,
                  device=None, pin_memory=False, requires_grad=False) -> Tensor:
-    placement(device)
+    placement("normal", device)
     shape = int_list("normal", "size", (size,), position=3, varargs=False)
     if out is None:
         result = empty(shape, dtype=dtype)

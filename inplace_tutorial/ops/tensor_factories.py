@@ -12,7 +12,7 @@ import warnings
 from .. import dtypes
 from ..arg_parser import argument_error, binding, int_list, is_number
 from ..creation import empty, full
-from ..device import is_device, placement
+from ..device import placement
 from ..layout import layout, strided
 from ..tensor import Tensor, tensor_method
 from ..tensor_new import tensor
@@ -25,9 +25,7 @@ def _placement(op: str, kwargs: dict) -> dict:
     ``x.device``, or None), the default layout (None), unpinned memory. What is left of kwargs
     is returned."""
     device = kwargs.get("device")
-    if device is not None and not is_device(device):
-        raise argument_error(op, "device", None, "torch.device", device)
-    placement(device)
+    placement(op, device)
     if not isinstance(kwargs.get("layout"), (layout, type(None))):
         raise argument_error(op, "layout", None, "torch.layout", kwargs["layout"])
     if kwargs.get("layout") not in (None, strided):
