@@ -72,11 +72,14 @@ from inplace_tutorial.pytorch_reference import SAVED_DIFFERENCES, saved_table
 nothing = [op for op, f in DERIVATIVES.items() if not f.saves and op not in SAVED_DIFFERENCES]
 print(f"{len(DERIVATIVES)} ops in the table; {len(nothing)} save no tensor, here and in PyTorch:")
 print(", ".join(nothing), "\n")
-print(f"{'op':<18}{'node':<32}saves")
-for op, node, saves, pytorch in saved_table():
-    print(f"{op:<18}{node:<32}{saves}")
+rows = saved_table()
+w_op = max(len(op) for op, *_ in rows) + 2  # column widths from the longest names
+w_node = max(len(node) for _, node, *_ in rows) + 2
+print(f"{'op':<{w_op}}{'node':<{w_node}}saves")
+for op, node, saves, pytorch in rows:
+    print(f"{op:<{w_op}}{node:<{w_node}}{saves}")
     if pytorch:
-        print(f"{'':<18}{'  PyTorch:':<32}{pytorch}")
+        print(f"{'':<{w_op}}{'  PyTorch:':<{w_node}}{pytorch}")
 
 # %% [markdown]
 # How to read it:
