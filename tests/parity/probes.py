@@ -349,7 +349,8 @@ PROBES: dict[str, list[str]] = {
                                       *probes_misc.CUDA_MODULE],
     "device= arguments, to(), cpu(), cuda() (misc)": [*probes_misc.ARGUMENTS,
                                                        *probes_misc.TO_CPU_CUDA,
-                                                       *probes_misc.NN_DEVICE],
+                                                       *probes_misc.NN_DEVICE,
+                                                       *probes_misc.PINNED],
     "nn layers' device=, Module.to (misc)": probes_misc.NN_DEVICE_ELSEWHERE,
     "a device in type errors (misc)": probes_misc.DEVICE_IN_TYPE_ERRORS,
     "modes and misc": [

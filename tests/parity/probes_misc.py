@@ -126,6 +126,13 @@ DEVICE_IN_TYPE_ERRORS = [
     "x.to(x.device, x.device)", "x.new_zeros(2, dtype=x.device)",
 ]
 
+# pinned memory: an accelerator's (is_pinned() False, pin_memory() refused)
+PINNED = [
+    "x.is_pinned()", "x.is_pinned('foo')", "x.is_pinned(1.0)", "x.is_pinned(a=1)",
+    "x.is_pinned(None)", "x.pin_memory()", "x.pin_memory(1.0)", "x.pin_memory('cpu')",
+    "x.pin_memory('cuda')", "x.pin_memory(device=0)", "x.pin_memory(1, 2)",
+]
+
 # torch.cuda's first questions on a CPU-only build
 CUDA_MODULE = [
     "t.cuda.is_available()", "t.cuda.device_count()", "t.cuda.is_initialized()",

@@ -1,7 +1,8 @@
 """torch.device against torch 2.13, beyond one-line probes (probes_misc.py): a device survives
 pickle and copy as an equal, new object; devices key a dict and a set by type and index; a
 device is read-only; ``x.to('cpu:0')`` copies with ToCopyBackward0 and a gradient flows back
-through it; a device object passes wherever torch takes ``device=``. (inplace_tutorial/device.py)
+through it; a device object passes wherever torch takes ``device=``; pinned memory (an
+accelerator's) is refused. (inplace_tutorial/device.py, tensor_attributes.py)
 
 Where the core can't follow: torch makes tensors on 'meta' (shapes without memory) and names
 other backends' missing kernels; the core has only the CPU and refuses those devices in its
@@ -9,6 +10,7 @@ own words (test_other_devices_are_refused_in_the_cores_words).
 """
 import copy
 import pickle
+import warnings
 
 import pytest
 
@@ -80,6 +82,27 @@ def a_device_object_passes_where_torch_takes_device(t):
         "as_tensor": t.as_tensor(x, device=cpu) is x, "randn": t.randn(2, device=cpu).shape,
         "devices": [str(v.device) for v in (t.zeros(1, device=cpu1), x.to(cpu1))],
     }
+
+
+@prog
+def pinned_memory_is_an_accelerators(t):
+    """is_pinned() is False; pin_memory() refused; a device argument warns (every call) that it
+    is deprecated, after it was read, at the caller's line."""
+    x = t.ones(2)
+    calls = {"is_pinned": lambda: x.is_pinned(), "cpu": lambda: x.is_pinned("cpu"),
+             "cuda": lambda: x.is_pinned(device="cuda"), "bad": lambda: x.is_pinned("foo"),
+             "index": lambda: x.is_pinned(1), "device": lambda: x.is_pinned(x.device),
+             "pin": lambda: x.pin_memory(), "pin None": lambda: x.pin_memory(None),
+             "pin cpu": lambda: x.pin_memory("cpu"), "pin cuda": lambda: x.pin_memory("cuda"),
+             "pin index": lambda: x.pin_memory(1), "pin float": lambda: x.pin_memory(1.0)}
+    out = {}
+    for name, call in calls.items():
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            r = catch(call)
+        out[name] = (r, [(w.category.__name__, str(w.message).split(" (Triggered")[0],
+                          w.filename == __file__, w.lineno) for w in caught])
+    return out
 
 
 @pytest.mark.parametrize("program", prog.params())
