@@ -10,6 +10,21 @@ from __future__ import annotations
 from . import dtypes
 from .tensor import Tensor
 
+# PyTorch prints a type's C name (tp_name): a class written in Python has its bare name
+# (``Linear``, ``no_grad``, your own ``Foo``), a C type its dotted one (``numpy.ndarray``,
+# ``collections.OrderedDict``). These classes are written in C in PyTorch and in Python here,
+# so they are named by table (by their qualified names: device.py is above this module).
+_TORCH_C_TYPES = {
+    "inplace_tutorial.device.device": "torch.device",
+    "inplace_tutorial.size.Size": "torch.Size",
+    "inplace_tutorial.layout.layout": "torch.layout",
+    "inplace_tutorial.layout.memory_format": "torch.memory_format",
+    "inplace_tutorial.dtypes.finfo": "torch.finfo",
+    "inplace_tutorial.dtypes.iinfo": "torch.iinfo",
+    "inplace_tutorial.storage.UntypedStorage": "torch.storage.UntypedStorage",
+}
+_HEAPTYPE = 1 << 9  # Py_TPFLAGS_HEAPTYPE: the type was made by a class statement
+
 
 def type_name(v, detailed: bool = False) -> str:
     """The name PyTorch prints for a Python value: ``NoneType``, ``numpy.ndarray`` ...;
@@ -19,7 +34,11 @@ def type_name(v, detailed: bool = False) -> str:
     if isinstance(v, dtypes.dtype):
         return "torch.dtype"
     t = type(v)
-    name = t.__name__ if t.__module__ == "builtins" else f"{t.__module__}.{t.__qualname__}"
+    name = f"{t.__module__}.{t.__qualname__}"
+    if name in _TORCH_C_TYPES:
+        name = _TORCH_C_TYPES[name]
+    elif t.__flags__ & _HEAPTYPE or t.__module__ == "builtins":
+        name = t.__name__  # a class written in Python (yours, or the core's): its bare name
     if detailed and isinstance(v, (list, tuple)):
         inner = ", ".join(type_name(x) for x in v)
         if isinstance(v, list):

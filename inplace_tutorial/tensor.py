@@ -236,10 +236,6 @@ class Tensor:
         return vc.value
 
     @property
-    def device(self) -> str:
-        return "cpu"
-
-    @property
     def layout(self) -> layouts.layout:  # module imported as `layouts`: `layout` is this
         return strided
 

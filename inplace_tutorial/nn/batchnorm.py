@@ -22,20 +22,25 @@ class _BatchNorm(Module):
     _dims: tuple[int, ...] = ()
 
     def __init__(self, num_features: int, eps: float = 1e-5, momentum: float | None = 0.1,
-                 affine: bool = True, track_running_stats: bool = True) -> None:
+                 affine: bool = True, track_running_stats: bool = True, device=None,
+                 dtype=None, *, bias: bool = True) -> None:
         super().__init__()
         self.num_features, self.eps, self.momentum = num_features, eps, momentum
         self.affine, self.track_running_stats = affine, track_running_stats
         if affine:  # empty, then set in place by reset_parameters (versions 1, as in torch)
-            self.weight = Parameter(empty(num_features))
-            self.bias = Parameter(empty(num_features))
+            self.weight = Parameter(empty(num_features, device=device, dtype=dtype))
+            if bias:
+                self.bias = Parameter(empty(num_features, device=device, dtype=dtype))
+            else:
+                self.register_parameter("bias", None)
         else:
             self.register_parameter("weight", None)
             self.register_parameter("bias", None)
         if track_running_stats:
-            self.register_buffer("running_mean", zeros(num_features))
-            self.register_buffer("running_var", ones(num_features))
-            self.register_buffer("num_batches_tracked", tensor(0, dtype=int64))
+            self.register_buffer("running_mean", zeros(num_features, device=device, dtype=dtype))
+            self.register_buffer("running_var", ones(num_features, device=device, dtype=dtype))
+            # a count: int64 whatever dtype= says
+            self.register_buffer("num_batches_tracked", tensor(0, dtype=int64, device=device))
         else:
             for name in ("running_mean", "running_var", "num_batches_tracked"):
                 self.register_buffer(name, None)
@@ -52,7 +57,8 @@ class _BatchNorm(Module):
         self.reset_running_stats()
         if self.affine:
             init.ones_(self.weight)
-            init.zeros_(self.bias)
+            if self.bias is not None:
+                init.zeros_(self.bias)
 
     def forward(self, input: Tensor) -> Tensor:
         if input.dim() not in self._dims:
@@ -73,7 +79,7 @@ class _BatchNorm(Module):
 
     def extra_repr(self) -> str:
         return (f"{self.num_features}, eps={self.eps}, momentum={self.momentum}, "
-                f"affine={self.affine}, bias={self.affine}, "
+                f"affine={self.affine}, bias={self.bias is not None}, "
                 f"track_running_stats={self.track_running_stats}")
 
 

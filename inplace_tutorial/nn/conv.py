@@ -23,9 +23,9 @@ class Conv2d(Module):
         self.padding = padding if isinstance(padding, str) else pair(padding)
         self.dilation, self.groups, self.padding_mode = pair(dilation), groups, padding_mode
         self.weight = Parameter(empty((out_channels, in_channels // groups, *self.kernel_size),
-                                      dtype=dtype))
+                                      device=device, dtype=dtype))
         if bias:
-            self.bias = Parameter(empty(out_channels, dtype=dtype))
+            self.bias = Parameter(empty(out_channels, device=device, dtype=dtype))
         else:
             self.register_parameter("bias", None)
         self.reset_parameters()

@@ -17,9 +17,10 @@ class Linear(Module):
         super().__init__()
         self.in_features, self.out_features = in_features, out_features
         # one size tuple, as PyTorch's torch.empty((out_features, in_features)): its errors
-        self.weight = Parameter(empty((out_features, in_features), dtype=dtype))
+        self.weight = Parameter(empty((out_features, in_features), device=device,
+                                      dtype=dtype))
         if bias:
-            self.bias = Parameter(empty(out_features, dtype=dtype))
+            self.bias = Parameter(empty(out_features, device=device, dtype=dtype))
         else:
             self.register_parameter("bias", None)
         self.reset_parameters()

@@ -10,8 +10,20 @@ from collections import OrderedDict
 from collections.abc import Iterator
 
 from ..autograd import grad_mode
+from ..device import as_device, cpu
+from ..function_parser import PythonArgParser, scalar_type
 from ..tensor import Tensor
 from .parameter import Parameter
+
+# torch._C._nn._parse_to: Tensor.to's three forms, read by nn.Module.to (a number is taken for
+# the tensor, as Tensor.to takes it: ``m.to(2.0)`` is ``m.to(torch.tensor(2.0))``, float64)
+_PARSE_TO = PythonArgParser("to", [
+    "(Device? device=None, ScalarType? dtype=None, bool non_blocking=False, bool copy=False, *, "
+    "MemoryFormat? memory_format=None)",
+    "(ScalarType dtype, bool non_blocking=False, bool copy=False, *, "
+    "MemoryFormat? memory_format=None)",
+    "(Tensor tensor, bool non_blocking=False, bool copy=False, *, "
+    "MemoryFormat? memory_format=None)"], True)
 
 
 class Module:
@@ -160,6 +172,72 @@ class Module:
         for p in self.parameters():
             zero_grad_of(p, set_to_none)
 
+    # ------------------------------------------------------------------ conversions
+    def _apply(self, fn, recurse: bool = True) -> Module:
+        """torch's Module._apply: ``fn`` on every parameter, gradient and buffer, children
+        first. A Parameter stays the same object (an optimizer holding it still steps it): its
+        ``.data`` is replaced (set_data keeps its version counter), and so is its grad's. A
+        buffer is replaced by ``fn``'s result."""
+        if recurse:
+            for module in self.children():
+                module._apply(fn)
+        for param in self._parameters.values():
+            if param is None:
+                continue
+            with grad_mode.no_grad():
+                param_applied = fn(param)
+            param_grad = param.grad
+            param.data = param_applied
+            if param_grad is not None:
+                with grad_mode.no_grad():
+                    param_grad.data = fn(param_grad)
+        bufs = self._buffers
+        for key, buf in bufs.items():
+            if buf is not None:
+                bufs[key] = fn(buf)
+        return self
+
+    def to(self, *args, **kwargs) -> Module:
+        """Every parameter and buffer ``t.to(device, dtype, non_blocking)``; the dtype only
+        for floating tensors (an integer buffer keeps its own); memory_format= only for 4-
+        and 5-dimensional ones."""
+        device, dtype, non_blocking, memory_format = _parse_to(args, kwargs)
+        if dtype is not None and not dtype.is_floating_point:  # the core has no complex dtype
+            raise TypeError("nn.Module.to only accepts floating point or complex dtypes, but "
+                            f"got desired dtype={dtype}")
+
+        def convert(t: Tensor) -> Tensor:
+            cast = dtype if t.dtype.is_floating_point else None
+            if memory_format is not None and t.dim() in (4, 5):
+                return t.to(device, cast, non_blocking, memory_format=memory_format)
+            return t.to(device, cast, non_blocking)
+
+        return self._apply(convert)
+
+    def cpu(self) -> Module:
+        return self._apply(lambda t: t.cpu())
+
+    def cuda(self, device=None) -> Module:
+        """Refused by the first tensor, as a CPU-only torch refuses it (a module without
+        tensors is returned as it is)."""
+        return self._apply(lambda t: t.cuda(device))
+
+    def type(self, dst_type) -> Module:  # noqa: A003  (torch's name)
+        """Every parameter and buffer cast, integer buffers too (to() and float() leave them)."""
+        return self._apply(lambda t: t.type(dst_type))
+
+    def float(self) -> Module:  # noqa: A003
+        return self._apply(lambda t: t.float() if t.dtype.is_floating_point else t)
+
+    def double(self) -> Module:
+        return self._apply(lambda t: t.double() if t.dtype.is_floating_point else t)
+
+    def half(self) -> Module:
+        return self._apply(lambda t: t.half() if t.dtype.is_floating_point else t)
+
+    def bfloat16(self) -> Module:
+        return self._apply(lambda t: t.bfloat16() if t.dtype.is_floating_point else t)
+
     # ------------------------------------------------------------------ state
     def state_dict(self, destination=None, prefix: str = "", keep_vars: bool = False):
         out = OrderedDict() if destination is None else destination
@@ -226,6 +304,24 @@ class _IncompatibleKeys(tuple):
         if not self[0] and not self[1]:
             return "<All keys matched successfully>"
         return f"_IncompatibleKeys(missing_keys={self[0]}, unexpected_keys={self[1]})"
+
+
+def _parse_to(args: tuple, kwargs: dict) -> tuple:
+    """torch._C._nn._parse_to: (device, dtype, non_blocking, memory_format) of a Module.to
+    call. Unlike Tensor.to it refuses copy= (given at all, checked before the device is read);
+    a tensor (or a number) gives its device and dtype."""
+    sig, v = _PARSE_TO.parse(args, kwargs)
+    if v["copy"] is not None:
+        raise RuntimeError(".to() does not accept copy argument")
+    non_blocking, memory_format = v["non_blocking"] is True, v["memory_format"]
+    if "tensor" in v:
+        other = v["tensor"]
+        if isinstance(other, Tensor):
+            return other.device, other.dtype, non_blocking, memory_format
+        return cpu(), scalar_type(type(other)), non_blocking, memory_format
+    device = v.get("device")
+    return (None if device is None else as_device(device), scalar_type(v["dtype"]),
+            non_blocking, memory_format)
 
 
 def zero_grad_of(p: Tensor, set_to_none: bool) -> None:

@@ -25,21 +25,4 @@ KNOWN_DIFFERENT: dict[str, set[str]] = {
         'F.embedding(t.tensor([0, 0, 2]), m.requires_grad_(), sparse=True).sum().backward()',
         'nn.Embedding(5, 2, sparse=True)(t.tensor([1])).sum().backward()',
     },
-    "nn layers' device=, Module.to (misc)": {  # perf-forward, perf-relu-cnn, activations
-        "nn.Linear(2, 2, device='cuda')",
-        'nn.Linear(2, 2, bias=False, device=1.0)',
-        "nn.Conv2d(1, 1, 2, device='cuda')",
-        "nn.BatchNorm2d(2, device='cuda')",
-        "nn.Linear(2, 2).to('cuda')",
-        "nn.Linear(2, 2).to('cpu').weight.device",
-        'nn.Linear(2, 2).cpu().weight.device',
-        'nn.Linear(2, 2).cuda()',
-    },
-    'a device in type errors (misc)': {  # perf-forward (invalid_arguments.type_name)
-        't.zeros(2, dtype=x.device)',
-        'x.add(x.device)',
-        'x.view(x.device)',
-        'x.to(x.device, x.device)',
-        'x.new_zeros(2, dtype=x.device)',
-    },
 }

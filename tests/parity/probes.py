@@ -31,6 +31,7 @@ from . import (
     probes_lead,
     probes_misc,
     probes_miscops,
+    probes_module_device,
     probes_nn,
     probes_nnops,
     probes_outgrow,
@@ -353,6 +354,9 @@ PROBES: dict[str, list[str]] = {
                                                        *probes_misc.PINNED],
     "nn layers' device=, Module.to (misc)": probes_misc.NN_DEVICE_ELSEWHERE,
     "a device in type errors (misc)": probes_misc.DEVICE_IN_TYPE_ERRORS,
+    "nn.Module.to, cpu, cuda, float ..., type (module-device)": probes_module_device.MODULE_TO,
+    "device= and dtype= of nn layers (module-device)": probes_module_device.LAYER_FACTORIES,
+    "type names in parser errors (module-device)": probes_module_device.TYPE_NAMES,
     "modes and misc": [
         *probes_args.SEEDS, "t.set_grad_enabled('a')", "callable(t.no_grad(1))",
         "t.manual_seed('a')",
@@ -417,6 +421,9 @@ OWNER = {  # which helper's files hold the fix for a class (HELPERS.md)
     # (nn/linear.py, nn/module.py; nn/conv.py, nn/batchnorm.py; nn/activation.py)
     "nn layers' device=, Module.to (misc)": "perf-forward, perf-relu-cnn, activations",
     "a device in type errors (misc)": "perf-forward (invalid_arguments.type_name)",
+    "nn.Module.to, cpu, cuda, float ..., type (module-device)": "module-device",
+    "device= and dtype= of nn layers (module-device)": "module-device",
+    "type names in parser errors (module-device)": "module-device",
     **{c: "funcsig" for c in ("module-level functions, generic (funcsig)",
                               "numbers as tensors, deprecated forms (funcsig)",
                               "function binding (funcsig)", "factory keywords (funcsig)",
