@@ -36,11 +36,25 @@ from .tensor import Tensor
 
 
 def is_number(v) -> bool:
-    if type(v) is float or type(v) is int:  # the common case, before the slow ABC check
+    """A Number (Scalar) argument: a Python or NumPy bool, int, float or complex, not a Tensor
+    nor an array. A Python int is unpacked as 64 bits, signed, else unsigned (PythonArgs::
+    scalar); beyond that PyTorch raises OverflowError before the op runs, and so does this."""
+    if type(v) is float:  # the common cases, before the slow ABC check
         return True
+    if type(v) is int:
+        return _INT64_MIN <= v < _UINT64_END or _unpack_overflow(v)
     if isinstance(v, (Tensor, np.ndarray)):
         return False
     return isinstance(v, (numbers.Number, np.bool_))
+
+
+_INT64_MIN, _UINT64_END = -(1 << 63), 1 << 64
+
+
+def _unpack_overflow(v: int) -> bool:
+    """PyLong_AsUnsignedLongLong's refusal, once PyLong_AsLongLongAndOverflow overflowed."""
+    raise OverflowError("can't convert negative int to unsigned" if v < 0 else
+                        "int too big to convert")
 
 
 def _where(arg: str, position: int | None) -> str:

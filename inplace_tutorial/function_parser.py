@@ -20,6 +20,7 @@ import numpy as np
 
 from . import dtypes
 from .arg_parser import invalid_combination, is_index, type_name
+from .arg_parser import is_number as is_scalar_number
 from .device import is_device
 from .layout import layout, memory_format
 from .signatures import PRINTED_TYPE, binds, function_signatures, printed, warn_deprecated
@@ -310,8 +311,9 @@ def scalar_type(v):
 
 
 def is_number(v) -> bool:
-    """A value torch's parser would wrap into a 0-dim tensor where a Tensor goes."""
-    return _is_scalar(v) and isinstance(v, numbers.Number)
+    """A value torch's parser would wrap into a 0-dim tensor where a Tensor goes (an int
+    beyond 64 bits: OverflowError, as arg_parser.is_number unpacks it)."""
+    return _is_scalar(v) and isinstance(v, numbers.Number) and is_scalar_number(v)
 
 
 def max_positional(name: str, module: str = "functions") -> int | None:

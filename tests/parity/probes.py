@@ -357,6 +357,7 @@ PROBES: dict[str, list[str]] = {
     "nn.Module.to, cpu, cuda, float ..., type (module-device)": probes_module_device.MODULE_TO,
     "device= and dtype= of nn layers (module-device)": probes_module_device.LAYER_FACTORIES,
     "type names in parser errors (module-device)": probes_module_device.TYPE_NAMES,
+    "ints beyond 64 bits as Scalars (module-device)": probes_module_device.BIG_INTS,
     "modes and misc": [
         *probes_args.SEEDS, "t.set_grad_enabled('a')", "callable(t.no_grad(1))",
         "t.manual_seed('a')",
@@ -424,6 +425,9 @@ OWNER = {  # which helper's files hold the fix for a class (HELPERS.md)
     "nn.Module.to, cpu, cuda, float ..., type (module-device)": "module-device",
     "device= and dtype= of nn layers (module-device)": "module-device",
     "type names in parser errors (module-device)": "module-device",
+    # (arg_parser.is_number; the float fast path ops/elementwise.py:_plain_args, rsub: fma's;
+    # pow's and bitwise ops' unsigned scalars, arange: nobody's yet)
+    "ints beyond 64 bits as Scalars (module-device)": "module-device, fma",
     **{c: "funcsig" for c in ("module-level functions, generic (funcsig)",
                               "numbers as tensors, deprecated forms (funcsig)",
                               "function binding (funcsig)", "factory keywords (funcsig)",

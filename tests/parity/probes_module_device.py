@@ -51,3 +51,24 @@ TYPE_NAMES = [
     "x.add(t.no_grad())", "x.add(x.untyped_storage())", "t.zeros(2, dtype=t.strided)",
     "x.view(t.channels_last)", "t.add(x, x.device)",
 ]
+
+# A Python int is unpacked into a Scalar as 64 bits, signed, else unsigned (PythonArgs::scalar:
+# PyLong_AsLongLongAndOverflow, then PyLong_AsUnsignedLongLong): beyond, OverflowError before
+# the op runs (before its dtype checks too); 2**63 .. 2**64-1 passes, as an unsigned scalar.
+_BIG = ["2**70", "-2**70", "2**64", "-2**63-1", "2**63", "2**64-1", "-2**63"]
+BIG_INTS = [
+    *(f"i.{op}({n})" for op in ("add_", "sub_", "mul_", "add", "sub", "mul", "div", "div_",
+                                "remainder_", "fmod_", "pow", "eq", "lt_", "bitwise_and_",
+                                "fill_", "clamp_", "clamp_min", "floor_divide_")
+      for n in _BIG),
+    *(f"x.{op}({n})" for op in ("add_", "mul", "div_", "pow_", "ge", "maximum") for n in _BIG),
+    "i + 2**70", "2**70 - i", "i * 2**64", "i / 2**70", "i ** 2**70", "i == 2**70",
+    "i.add_(1, alpha=2**70)", "i.add_(i, alpha=2**64)", "i.add(i, alpha=-2**63-1)",
+    "x.add_(x, alpha=2**70)", "t.add(i, 2**70)", "t.add(i, i, alpha=2**70)",
+    "t.mul(2**70, i)", "t.full((2,), 2**70)", "t.full((2,), 2**63)", "i.masked_fill_(b, 2**70)",
+    "i.masked_fill_(b, 2**63)", "t.where(b, i, 2**70)", "t.clamp(i, max=2**64)",
+    "i.addcmul_(i, i, value=2**70)", "x.lerp_(x, 2**70)", "i.index_fill_(0, t.tensor([0]), 2**64)",
+    "t.arange(2**70)", "t.arange(0, 2**63)", "i.div_(2**70, rounding_mode='floor')",
+    "i.add_(2**70, alpha='a')", "i.sub_(2**70, i)", "x.addcdiv_(x, x, value=2**64)",
+    "i.new_full((2,), 2**70)", "x.threshold_(2**70, 0)", "F.threshold(x, 1, 2**70)",
+]
