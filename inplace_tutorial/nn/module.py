@@ -10,6 +10,7 @@ from collections import OrderedDict
 from collections.abc import Iterator
 
 from ..autograd import grad_mode
+from ..creation import empty_like
 from ..device import as_device, cpu
 from ..function_parser import PythonArgParser, scalar_type
 from ..tensor import Tensor
@@ -237,6 +238,11 @@ class Module:
 
     def bfloat16(self) -> Module:
         return self._apply(lambda t: t.bfloat16() if t.dtype.is_floating_point else t)
+
+    def to_empty(self, *, device, recurse: bool = True) -> Module:
+        """Every parameter and buffer replaced by ``empty_like(t, device=device)``: new,
+        uninitialised memory (Parameters stay the same objects, as in ``to``)."""
+        return self._apply(lambda t: empty_like(t, device=device), recurse=recurse)
 
     # ------------------------------------------------------------------ state
     def state_dict(self, destination=None, prefix: str = "", keep_vars: bool = False):

@@ -223,6 +223,112 @@ def module_to_warns_nothing(t):
     return [str(w.message) for w in caught]
 
 
+@prog
+def a_graph_built_before_the_cast_still_runs_backward(t):
+    m = _filled(t, t.nn.Linear(3, 2))
+    y = m(t.tensor(arr(4, 3))).sum()
+    m.double()
+    r = catch(lambda: y.backward())
+    same = _filled(t, t.nn.Linear(3, 2))
+    z = same(t.tensor(arr(4, 3))).sum()
+    same.float()
+    z.backward()
+    return {"double": (r, m.weight.grad), "float": same.weight.grad}
+
+
+@prog
+def shared_parameters_stay_shared_shared_buffers_split(t):
+    a, b = _filled(t, t.nn.Linear(2, 2)), t.nn.Linear(2, 2)
+    b.weight = a.weight
+    bn1, bn2 = t.nn.BatchNorm1d(2), t.nn.BatchNorm1d(2)
+    bn2.running_mean = bn1.running_mean
+    s = t.nn.Sequential(a, b, bn1, bn2).double()
+    return {"weight": (a.weight is b.weight, str(a.weight.dtype), a.weight._version),
+            "running_mean shared": bn1.running_mean is bn2.running_mean,
+            "parameters": len(list(s.parameters()))}
+
+
+@prog
+def a_refused_cast_stops_at_the_parameter_that_needs_grad(t):
+    m = _filled(t, t.nn.Linear(2, 2))
+    m.weight.requires_grad_(False)
+    return {"type int32": catch(lambda: m.type(t.int32)), "weight": str(m.weight.dtype),
+            "bias": str(m.bias.dtype)}
+
+
+@prog
+def an_assigned_grad_is_converted_in_its_own_object(t):
+    m = _filled(t, t.nn.Linear(2, 2))
+    m.weight.grad = t.ones(2, 2)
+    g = m.weight.grad
+    m.double()
+    return {"grad": (m.weight.grad is g, g, g._version, g.requires_grad)}
+
+
+@prog
+def memory_format_converts_grads_too(t):
+    m = _filled(t, t.nn.Conv2d(2, 2, 2))
+    m(t.tensor(arr(1, 2, 3, 3))).sum().backward()
+    g = m.weight.grad
+    m.to(memory_format=t.channels_last)
+    return {"weight": (m.weight.grad is g, tuple(g.stride()), tuple(m.weight.stride())),
+            "bias": tuple(m.bias.grad.stride())}
+
+
+@prog
+def a_half_or_bfloat16_model_runs_forward(t):
+    half = _filled(t, t.nn.Linear(3, 2)).half()
+    bf = _filled(t, t.nn.Sequential(t.nn.Linear(3, 2), t.nn.LayerNorm(2))).bfloat16()
+    return {"half": half(t.tensor(arr(2, 3)).half()),
+            "bfloat16": bf(t.tensor(arr(2, 3)).bfloat16())}
+
+
+@prog
+def integer_parameters_are_cast_by_type_only(t):
+    m = t.nn.Module()
+    m.p = t.nn.Parameter(t.tensor([1, 2]), requires_grad=False)
+    m.q = t.nn.Parameter(t.tensor([1.0, 2.0]))
+    out = []
+    for call in (lambda: m.to(t.float64), lambda: m.half(), lambda: m.type(t.float32)):
+        call()
+        out.append((str(m.p.dtype), str(m.q.dtype), type(m.p).__name__))
+    return out
+
+
+@prog
+def state_dict_and_old_data_after_the_cast(t):
+    m = _filled(t, t.nn.BatchNorm1d(2))
+    old = m.weight.data
+    m.double()
+    return {"state_dict": {k: (str(v.dtype), v) for k, v in m.state_dict().items()},
+            "old data": (str(old.dtype), old.data_ptr() == m.weight.data_ptr(), old._version)}
+
+
+@prog
+def apply_visits_parameters_then_buffers_children_first(t):
+    m = t.nn.Sequential(t.nn.Linear(2, 3), t.nn.BatchNorm1d(3))
+    seen = []
+    r = m._apply(lambda x: seen.append((tuple(x.shape), str(x.dtype))) or x)
+    own = []
+    m._apply(lambda x: own.append(tuple(x.shape)) or x, recurse=False)
+    return {"seen": seen, "self": r is m, "not recursing": own}
+
+
+@prog
+def to_empty_gives_new_memory_and_keeps_the_parameters(t):
+    m = t.nn.Sequential(t.nn.Linear(2, 2), t.nn.BatchNorm1d(2))
+    w, ptr = m[0].weight, m[0].weight.data_ptr()
+    m.to_empty(device="cpu")
+    out = {"kept": m[0].weight is w, "moved": m[0].weight.data_ptr() != ptr,
+           "state": _state(m), "cpu:0": repr(m.to_empty(device="cpu:0")[0].weight.device)}
+    for name, call in {"no device": lambda: m.to_empty(), "cuda": lambda: m.to_empty(
+            device="cuda"), "float": lambda: m.to_empty(device=1.0),
+            "none": lambda: m.to_empty(device=None) is m,
+            "not recursing": lambda: m.to_empty(device="cpu", recurse=False) is m}.items():
+        out[name] = catch(call)
+    return out
+
+
 _LAYERS = {
     "Linear": lambda t, **kw: t.nn.Linear(3, 2, **kw),
     "Linear no bias": lambda t, **kw: t.nn.Linear(3, 2, False, **kw),
