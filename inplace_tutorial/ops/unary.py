@@ -12,8 +12,10 @@ from numpy._core import umath as _umath
 
 from .. import dtypes
 from ..autograd.derivatives import derivative
+from ..creation import zeros_like
 from ..tensor import Tensor, tensor_method
 from ._chunked import run_chunked, with_temporaries
+from .half_backward import float32_backward, threshold_nan_bits
 from .nan_sign import clamp16, clamp_bound, is_float16_pair, libm_nan
 from .tensor_iterator import inplace_elementwise, new_elementwise, pure_kernel, ufunc_kernel
 from .unary_nan_bits import tag
@@ -194,20 +196,18 @@ def relu_(self) -> Tensor:
 @derivative("relu", "ReluBackward0", saves={"result": None})
 def _relu_bw(ctx, g):
     # threshold_backward(grad, result, 0): ``result <= 0 ? 0 : grad``, so a NaN result passes
-    # its gradient and a clipped cell gets +0.0 whatever the gradient's sign. In float32 and
-    # float64 PyTorch's select keeps the gradient's bits: here they are ANDed with a mask of
-    # all ones or all zeros, built in the output itself (four vectorised passes; the one bool
-    # temporary in the workspace).
+    # its gradient and a clipped cell gets +0.0 whatever the gradient's sign. PyTorch's
+    # select keeps the gradient's bits: here they are ANDed with a mask of all ones or all
+    # zeros, built in the output itself (four vectorised passes; the one bool temporary in
+    # the workspace). float16/bfloat16 alike, except the NaNs their vector loop converts.
     r = ctx.saved("result")
     out = Tensor._empty(r._shape, g.dtype, "threshold_backward")
     o = out._array()
-    if o.itemsize == 2:  # float16/bfloat16: sign(result) * grad, as before (NaN results and
-        np.sign(r._array(), out=o, casting="unsafe")  # -0.0 still differ from PyTorch's)
-        np.multiply(o, g._array(), out=o, casting="unsafe")
-        return (out,)
     bits = np.dtype(f"u{o.itemsize}")
     run_chunked(_keep_where_positive, "threshold_backward", (np.bool_,),
                 (r._array(), g._array().view(bits)), o.view(bits), None)
+    if o.itemsize == 2:  # float16/bfloat16: its vector loop widens and narrows a NaN gradient
+        threshold_nan_bits(out, r, g)
     return (out,)
 
 
@@ -246,7 +246,19 @@ def sigmoid_(self) -> Tensor:
 @derivative("sigmoid", "SigmoidBackward0", saves={"result": None})
 def _sigmoid_bw(ctx, g):
     r = ctx.saved("result")
-    return (g * r * (1 - r),)
+    if g.dtype.itemsize == 2:  # sigmoid_backward: in float32, rounded once (half_backward.py)
+        return (float32_backward(_sigmoid_grad32, "sigmoid_backward", g, r, True),)
+    return (g * (1 - r) * r,)  # sigmoid_backward's order: (g * (1 - r)) * r
+
+
+def _sigmoid_grad32(g, r, t, narrow) -> None:
+    # g * (1 - r) * r, in PyTorch's order; float16's kernel is Half arithmetic, which rounds
+    # after every step (``narrow``), bfloat16's rounds once
+    np.subtract(1, r, out=t)
+    narrow(t)
+    np.multiply(g, t, out=g)
+    narrow(g)
+    np.multiply(g, r, out=g)
 
 
 # --------------------------------------------------------------------------- tanh
@@ -266,7 +278,15 @@ def tanh_(self) -> Tensor:
 @derivative("tanh", "TanhBackward0", saves={"result": None})
 def _tanh_bw(ctx, g):
     r = ctx.saved("result")
+    if g.dtype.itemsize == 2:  # tanh_backward: in float32, rounded once (half_backward.py)
+        return (float32_backward(_tanh_grad32, "tanh_backward", g, r),)
     return (g * (1 - r * r),)
+
+
+def _tanh_grad32(g, r, t, narrow) -> None:
+    np.multiply(r, r, out=r)  # exact: a 16-bit value's square fits a float32
+    np.subtract(1, r, out=r)
+    np.multiply(g, r, out=g)
 
 
 # --------------------------------------------------------------------------- reciprocal
@@ -286,7 +306,7 @@ def reciprocal_(self) -> Tensor:
 @derivative("reciprocal", "ReciprocalBackward0", saves={"result": None})
 def _reciprocal_bw(ctx, g):
     r = ctx.saved("result")
-    return (g.neg() * r * r,)
+    return (g.neg() * (r * r),)  # -grad * (result * result), in PyTorch's order
 
 
 # --------------------------------------------------------------------------- sign
@@ -321,4 +341,4 @@ def sign_(self) -> Tensor:
 
 @derivative("sign", "SignBackward0")
 def _sign_bw(ctx, g):
-    return (g * 0,)
+    return (zeros_like(g),)  # +0.0 whatever the gradient (g * 0 would keep -0.0 and NaN)
