@@ -102,7 +102,18 @@ class Module:
     def add_module(self, name: str, module: Module | None) -> None:
         if not isinstance(module, Module) and module is not None:
             raise TypeError(f"{_typename(module)} is not a Module subclass")
+        if not isinstance(name, str):
+            raise TypeError(f"module name should be a string. Got {_typename(name)}")
+        if hasattr(self, name) and name not in self._modules:
+            raise KeyError(f"attribute '{name}' already exists")
+        if "." in name:
+            raise KeyError(f'module name can\'t contain ".", got: {name}')
+        if name == "":
+            raise KeyError('module name can\'t be empty string ""')
         self._modules[name] = module
+
+    def register_module(self, name: str, module: Module | None) -> None:
+        self.add_module(name, module)
 
     # ------------------------------------------------------------------ walking the tree
     def named_modules(self, memo: set | None = None, prefix: str = ""):
@@ -172,6 +183,14 @@ class Module:
         """set_to_none=True (the default) frees the grads; False zero-fills them in place."""
         for p in self.parameters():
             zero_grad_of(p, set_to_none)
+
+    def apply(self, fn) -> Module:
+        """``fn(module)`` for every child, depth first, then for the module itself (a custom
+        initialisation: ``model.apply(init_weights)``)."""
+        for module in self.children():
+            module.apply(fn)
+        fn(self)
+        return self
 
     # ------------------------------------------------------------------ conversions
     def _apply(self, fn, recurse: bool = True) -> Module:

@@ -329,6 +329,40 @@ def to_empty_gives_new_memory_and_keeps_the_parameters(t):
     return out
 
 
+@prog
+def apply_calls_fn_on_children_first_then_self(t):
+    m = t.nn.Sequential(t.nn.Linear(2, 2), t.nn.Sequential(t.nn.ReLU(), t.nn.Linear(2, 1)))
+    seen = []
+
+    def init(mod):
+        seen.append(type(mod).__name__)
+        if type(mod) is t.nn.Linear:
+            t.nn.init.constant_(mod.weight, 0.5)
+
+    return {"self": m.apply(init) is m, "seen": seen, "w": m[1][1].weight.detach(),
+            "version": m[0].weight._version, "bad": catch(lambda: m.apply(3))}
+
+
+@prog
+def add_module_and_register_module_check_the_name(t):
+    m = t.nn.Module()
+    m.x = 1
+    out = {}
+    for name, call in {"int name": lambda: m.add_module(1, t.nn.ReLU()),
+                       "attribute": lambda: m.add_module("x", t.nn.ReLU()),
+                       "training": lambda: m.register_module("training", t.nn.ReLU()),
+                       "dot": lambda: m.add_module("a.b", t.nn.ReLU()),
+                       "empty": lambda: m.register_module("", t.nn.ReLU()),
+                       "not a module": lambda: m.register_module("a", 3),
+                       "both wrong": lambda: m.add_module(1, 3),
+                       "none": lambda: m.register_module("n", None),
+                       "ok": lambda: m.register_module("r", t.nn.ReLU()),
+                       "again": lambda: m.add_module("r", t.nn.Tanh())}.items():
+        out[name] = catch(call)
+    out["modules"] = repr(m)
+    return out
+
+
 _LAYERS = {
     "Linear": lambda t, **kw: t.nn.Linear(3, 2, **kw),
     "Linear no bias": lambda t, **kw: t.nn.Linear(3, 2, False, **kw),
