@@ -11,20 +11,9 @@ from collections.abc import Iterator
 
 from ..autograd import grad_mode
 from ..creation import empty_like
-from ..device import as_device, cpu
-from ..function_parser import PythonArgParser, scalar_type
 from ..tensor import Tensor
 from .parameter import Parameter
-
-# torch._C._nn._parse_to: Tensor.to's three forms, read by nn.Module.to (a number is taken for
-# the tensor, as Tensor.to takes it: ``m.to(2.0)`` is ``m.to(torch.tensor(2.0))``, float64)
-_PARSE_TO = PythonArgParser("to", [
-    "(Device? device=None, ScalarType? dtype=None, bool non_blocking=False, bool copy=False, *, "
-    "MemoryFormat? memory_format=None)",
-    "(ScalarType dtype, bool non_blocking=False, bool copy=False, *, "
-    "MemoryFormat? memory_format=None)",
-    "(Tensor tensor, bool non_blocking=False, bool copy=False, *, "
-    "MemoryFormat? memory_format=None)"], True)
+from .parse_to import parse_to
 
 
 class Module:
@@ -163,6 +152,39 @@ class Module:
         for _, b in self.named_buffers(recurse=recurse):
             yield b
 
+    def get_submodule(self, target: str) -> Module:
+        """The module at a dotted path (``"features.0"``); ``""`` is the module itself."""
+        if target == "":
+            return self
+        mod = self
+        for item in target.split("."):
+            if not hasattr(mod, item):
+                raise AttributeError(f"{type(mod).__name__} has no attribute `{item}`")
+            mod = getattr(mod, item)
+            if not isinstance(mod, Module):
+                raise AttributeError(f"`{item}` is not an nn.Module")
+        return mod
+
+    def get_parameter(self, target: str) -> Parameter:
+        module_path, _, name = target.rpartition(".")
+        mod = self.get_submodule(module_path)
+        if not hasattr(mod, name):
+            raise AttributeError(f"{type(mod).__name__} has no attribute `{name}`")
+        param = getattr(mod, name)
+        if not isinstance(param, Parameter):
+            raise AttributeError(f"`{name}` is not an nn.Parameter")
+        return param
+
+    def get_buffer(self, target: str) -> Tensor:
+        module_path, _, name = target.rpartition(".")
+        mod = self.get_submodule(module_path)
+        if not hasattr(mod, name):
+            raise AttributeError(f"{type(mod).__name__} has no attribute `{name}`")
+        buffer = getattr(mod, name)
+        if name not in mod._buffers:
+            raise AttributeError(f"`{name}` is not a buffer")
+        return buffer
+
     # ------------------------------------------------------------------ modes and grads
     def train(self, mode: bool = True) -> Module:
         if not isinstance(mode, bool):
@@ -221,7 +243,7 @@ class Module:
         """Every parameter and buffer ``t.to(device, dtype, non_blocking)``; the dtype only
         for floating tensors (an integer buffer keeps its own); memory_format= only for 4-
         and 5-dimensional ones."""
-        device, dtype, non_blocking, memory_format = _parse_to(args, kwargs)
+        device, dtype, non_blocking, memory_format = parse_to(args, kwargs)
         if dtype is not None and not dtype.is_floating_point:  # the core has no complex dtype
             raise TypeError("nn.Module.to only accepts floating point or complex dtypes, but "
                             f"got desired dtype={dtype}")
@@ -329,24 +351,6 @@ class _IncompatibleKeys(tuple):
         if not self[0] and not self[1]:
             return "<All keys matched successfully>"
         return f"_IncompatibleKeys(missing_keys={self[0]}, unexpected_keys={self[1]})"
-
-
-def _parse_to(args: tuple, kwargs: dict) -> tuple:
-    """torch._C._nn._parse_to: (device, dtype, non_blocking, memory_format) of a Module.to
-    call. Unlike Tensor.to it refuses copy= (given at all, checked before the device is read);
-    a tensor (or a number) gives its device and dtype."""
-    sig, v = _PARSE_TO.parse(args, kwargs)
-    if v["copy"] is not None:
-        raise RuntimeError(".to() does not accept copy argument")
-    non_blocking, memory_format = v["non_blocking"] is True, v["memory_format"]
-    if "tensor" in v:
-        other = v["tensor"]
-        if isinstance(other, Tensor):
-            return other.device, other.dtype, non_blocking, memory_format
-        return cpu(), scalar_type(type(other)), non_blocking, memory_format
-    device = v.get("device")
-    return (None if device is None else as_device(device), scalar_type(v["dtype"]),
-            non_blocking, memory_format)
 
 
 def zero_grad_of(p: Tensor, set_to_none: bool) -> None:

@@ -363,6 +363,28 @@ def add_module_and_register_module_check_the_name(t):
     return out
 
 
+@prog
+def get_submodule_get_parameter_get_buffer_follow_dotted_paths(t):
+    m = t.nn.Sequential(t.nn.Linear(2, 2), t.nn.Sequential(t.nn.BatchNorm1d(2), t.nn.ReLU()))
+    m.extra = 3
+    calls = {
+        "self": lambda: m.get_submodule("") is m, "inner": lambda: repr(m.get_submodule("1.0")),
+        "missing": lambda: m.get_submodule("1.5"), "not a module": lambda: m.get_submodule(
+            "extra"), "through a parameter": lambda: m.get_submodule("0.weight.x"),
+        "weight": lambda: m.get_parameter("0.weight") is m[0].weight,
+        "param missing": lambda: m.get_parameter("0.nope"),
+        "param is a buffer": lambda: m.get_parameter("1.0.running_mean"),
+        "param of a missing module": lambda: m.get_parameter("7.weight"),
+        "param no path": lambda: m.get_parameter("extra"),
+        "buffer": lambda: m.get_buffer("1.0.running_mean") is m[1][0].running_mean,
+        "nbt": lambda: m.get_buffer("1.0.num_batches_tracked").dtype,
+        "buffer is a parameter": lambda: m.get_buffer("1.0.weight"),
+        "buffer missing": lambda: m.get_buffer("1.0.nope"),
+        "not a string": lambda: m.get_submodule(0),
+    }
+    return {name: catch(call) for name, call in calls.items()}
+
+
 _LAYERS = {
     "Linear": lambda t, **kw: t.nn.Linear(3, 2, **kw),
     "Linear no bias": lambda t, **kw: t.nn.Linear(3, 2, False, **kw),
