@@ -2,7 +2,9 @@
 
 Assigning a Parameter, a Module or (through ``register_buffer``) a tensor as an attribute
 registers it, as in PyTorch; everything else here (parameters(), state_dict(), train(),
-zero_grad(), the repr) walks those three dictionaries.
+zero_grad(), the repr) walks those three dictionaries. The conversions (to(), cpu(),
+double(), half() ...) go through ``_apply``, which keeps every Parameter object and swaps
+its ``.data``, as torch's does.
 """
 from __future__ import annotations
 
