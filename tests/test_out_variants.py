@@ -103,7 +103,7 @@ NOT_POINTWISE |= {"aminmax", "cummaxmin", "mode", "out_selection", "selection", 
 # cross (its own out=), and the composites whose out= is sub's/gather's (diff, take_along_dim)
 NOT_POINTWISE |= {"cross", "diff", "take_along_dim"}
 NOT_POINTWISE |= {"unary_nan_bits"}  # the NaN bits of unary ops (no ops of its own)
-NOT_POINTWISE |= {"half_backward"}  # 16-bit gradients of relu, tanh, sigmoid (no ops)
+NOT_POINTWISE |= {"half_backward", "tanh_backward"}  # gradients' kernels (no ops of theirs)
 NOT_POINTWISE |= {"cpu_loops"}  # the overlap walk's loop order (no ops of its own)
 NOT_POINTWISE |= {"var_std", "max_min", "softmax", "addmm",  # split out of reduce.py, linalg.py
                   "tensor_split", "repeat_interleave",  # and tensor_shape.py

@@ -17,6 +17,7 @@ from ..tensor import Tensor, tensor_method
 from ._chunked import run_chunked, with_temporaries
 from .half_backward import float32_backward, threshold_nan_bits
 from .nan_sign import clamp16, clamp_bound, is_float16_pair, libm_nan
+from .tanh_backward import tanh_backward
 from .tensor_iterator import inplace_elementwise, new_elementwise, pure_kernel, ufunc_kernel
 from .unary_nan_bits import tag
 
@@ -277,16 +278,8 @@ def tanh_(self) -> Tensor:
 
 @derivative("tanh", "TanhBackward0", saves={"result": None})
 def _tanh_bw(ctx, g):
-    r = ctx.saved("result")
-    if g.dtype.itemsize == 2:  # tanh_backward: in float32, rounded once (half_backward.py)
-        return (float32_backward(_tanh_grad32, "tanh_backward", g, r),)
-    return (g * (1 - r * r),)
-
-
-def _tanh_grad32(g, r, t, narrow) -> None:
-    np.multiply(r, r, out=r)  # exact: a 16-bit value's square fits a float32
-    np.subtract(1, r, out=r)
-    np.multiply(g, r, out=g)
+    # g * (1 - r * r), as each CPU build rounds it (tanh_backward.py)
+    return (tanh_backward(g, ctx.saved("result")),)
 
 
 # --------------------------------------------------------------------------- reciprocal
