@@ -266,6 +266,15 @@ class Module:
         tensors is returned as it is)."""
         return self._apply(lambda t: t.cuda(device))
 
+    def xpu(self, device=None) -> Module:
+        return self._apply(lambda t: t.xpu(device))
+
+    def ipu(self, device=None) -> Module:
+        return self._apply(lambda t: t.ipu(device))
+
+    def mtia(self, device=None) -> Module:
+        return self._apply(lambda t: t.mtia(device))
+
     def type(self, dst_type) -> Module:  # noqa: A003  (torch's name)
         """Every parameter and buffer cast, integer buffers too (to() and float() leave them)."""
         return self._apply(lambda t: t.type(dst_type))

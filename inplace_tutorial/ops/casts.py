@@ -108,16 +108,56 @@ def cpu(self, *, memory_format=None) -> Tensor:
 def cuda(self, device=None, non_blocking: bool = False, *, memory_format=None) -> Tensor:
     """Refused, as a CPU-only build of PyTorch refuses it, after the same checks: the device
     (None means CUDA) must be a CUDA one, then CUDA itself is missing."""
+    _to_accelerator("cuda", device, non_blocking, memory_format)
+    return self  # (never reached: the core has only the CPU)
+
+
+@binding()
+@tensor_method
+def xpu(self, device=None, non_blocking: bool = False, *, memory_format=None) -> Tensor:
+    _to_accelerator("xpu", device, non_blocking, memory_format)
+    return self  # (never reached: the core has only the CPU)
+
+
+@binding()
+@tensor_method
+def ipu(self, device=None, non_blocking: bool = False, *, memory_format=None) -> Tensor:
+    _to_accelerator("ipu", device, non_blocking, memory_format)
+    return self  # (never reached: the core has only the CPU)
+
+
+@binding()
+@tensor_method
+def mtia(self, device=None, non_blocking: bool = False, *, memory_format=None) -> Tensor:
+    _to_accelerator("mtia", device, non_blocking, memory_format)
+    return self  # (never reached: the core has only the CPU)
+
+
+# what a CPU-only build says when the accelerator itself is asked for (cuda and xpu: their
+# Python modules' lazy init, device.check_cpu; ipu: the backend is not linked; mtia: its
+# lazy init's assertion)
+_MTIA = ("Torch not compiled with MTIA enabled. Ensure you have `import mtia.host_runtime."
+         "torch_mtia.dynamic_library` in your python src file and include `//mtia/host_runtime/"
+         "torch_mtia:torch_mtia` as your target dependency!")
+
+
+def _to_accelerator(op: str, device, non_blocking, memory_format) -> None:
+    """x.cuda(), x.xpu() ...: the argument checks in torch's order, then the device must be
+    of that type (an int: an accelerator's index, which a CPU-only build lacks), then the
+    refusal: the core has only the CPU."""
     if device is not None and not is_device(device):
-        raise argument_error("cuda", "device", None if "device" in call_keywords() else 1,
+        raise argument_error(op, "device", None if "device" in call_keywords() else 1,
                              "torch.device", device)
     if not isinstance(non_blocking, builtins.bool):
-        raise argument_error("cuda", "non_blocking", None, "bool", non_blocking)
-    check_memory_format("cuda", memory_format, optional=True)
-    if device is not None and as_device(device).type != "cuda":
-        raise RuntimeError("Invalid device, must be cuda device")
-    check_cpu(devices.device("cuda"))  # torch.cuda's lazy init: "not compiled with CUDA"
-    return self
+        raise argument_error(op, "non_blocking", None, "bool", non_blocking)
+    check_memory_format(op, memory_format, optional=True)
+    if device is not None and as_device(device).type != op:
+        raise RuntimeError(f"Invalid device, must be {'MTIA' if op == 'mtia' else op} device")
+    if op == "ipu":
+        raise RuntimeError("PyTorch is not linked with support for ipu devices")
+    if op == "mtia":
+        raise AssertionError(_MTIA)
+    check_cpu(devices.device(op))  # "Torch not compiled with CUDA enabled" (or XPU)
 
 
 @derivative("to", "ToCopyBackward0")

@@ -30,6 +30,12 @@ MODULE_TO = [
     "nn.BatchNorm1d(2).double().state_dict()['num_batches_tracked']",
     "nn.Sequential(nn.Linear(2, 2), nn.Tanh()).to(t.float16)[0].weight.dtype",
     "nn.Linear(2, 2).cpu(1)", "nn.Linear(2, 2).float(1)", "nn.Linear(2, 2).type()",
+    "nn.Linear(2, 2).xpu()", "nn.Linear(2, 2).ipu()", "nn.Linear(2, 2).mtia()",
+    "nn.Linear(2, 2).xpu(0)", "nn.Linear(2, 2).ipu('cpu')", "nn.ReLU().mtia() is not None",
+    "x.xpu()", "x.ipu()", "x.mtia()", "x.xpu(0)", "x.xpu('cpu')", "x.ipu('cpu')",
+    "x.mtia('cpu')", "x.xpu(1.0)", "x.ipu(non_blocking=1)", "x.xpu(memory_format=1)",
+    "x.xpu('cuda')", "x.mtia(0)", "x.ipu(0)", "x.xpu(1, 2, 3, 4)", "x.mtia(foo=1)",
+    "x.xpu(t.device('xpu'))", "x.mtia(device='mtia', non_blocking=True)",
 ]
 
 LAYER_FACTORIES = [
