@@ -61,16 +61,29 @@ def vector_mask(shape: tuple, strides: list[tuple], itemsize: int,
     (unary ops step 128 bytes in the AVX512 build: unary_nan_bits.py)."""
     lanes = register_bytes // itemsize
     row, vectorised = inner_row(shape, strides)
-    n = 1
-    for d in row:
-        n *= shape[d]
+    n = row_length(shape, row)
     vector = n - n % lanes
     if not vectorised or vector == 0:
         return None
+    return row_mask(shape, row, 0, vector)
+
+
+def row_length(shape: tuple, row: list[int]) -> int:
+    """How many elements the merged innermost row ``row`` (inner_row's dims) holds."""
+    n = 1
+    for d in row:
+        n *= shape[d]
+    return n
+
+
+def row_mask(shape: tuple, row: list[int], start: int, stop: int) -> np.ndarray:
+    """A bool array broadcastable to ``shape``: True at positions [start, stop) of every
+    innermost row (the dims ``row`` from inner_row, innermost first)."""
+    n = row_length(shape, row)
     mask_t = Tensor._empty((n,), dtypes.bool_, "vector lanes")
     flat = mask_t._array()
-    flat[:vector] = True
-    flat[vector:] = False
+    flat[:] = False
+    flat[start:stop] = True
     in_c_order = flat.reshape([shape[d] for d in reversed(row)])  # innermost varies fastest
     order = sorted(range(len(row)), key=lambda k: row[::-1][k])
     full = [shape[d] if d in row else 1 for d in range(len(shape))]

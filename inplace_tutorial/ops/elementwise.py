@@ -17,7 +17,7 @@ from ..autograd import grad_mode
 from ..autograd.derivatives import derivative
 from ..autograd.record import record, record_inplace
 from ..tensor import Tensor, tensor_method
-from . import _half_add, dtype_rules
+from . import _fma, _half_add, dtype_rules
 from .arg_checks import check_number, check_overloads, check_real_scalar, check_tensor_or_number
 from .div_rounding import NOT_GIVEN, check_call, div_mode, div_mode_
 from .tensor_iterator import (
@@ -73,6 +73,9 @@ def _check_alpha(alpha, *operands) -> None:
 def axpy_kernel(alpha, op: str = "add"):
     """out = x + alpha * y, chunked (no full-size temporary of alpha * y)."""
     def kernel(x, y, out, dtype):
+        if _fma.fused(dtype):  # this build's one rounding (_fma.py)
+            _fma.axpy_float32(out, x, y, alpha, op)
+            return
         if out is not x:
             np.copyto(out, x, casting="unsafe")
         axpy_(out, y, alpha, op, dtype)

@@ -22,7 +22,7 @@ from ..copy_kernel import cast_into
 from ..layout import broadcast_shapes
 from ..modes import STATE
 from ..tensor import Tensor
-from . import _pointwise, cpu_loops, unary, unary_nan_bits
+from . import _fma, _pointwise, cpu_loops, unary, unary_nan_bits
 from . import elementwise as ew
 from ._blas import matmul_into
 from .linalg import _bmm_check, _mm_check, check_same_dtype
@@ -166,6 +166,9 @@ def with_out(name: str, operands: tuple, out: Tensor, **kwargs) -> Tensor:
             out._vc.write(lambda: write_inplace(
                 lambda o, parts: call_kernel(axpy, parts, o, rd.np), name + "_", out, xs,
                 operands, out._array()), name)
+            return out
+        if _fma.fused(rd.np):  # one rounding (_fma.py), whichever input out may be
+            out._vc.write(lambda: _fma.axpy_float32(out._array(), *xs, coef, "out="), name)
             return out
         out._vc.write(lambda: _axpy_into(out, operands[0], operands[1], coef, rd), name)
         return out

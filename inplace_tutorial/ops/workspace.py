@@ -127,6 +127,12 @@ class Scratch:
     def view(self, shape: tuple) -> np.ndarray:
         return self._buf[:math.prod(shape)].reshape(shape)
 
+    def view_at(self, offset: int, shape: tuple, np_dtype) -> np.ndarray:
+        """``shape`` in ``np_dtype``, ``offset`` bytes into the scratch: several arrays of one
+        chunk side by side (_fma.py's sum, its bit test and its operands' casts)."""
+        nbytes = math.prod(shape) * np.dtype(np_dtype).itemsize
+        return self._buf.view(np.uint8)[offset:offset + nbytes].view(np_dtype).reshape(shape)
+
 
 def axpy_(out: np.ndarray, x, alpha, op: str, loop_dtype) -> None:
     """out += alpha * x, chunked so no full-size temporary of alpha * x ever exists."""
