@@ -69,6 +69,8 @@ def axpy_float32(out: np.ndarray, x, y, alpha, op: str) -> None:
     """out = x + alpha * y computed in float32, each cell rounded as this build rounds it.
     (Written out without helpers: an optimizer calls it once per parameter per step.)"""
     shape = out.shape
+    if not out.size:
+        return
     a = np.float64(np.float32(alpha))  # PyTorch reads alpha as the tensor's type
     twice = None  # (a y of out's shape without broadcast dims is no number along a row)
     if not (type(y) is np.ndarray and y.shape == shape and 0 not in y.strides):

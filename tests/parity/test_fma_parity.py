@@ -89,7 +89,8 @@ def add_dtypes_and_out(t):
         o32, o64 = t.empty(n), t.empty(n, dtype=t.float64)
         t.add(x, y, alpha=0.3, out=o32)
         t.sub(x, y, alpha=0.3, out=o64)
-        out[n] = (bits(t.add(ints, y, alpha=0.3)), bits(t.add(y, ints, alpha=0.3)),
+        out[n] = (bits(t.add(ints, y, alpha=0.3)), bits(t.add(x[:0], y[:0], alpha=0.3)),
+                  bits(t.add(x, y, alpha=0.3, out=t.empty(0))), bits(t.add(y, ints, alpha=0.3)),
                   bits(o32), bits(o64), bits(x.clone().add_(ints, alpha=3)))
     return out
 
