@@ -27,6 +27,7 @@ from .. import dtypes
 from ..cpu_capability import AVX512, CAPABILITY, VECTOR_INSTRUCTIONS
 from ..tensor import Tensor
 from ._chunked import run_chunked
+from ._pointwise import new_output
 from .cpu_lanes import element_strides, vector_mask
 from .unary_nan_bits import has_nan
 
@@ -37,7 +38,7 @@ def float32_backward(body: Callable, op: str, g: Tensor, r: Tensor,
     for 16-bit g and r, rounded once into a new gradient of g's dtype, its NaNs given
     PyTorch's bits. ``narrow(a)`` rounds ``a`` to float16 in place if ``half_steps`` (a
     float16 kernel that rounds every step), else does nothing."""
-    out = Tensor._empty(r._shape, g.dtype, op)
+    out = new_output(op, r._shape, g.dtype, (g, r))  # laid out as TensorIterator would
     o = out._array()
     each_step = half_steps and o.dtype == np.float16
 

@@ -19,6 +19,7 @@ import numpy as np
 from ..cpu_capability import VECTOR_INSTRUCTIONS
 from ..tensor import Tensor
 from ._chunked import run_chunked
+from ._pointwise import new_output
 from .half_backward import float32_backward
 
 FUSED = VECTOR_INSTRUCTIONS  # the AVX2 and AVX512 builds; DEFAULT is compiled without FMA
@@ -32,7 +33,7 @@ def tanh_backward(g: Tensor, r: Tensor) -> Tensor:
         return float32_backward(_grad32, "tanh_backward", g, r)
     if not FUSED or g.dtype.itemsize not in (4, 8):
         return g * (1 - r * r)
-    out = Tensor._empty(r._shape, g.dtype, "tanh_backward")
+    out = new_output("tanh_backward", r._shape, g.dtype, (g, r))
     kernel = _fused32 if g.dtype.itemsize == 4 else _fused64
     with np.errstate(all="ignore"):
         run_chunked(kernel, "tanh_backward", (np.float64,) * 6 + (np.bool_,),

@@ -15,6 +15,7 @@ from ..autograd.derivatives import derivative
 from ..creation import zeros_like
 from ..tensor import Tensor, tensor_method
 from ._chunked import run_chunked, with_temporaries
+from ._pointwise import new_output
 from .half_backward import float32_backward, threshold_nan_bits
 from .nan_sign import clamp16, clamp_bound, is_float16_pair, libm_nan
 from .tanh_backward import tanh_backward
@@ -202,7 +203,7 @@ def _relu_bw(ctx, g):
     # zeros, built in the output itself (four vectorised passes; the one bool temporary in
     # the workspace). float16/bfloat16 alike, except the NaNs their vector loop converts.
     r = ctx.saved("result")
-    out = Tensor._empty(r._shape, g.dtype, "threshold_backward")
+    out = new_output("threshold_backward", r._shape, g.dtype, (r, g))  # (the result's layout)
     o = out._array()
     bits = np.dtype(f"u{o.itemsize}")
     run_chunked(_keep_where_positive, "threshold_backward", (np.bool_,),

@@ -164,6 +164,26 @@ def sigmoid_reciprocal_sign_gradients_in_pytorchs_order(t):
     return out
 
 
+@prog
+def gradient_layout_follows_the_operands(t):
+    """threshold_backward's result is laid out as relu's result (its first operand), tanh's
+    and sigmoid's as the incoming gradient: through a transposed view the input's gradient
+    is (4, 1)-strided for relu, (1, 5) for tanh and sigmoid. Every float dtype."""
+    out = {}
+    for dtype in ("float32", "float64", "float16", "bfloat16"):
+        d = getattr(t, dtype)
+        for op in ("relu", "tanh", "sigmoid"):
+            h = t.tensor(arr(5, 4, seed=11)).to(d).requires_grad_()
+            z = getattr(h.t(), op)()
+            (gr,) = t.autograd.grad(z, h, t.tensor(arr(4, 5, seed=12)).to(d))
+            x = t.tensor(arr(5, 4, seed=13)).to(d).t().detach().requires_grad_()
+            getattr(x, op)().backward(t.tensor(arr(5, 4, seed=14)).to(d).t())
+            out[f"{op}_{dtype}"] = (gr.stride(), x.grad.stride())
+            if dtype.endswith("16") or op == "relu":  # (float32/64 tanh/sigmoid: forwards
+                out[f"{op}_{dtype}_bits"] = (bits(gr), bits(x.grad))  # differ in last bits)
+    return out
+
+
 @pytest.mark.parametrize("program", prog.params())
 def test_halfgrad_parity(program, torch_mod, core):
     check_parity(program, torch_mod, core)
