@@ -13,8 +13,9 @@ is fused. The DEFAULT build has no FMA and rounds twice everywhere (workspace.py
 float32 is fused through float64: the product of two float32 numbers is exact in float64;
 the sum is rounded to float64, then to float32. That second rounding can differ from a single
 one only where the float64 sum lies exactly halfway between two float32 numbers (or is below
-float32's normal range): those few cells get the sum's exact error (TwoSum) and are rounded
-to odd first, which makes the second rounding exact.
+float32's normal range): a chunk holding such a cell gets each sum's exact error (TwoSum) and
+is rounded to odd first, which makes the second rounding exact. float64 is still rounded
+twice here in every build (an exact float64 FMA needs a split product: not written yet).
 """
 from __future__ import annotations
 
@@ -110,10 +111,8 @@ def axpy_float32(out: np.ndarray, x, y, alpha, op: str) -> None:
                 cast = raw[28 * m:28 * m + 4 * k].view(np.float32).reshape(cs)
                 cast[...] = yv
                 yv = cast
-            s[...] = yv  # (casts first: NumPy's same-type loops are the fast ones)
-            np.multiply(s, a, out=s)  # exact: 24 + 24 bits fit float64's 53
-            work[...] = xv
-            np.add(s, work, out=s)  # the one rounding that matters, to float64
+            np.multiply(yv, a, out=s)  # exact: 24 + 24 bits fit float64's 53
+            np.add(s, xv, out=s)  # the one rounding that matters, to float64
             bits = s.view(np.int64)
             test = work.view(np.int64)
             np.bitwise_and(bits, _LOW, out=test)
