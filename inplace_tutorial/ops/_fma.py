@@ -15,24 +15,21 @@ the sum is rounded to float64, then to float32. That second rounding can differ 
 one only where the float64 sum lies exactly halfway between two float32 numbers (or is below
 float32's normal range): a chunk holding such a cell gets each sum's exact error (TwoSum) and
 is rounded to odd first, which makes the second rounding exact. float64 is still rounded
-twice here in every build (an exact float64 FMA needs a split product: not written yet).
+twice here in every build (an exact float64 FMA needs a split product, as tanh_backward.py
+has for `r * r`: not written for add yet).
 """
 from __future__ import annotations
 
 import numpy as np
 
-from ..cpu_capability import VECTOR_INSTRUCTIONS
+from ._round_to_odd import FUSED, float32_ties, round_to_odd, two_sum_error
 from .cpu_lanes import REGISTER_BYTES, inner_row, row_length, row_mask
 from .workspace import Scratch, chunks
 
-FUSED = VECTOR_INSTRUCTIONS  # the AVX2 and AVX512 builds; DEFAULT is compiled without FMA
 SSE_BYTES = 16  # the step of GCC's element loop where alpha * other is computed once
 
-_TIE = 1 << 28  # float64 fraction bits below float32's 23: a tie is 1 and then 28 zeros
-_LOW = (1 << 29) - 1
 _SMALLEST_NORMAL = 2.0 ** -126  # float32's
 BYTES = 33  # scratch bytes per element: the sum, two float64 temporaries, two casts, a flag
-_ANY = np.logical_or.reduce  # (ndarray.any and np.copyto go through Python-level wrappers)
 _MIN = np.fmin.reduce  # (fmin: a NaN sum must not hide a small one)
 CHUNK = 7936  # elements per chunk: 33 bytes each fit the 256 KiB workspace
 
@@ -113,13 +110,14 @@ def axpy_float32(out: np.ndarray, x, y, alpha, op: str) -> None:
                 yv = cast
             np.multiply(yv, a, out=s)  # exact: 24 + 24 bits fit float64's 53
             np.add(s, xv, out=s)  # the one rounding that matters, to float64
-            bits = s.view(np.int64)
-            test = work.view(np.int64)
-            np.bitwise_and(bits, _LOW, out=test)
-            np.equal(test, _TIE, out=flag)
-            np.absolute(s, out=work)  # and is any sum below float32's normal range?
-            if _ANY(flag, axis=None) or _MIN(work, axis=None) < _SMALLEST_NORMAL:
-                _round_to_odd(s, xv, yv, a, work, err, flag)
+            ties = float32_ties(s, work.view(np.int64), flag)
+            np.absolute(s, out=work)  # or is any sum below float32's normal range?
+            if ties or _MIN(work, axis=None) < _SMALLEST_NORMAL:
+                # the whole chunk rounded to odd: then rounding to float32 is exact in
+                # every cell (s * err can't underflow: both are multiples of 2**-298)
+                np.multiply(yv, a, out=err)
+                two_sum_error(xv, err, s, err, work)
+                round_to_odd(s, err, work, flag)
             if twice is not None and twice[idx].any():  # float32 product, then float32 sum
                 w = raw[16 * m:16 * m + 4 * k].view(np.float32).reshape(cs)
                 np.multiply(yv, np.float32(a), out=w)
@@ -131,25 +129,3 @@ def axpy_float32(out: np.ndarray, x, y, alpha, op: str) -> None:
                 r = raw[16 * m:16 * m + 4 * k].view(np.float32).reshape(cs)
                 r[...] = s
                 o[...] = r
-
-
-def _round_to_odd(s: np.ndarray, xv, yv, a: np.float64, back: np.ndarray, err: np.ndarray,
-                  flag: np.ndarray) -> None:
-    """Replace s (x + a*y rounded to float64) by the sum rounded to odd: toward zero, then
-    the last bit set if anything was lost. Rounding that to float32 is exact (53 >= 24 + 2
-    bits), for every cell, so the whole chunk is done. ``back``, ``err``, ``flag``: scratch."""
-    np.multiply(yv, a, out=err)  # TwoSum (Knuth): err becomes exactly (x + p) - s
-    np.subtract(s, xv, out=back)
-    np.subtract(err, back, out=err)  # p - back
-    np.subtract(s, back, out=back)
-    np.subtract(xv, back, out=back)  # x - (s - back)
-    np.add(back, err, out=err)
-    bits = s.view(np.int64)
-    # toward zero where the lost part has the other sign (s * err can't underflow: both are
-    # multiples of 2**-298); a NaN err, from NaN or inf operands, changes nothing
-    np.multiply(s, err, out=back)
-    np.less(back, 0, out=flag)
-    np.subtract(bits, flag, out=bits)
-    np.absolute(err, out=err)
-    np.greater(err, 0, out=flag)
-    np.bitwise_or(bits, flag, out=bits)

@@ -16,14 +16,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..cpu_capability import VECTOR_INSTRUCTIONS
 from ..tensor import Tensor
 from ._chunked import run_chunked
 from ._pointwise import new_output
+from ._round_to_odd import FUSED, float32_ties, round_to_odd, two_sum_error
 from .half_backward import float32_backward
 
-FUSED = VECTOR_INSTRUCTIONS  # the AVX2 and AVX512 builds; DEFAULT is compiled without FMA
-_TIE, _LOW = 1 << 28, (1 << 29) - 1  # float64 fraction bits below float32's 23
 _SPLIT = 134217729.0  # 2**27 + 1: Veltkamp's split of a float64 into two 26-bit halves
 
 
@@ -54,17 +52,6 @@ def _one_minus(p: np.ndarray, s: np.ndarray, err: np.ndarray) -> None:
     np.subtract(err, p, out=err)
 
 
-def _round_to_odd(s: np.ndarray, err: np.ndarray, tmp: np.ndarray, flag: np.ndarray) -> None:
-    """s (a sum rounded to nearest, whose exact error is err) rounded to odd instead:
-    toward zero, then the last bit set if anything was lost (err == 0 changes nothing)."""
-    bits = s.view(np.int64)
-    np.multiply(s, err, out=tmp)  # (only where 1 - r * r is 1 can it underflow: no matter)
-    np.less(tmp, 0, out=flag)  # the lost part has the other sign: one step toward zero
-    np.subtract(bits, flag, out=bits)
-    np.not_equal(err, 0, out=flag)
-    np.bitwise_or(bits, flag, out=bits)
-
-
 def _fused32(gs, rs, out, dtype, tmp) -> None:
     """float32: r * r is exact in float64, 1 - r * r rounded there, then to float32, then g
     times it in float32. The two roundings give the one correct rounding unless the float64
@@ -75,12 +62,9 @@ def _fused32(gs, rs, out, dtype, tmp) -> None:
     p, s, err, t, _, _, flag = tmp
     np.multiply(rs, rs, out=p, dtype=np.float64)
     np.subtract(1, p, out=s)
-    low = t.view(np.int64)
-    np.bitwise_and(s.view(np.int64), _LOW, out=low)
-    np.equal(low, _TIE, out=flag)
-    if flag.any():
+    if float32_ties(s, t.view(np.int64), flag):
         _one_minus(p, s, err)
-        _round_to_odd(s, err, t, flag)
+        round_to_odd(s, err, t, flag)
     t32 = t.reshape(-1).view(np.float32)[: t.size].reshape(t.shape)
     np.copyto(t32, s, casting="unsafe")
     np.multiply(gs, t32, out=out)
@@ -104,12 +88,8 @@ def _fused64(gs, rs, out, dtype, tmp) -> None:
     np.add(e, b, out=e)
     _one_minus(p, s, err)  # 1 - p = s + err
     np.negative(e, out=e)
-    np.add(err, e, out=p)  # v = err - e rounded to nearest; its exact error (TwoSum) ...
-    np.subtract(p, err, out=a)
-    np.subtract(p, a, out=b)
-    np.subtract(e, a, out=a)
-    np.subtract(err, b, out=b)
-    np.add(a, b, out=e)  # ... into e
-    _round_to_odd(p, e, a, flag)
+    np.add(err, e, out=p)  # v = err - e rounded to nearest, its exact error into e
+    two_sum_error(err, e, p, e, a)
+    round_to_odd(p, e, a, flag)  # (only where 1 - r * r is 1 can p * e underflow: no matter)
     np.add(s, p, out=s)  # the one rounding of 1 - r * r
     np.multiply(gs, s, out=out)
