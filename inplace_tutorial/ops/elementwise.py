@@ -47,14 +47,18 @@ def _check_args(op: str, other, alpha=1) -> None:
 
 _PLAIN_OTHER = (Tensor, float, int)  # (type(x) is exact: bool and complex are not these)
 _PLAIN_ALPHA = (int, float)
+_INT64_MIN, _UINT64_END = -(1 << 63), 1 << 64  # a Scalar's Python ints: int64 or uint64
 
 
 def _plain_args(self: Tensor, other, alpha=1) -> bool:
     """A float tensor, other a Tensor or a Python float/int, alpha a Python int/float: the
     in-place methods' argument checks below can't refuse these (they refuse non-numbers,
-    complex numbers, a bool alpha, a float alpha with integers), so they are skipped."""
+    complex numbers, a bool alpha, a float alpha with integers), so they are skipped. A
+    Python int must fit a Scalar's 64 bits: beyond, the checks raise torch's OverflowError."""
     return (type(other) in _PLAIN_OTHER and type(alpha) in _PLAIN_ALPHA
-            and self.dtype.category == dtypes.FLOATING)
+            and self.dtype.category == dtypes.FLOATING
+            and (type(other) is not int or _INT64_MIN <= other < _UINT64_END)
+            and (type(alpha) is not int or _INT64_MIN <= alpha < _UINT64_END))
 
 
 def _check_alpha(alpha, *operands) -> None:
