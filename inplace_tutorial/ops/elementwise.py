@@ -289,10 +289,19 @@ def int_power(x, e, out, dtype) -> None:
 
 
 def _check_int_exponent(self, exponent) -> None:
-    """A negative Python int exponent of an integer result is refused before any write."""
-    if (isinstance(exponent, int) and not isinstance(exponent, bool) and exponent < 0
-            and dtypes.result_type(self, exponent).category == dtypes.INTEGER):
+    """An integer result's Python int exponent, checked before any write: a negative one is
+    refused, and one the result's type can't hold is an overflow, as PyTorch reads it (to
+    int64 first, then to the result's type: i8.pow(128) names int8_t, i8.pow(2**63) int64_t)."""
+    if isinstance(exponent, np.integer):  # a NumPy integer is a Python int to PyTorch
+        exponent = int(exponent)
+    if (type(exponent) is not int or self.dtype.category == dtypes.FLOATING
+            or dtypes.result_type(self, exponent).category != dtypes.INTEGER):
+        return
+    if exponent < 0:
         raise RuntimeError("Integers to negative integer powers are not allowed.")
+    if exponent >= 1 << 63:
+        raise RuntimeError("value cannot be converted to type int64_t without overflow")
+    dtypes.checked_scalar(exponent, dtypes.result_type(self, exponent))
 
 
 @binding()

@@ -340,6 +340,7 @@ PROBES: dict[str, list[str]] = {
     "clamp/threshold/searchsorted out=, var dof, bincount grad (i11)": probes_i11.LEFTOVERS,
     "size/stride dims, requires_grad bools (lead)": probes_lead.TENSOR_ARGUMENTS,
     "x.T, x.mT, x.H, x.mH, x.adjoint() (lead)": probes_lead.TRANSPOSES,
+    "integer pow's exponent overflow (lead)": probes_lead.INT_EXPONENTS,
     "deprecated forms, scalars first (twins)": probes_twins.DEPRECATED,
     "F.silu, F.mish, F.hardswish, F.hardsigmoid and layers (activations)": [
         *probes_activations.SELF_GATED, *probes_activations.SELF_GATED_MODULES],
@@ -414,6 +415,7 @@ OWNER = {  # which helper's files hold the fix for a class (HELPERS.md)
     "clamp/threshold/searchsorted out=, var dof, bincount grad (i11)": "i11",
     "size/stride dims, requires_grad bools (lead)": "lead",
     "x.T, x.mT, x.H, x.mH, x.adjoint() (lead)": "lead",
+    "integer pow's exponent overflow (lead)": "lead",
     "deprecated forms, scalars first (twins)": "twins",
     "F.silu, F.mish, F.hardswish, F.hardsigmoid and layers (activations)": "activations",
     "F.softplus, logsigmoid, the shrinks, glu, prelu and layers (activations)": "activations",

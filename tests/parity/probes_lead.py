@@ -27,3 +27,16 @@ TRANSPOSES = [
     "t.adjoint(x, 1)", "t.adjoint(3)", "x.H.stride()", "x.H.add_(1)", "w.mH.sum().backward()",
     "x.T", "img.T.shape", "v.T",
 ]
+
+# An integer pow's exponent as PyTorch reads it: to int64, then to the result's type (a
+# value either can't hold is an overflow, before any write), NumPy integers as Python ints;
+# the core computed u8.pow(256) as u8.pow(0) and took np.int64(200) as int8's -56.
+INT_EXPONENTS = [
+    "i.to(t.int8).pow(1000)", "i.to(t.int8).pow(127)", "i.to(t.int8).pow(128)",
+    "i.abs().to(t.uint8).pow(255)", "i.abs().to(t.uint8).pow(256)",
+    "i.to(t.int32).pow(2**31)", "i.to(t.int32).pow(2**31 - 1)", "i.to(t.int16).pow_(2**15)",
+    "i.to(t.int8).pow(np.int64(200))", "i.to(t.int8).pow(np.int8(-1))",
+    "i.to(t.int8).pow(np.uint8(3))", "i.to(t.int8) ** 128", "t.pow(i.to(t.int8), 128)",
+    "b.pow(2**40)", "b.pow(2**63)", "i.pow(2**62)", "i.pow(2**63)", "i.pow_(2**63)",
+    "x.pow(np.int64(2))", "x.pow(2**63)",
+]
