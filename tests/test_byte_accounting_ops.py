@@ -132,13 +132,23 @@ def _cases():
 
 @pytest.mark.parametrize(("probe", "form", "dtypes", "name"), list(_cases()))
 def test_every_inplace_method_form_and_dtype_counts_its_bytes(probe, form, dtypes, name):
-    set_floor()
-    runs = []
-    for k in (1, _scale(probe)):
-        ns = _namespace(k, *dtypes)
-        _quiet(_call(probe, ns, form))()  # warm-up
-        runs.append(measure(_quiet(_call(probe, ns, form)))[1])
-    check(name, *runs, KNOWN_UNCOUNTED.get(name, 0))
+    # tracemalloc counts every thread's buffers: under pytest-xdist a message read by its
+    # I/O thread during the op once showed as 16,841 B "not counted" (clamp_min_, float16,
+    # a CI rehearsal on Python 3.10; 0 B in 40 runs of it alone). A temporary the op itself
+    # leaves uncounted shows in every run, so a failing measurement is taken once more.
+    for attempt in (1, 2):
+        set_floor()
+        runs = []
+        for k in (1, _scale(probe)):
+            ns = _namespace(k, *dtypes)
+            _quiet(_call(probe, ns, form))()  # warm-up
+            runs.append(measure(_quiet(_call(probe, ns, form)))[1])
+        try:
+            check(name, *runs, KNOWN_UNCOUNTED.get(name, 0))
+            return
+        except AssertionError:
+            if attempt == 2:
+                raise
 
 
 # ops with no derivative row, each a function of one float tensor of the given shape
