@@ -7,11 +7,16 @@
   Chromium silently missing.
 * Notebooks listed in ``_TORCH_NOTEBOOKS`` (real PyTorch) are collected by nbval only when
   ``PARITY=1`` or ``IPT_REQUIRE_PARITY=1``; otherwise they are left out of the run.
+* Under ``--nbval`` a notebook's Jupyter kernel that fails to start is started again (up to
+  ``_KERNEL_STARTS`` times), and the kernel's own stderr (nbval sends it to /dev/null) is kept
+  so that a failure says why the kernel died.
 """
 
 from __future__ import annotations
 
 import os
+import tempfile
+import warnings
 
 import pytest
 
@@ -109,3 +114,55 @@ def pytest_terminal_summary(terminalreporter, exitstatus, config) -> None:
         terminalreporter.write_sep("=", "required tests were skipped", red=True, bold=True)
         for line in lines:
             terminalreporter.write_line(line, red=True)
+
+
+# Kernels started side by side by xdist workers occasionally die before their first reply
+# (about one notebook in a hundred here). That is the test machinery, not the course, so a
+# notebook gets a fresh kernel; a cell that fails once its kernel is up still fails.
+_KERNEL_STARTS = 3
+
+
+def _keep_kernel_stderr(start_new_kernel):
+    """nbval's ``start_new_kernel`` with the kernel's stderr in a temporary file, whose end is
+    added to the error when the kernel does not come up."""
+
+    def start(*args, **kwargs):
+        devnull = kwargs.pop("stderr", None)
+        if devnull is not None:
+            devnull.close()
+        with tempfile.TemporaryFile() as err:
+            kwargs["stderr"] = err
+            try:
+                return start_new_kernel(*args, **kwargs)
+            except RuntimeError as e:
+                err.seek(0)
+                said = err.read().decode(errors="replace").strip()[-2000:]
+                raise RuntimeError(f"{e}\n--- the kernel's stderr ---\n{said}") from e
+
+    return start
+
+
+def _retry_kernel_start(init):
+    """``RunningKernel.__init__`` tried up to ``_KERNEL_STARTS`` times."""
+
+    def __init__(self, *args, **kwargs):
+        for attempt in range(1, _KERNEL_STARTS + 1):
+            try:
+                return init(self, *args, **kwargs)
+            except RuntimeError as e:
+                if getattr(self, "km", None) is not None:
+                    self.km.shutdown_kernel(now=True)  # up, but IOPub never answered
+                if attempt == _KERNEL_STARTS:
+                    raise
+                warnings.warn(f"a Jupyter kernel failed to start (attempt {attempt}), "
+                              f"starting another: {e}", stacklevel=1)
+
+    return __init__
+
+
+def pytest_configure(config) -> None:
+    if config.getoption("nbval", default=False) or config.getoption("nbval_lax", default=False):
+        from nbval import kernel
+
+        kernel.start_new_kernel = _keep_kernel_stderr(kernel.start_new_kernel)
+        kernel.RunningKernel.__init__ = _retry_kernel_start(kernel.RunningKernel.__init__)

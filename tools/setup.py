@@ -181,7 +181,11 @@ def pytest_suite(py: Path, name: str, args: list) -> bool:
     return rc == 0
 
 
-KERNEL_START_FAILURES = ("Kernel died before replying to kernel_info", "Failure starting kernel")
+# jupyter_client's and nbval's texts for a kernel that never came up (conftest.py retries it
+# first; these are what is left when all its attempts failed)
+KERNEL_START_FAILURES = ("Kernel died before replying to kernel_info", "Failure starting kernel",
+                         "Kernel didn't respond in", "Wasn't able to establish IOPub",
+                         "Kernel info reqest timed out")
 
 
 def only_kernel_start_failures(junit: Path) -> bool:
