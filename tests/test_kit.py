@@ -5,8 +5,11 @@ import os
 import re
 import subprocess
 import sys
+import warnings
 import zipfile
 from pathlib import Path
+
+import pytest
 
 try:
     import tomllib
@@ -176,6 +179,35 @@ def test_notebooks_rerun_only_when_every_failure_is_a_kernel_that_did_not_start(
     assert not report(died, differ)
     assert not report("", "")
     assert not setup.only_kernel_start_failures(tmp_path / "missing.xml")
+
+
+def test_a_kernel_that_does_not_start_is_started_again_and_says_why():
+    import conftest  # the root conftest.py: its nbval patches, tried on stand-ins
+
+    calls = []
+
+    def start_new_kernel(**kwargs):  # nbval's, writing as a dying kernel would
+        kwargs["stderr"].write(b"zmq.error.ZMQError: Address already in use")
+        kwargs["stderr"].flush()
+        raise RuntimeError("Kernel died before replying to kernel_info")
+
+    with pytest.raises(RuntimeError, match="(?s)kernel_info.*stderr.*Address already in use"):
+        conftest._keep_kernel_stderr(start_new_kernel)(stderr=open(os.devnull, "w"))
+
+    def init(self, name, fail_times):
+        calls.append(name)
+        if len(calls) <= fail_times:
+            raise RuntimeError("Kernel died before replying to kernel_info")
+
+    retrying = conftest._retry_kernel_start(init)
+    with warnings.catch_warnings(record=True) as said:
+        warnings.simplefilter("always")
+        retrying(object(), "python3", fail_times=2)
+        assert len(calls) == 3 and ["attempt 1" in str(w.message) for w in said] == [True, False]
+        calls.clear()
+        with pytest.raises(RuntimeError, match="kernel_info"):
+            retrying(object(), "python3", fail_times=3)
+    assert len(calls) == conftest._KERNEL_STARTS == 3
 
 
 # --- The instructor guide's agendas (tools/agenda.py) ---------------------------------------
