@@ -49,9 +49,6 @@ class _Workspace:
         self.storage = UntypedStorage(WORKSPACE_BYTES, np.uint8, "core workspace")
         self.storage._array.fill(0)
         self.owner: Scratch | None = None  # the Scratch using it now
-        # how many leading bytes are still zeros (a ReLU reads them as its zero operand): a
-        # ReLU on a small tensor then zeroes only what it reads, not all 256 KiB
-        self.zeroed = WORKSPACE_BYTES
 
     @property
     def busy(self) -> bool:
@@ -84,14 +81,13 @@ class Scratch:
     and giving back are statements without calls, whatever fails inside ``__enter__`` gives it
     back, and an owner whose function stopped running is recognised (``_abandoned``)."""
 
-    __slots__ = ("_dtype", "capacity", "_n", "_op", "_zeros", "_frame", "_buf", "_storage")
+    __slots__ = ("_dtype", "capacity", "_n", "_op", "_frame", "_buf", "_storage")
 
-    def __init__(self, np_dtype, op: str, needed: int = CHUNK, zeros: bool = False):
-        """``zeros=True``: the caller only reads, and needs zeros (cheap when still clean)."""
+    def __init__(self, np_dtype, op: str, needed: int = CHUNK):
         self._dtype = np.dtype(np_dtype)
         self.capacity = WORKSPACE_BYTES // self._dtype.itemsize  # chunk_len's count
         self._n = min(self.capacity, max(needed, 1))  # never larger than the work itself
-        self._op, self._zeros = op, zeros
+        self._op = op
 
     def __enter__(self) -> Scratch:
         try:
@@ -105,16 +101,9 @@ class Scratch:
             if _WORKSPACE.owner is self:
                 nbytes = n * dt.itemsize
                 self._buf = _WORKSPACE.storage._array[:nbytes].view(dt)
-                if not self._zeros:
-                    _WORKSPACE.zeroed = 0  # the caller may write anywhere in it
-                elif _WORKSPACE.zeroed < nbytes:
-                    _WORKSPACE.storage._array[:nbytes].fill(0)
-                    _WORKSPACE.zeroed = nbytes
             else:
                 self._storage = UntypedStorage(n, dt, self._op + " (scratch)")
                 self._buf = self._storage._array
-                if self._zeros:
-                    self._buf.fill(0)
             return self
         except BaseException:
             self.__exit__()
