@@ -51,6 +51,13 @@ def is_number(v) -> bool:
 _INT64_MIN, _UINT64_END = -(1 << 63), 1 << 64
 
 
+def scalar_int(v: int) -> int:
+    """A Python int unpacked into a Scalar (PythonArgs::scalar), for the calls that take one
+    without the parser's type check (``2**70 - x`` is rsub's), or after it: 64 bits, signed,
+    else unsigned; beyond, torch's OverflowError."""
+    return v if _INT64_MIN <= v < _UINT64_END else _unpack_overflow(v)
+
+
 def _unpack_overflow(v: int) -> bool:
     """PyLong_AsUnsignedLongLong's refusal, once PyLong_AsLongLongAndOverflow overflowed."""
     raise OverflowError("can't convert negative int to unsigned" if v < 0 else

@@ -46,23 +46,13 @@ def arange(start=_NOT_GIVEN, end=None, step=1, dtype: dtypes.dtype | None = None
         if not is_number(start):
             raise argument_error("arange", "end", 1, "Number", start)
         start, end = 0, start
-    if not all(math.isfinite(v) for v in (start, end)):
-        raise RuntimeError(f"unsupported range: {start} -> {end}")
-    if step == 0:
-        raise RuntimeError("step must be nonzero")
-    if (end - start) * step < 0:
-        raise RuntimeError("upper bound and lower bound inconsistent with step sign")
     if dtype is None:
         is_int = all(isinstance(v, (int, np.integer)) for v in (start, end, step))
         dtype = dtypes.int64 if is_int else dtypes.float32
-    n = max(0, math.ceil((end - start) / step))
+    n = _arange_size(start, end, step, dtype)
     integral = dtype.np.kind in "iu"
-    if integral:  # RangeFactories.cpp: start and step become int64 (toward zero) first ...
-        start, step = int(start), int(step)
-        if dtype is dtypes.int64:  # ... and for int64 the end and the size too
-            if step == 0:
-                raise ValueError("step must be nonzero")
-            n = max(0, -(-(int(end) - start) // step))
+    if integral:  # the kernel's start and step: int64 (toward zero), checked as c10 converts
+        start, step = _to_int64(start), _to_int64(step)
     t = Tensor._empty((n,), dtype, "arange")
     o = t._array()
     if integral:  # start + i * step in int64, then cast (uint8 wraps as in torch)
@@ -86,6 +76,62 @@ def arange(start=_NOT_GIVEN, end=None, step=1, dtype: dtypes.dtype | None = None
     if out is not None:
         return finish_factory(_into(out, t), requires_grad)
     return finish_factory(t, requires_grad)
+
+
+_INT64_MAX = (1 << 63) - 1
+
+
+def _arange_size(start, end, step, dtype: dtypes.dtype) -> int:
+    """compute_arange_size (RangeUtils.h): the bounds checked in doubles, then the count. An
+    int64 result counts in int64, as C++ does: the ends converted (an int beyond int64 is
+    torch's overflow error), ``(end - start + step - sign) / step`` wrapping and truncated;
+    every other dtype counts in doubles, each end rounded first (arange(2**62, 2**62 + 10,
+    dtype=float32) is empty). The count must fit a tensor's int64 sizes and bytes."""
+    dstart, dend, dstep = float(start), float(end), float(step)
+    if not (dstep > 0 or dstep < 0):
+        raise RuntimeError("step must be nonzero")
+    if not (math.isfinite(dstart) and math.isfinite(dend)):  # C++ prints doubles as %g does
+        raise RuntimeError(f"unsupported range: {dstart:g} -> {dend:g}")
+    if not ((dstep > 0 and dend >= dstart) or (dstep < 0 and dend <= dstart)):
+        raise RuntimeError("upper bound and lower bound inconsistent with step sign")
+    if dtype is dtypes.int64:
+        xstart, xend, xstep = _to_int64(start), _to_int64(end), _to_int64(step)
+        if xstep == 0:  # (a float step below 1 truncates to 0)
+            raise ValueError("step must be nonzero")
+        sign = (xstep > 0) - (xstep < 0)
+        span = _wrap_int64(xend - xstart + xstep - sign)
+        size = float(abs(span) // abs(xstep) * (1 if (span < 0) == (xstep < 0) else -1))
+    else:
+        size = (dend - dstart) / dstep
+        size = float(math.ceil(size)) if math.isfinite(size) else size
+    if not 0 <= size <= 2.0**63:
+        raise RuntimeError("invalid size, possible overflow?")
+    if size == 2.0**63:  # static_cast<int64_t> of 2**63 gives INT64_MIN, which resize_ refuses
+        raise RuntimeError("IntArrayRef contains an int that cannot be represented as a SymInt: "
+                           f"{-(1 << 63)}")
+    if int(size) * dtype.itemsize > _INT64_MAX:
+        raise RuntimeError(f"Storage size calculation overflowed with sizes=[{int(size)}]")
+    return int(size)
+
+
+def _wrap_int64(v: int) -> int:
+    """An int64 sum as the CPU computes it: modulo 2**64, signed."""
+    return (v + (1 << 63)) % (1 << 64) - (1 << 63)
+
+
+def _to_int64(v) -> int:
+    """Scalar::to<int64_t>(): c10's checked conversion. An int beyond int64, NaN or a float
+    beyond int64's range is an overflow; a float is truncated toward zero (2.0**63 itself
+    passes the range check and lands on INT64_MIN, as the x86 conversion does)."""
+    if isinstance(v, (float, np.floating)):
+        v = float(v)
+        if v != v or not -2.0**63 <= v <= 2.0**63:
+            raise RuntimeError("value cannot be converted to type int64_t without overflow")
+        return -(1 << 63) if v == 2.0**63 else int(v)
+    v = int(v)
+    if not -(1 << 63) <= v <= _INT64_MAX:
+        raise RuntimeError("value cannot be converted to type int64_t without overflow")
+    return v
 
 
 def _into(out: Tensor, values: Tensor, op: str = "arange", warn: bool = True) -> Tensor:

@@ -40,6 +40,9 @@ def _kernel(op: str, rd: dtypes.dtype):
 
     def kernel(*xs, out, dtype):
         _check_dtype(op, rd)  # after the cast check, before the first write (as PyTorch)
+        # a Python int is a Scalar of 64 bits, signed or unsigned (2**63 .. 2**64-1), cast to
+        # the result's type as C++ casts: i & 2**63 is i & INT64_MIN (NumPy would refuse it)
+        xs = [dtypes.kernel_scalar(x, rd.np) if type(x) is int else x for x in xs]
         ufunc(*xs, out=out, dtype=rd.np, casting="unsafe")
     return kernel
 

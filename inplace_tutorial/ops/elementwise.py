@@ -12,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 
 from .. import dtypes
-from ..arg_parser import binding
+from ..arg_parser import binding, scalar_int
 from ..autograd import grad_mode
 from ..autograd.derivatives import derivative
 from ..autograd.record import record, record_inplace
@@ -40,9 +40,15 @@ def _self(ctx):
 
 
 def _check_args(op: str, other, alpha=1) -> None:
-    """PyTorch's binding checks: other is a Tensor or a Number, alpha a Number."""
-    check_tensor_or_number(op, "other", other)
+    """PyTorch's binding checks: other is a Tensor or a Number, alpha a Number. The parser
+    checks every argument's type before it unpacks an int into a Scalar: x.add_(2**70,
+    alpha='a') names alpha, x.add_(2**70) overflows."""
+    beyond = type(other) is int and not _INT64_MIN <= other < _UINT64_END
+    if not beyond:
+        check_tensor_or_number(op, "other", other)
     check_number(op, "alpha", alpha)
+    if beyond:
+        scalar_int(other)
 
 
 _PLAIN_OTHER = (Tensor, float, int)  # (type(x) is exact: bool and complex are not these)
@@ -160,6 +166,8 @@ def _sub_bw(ctx, g):
 @tensor_method
 def rsub(self, other, *, alpha=1) -> Tensor:
     """other - alpha * self (what ``2 - x`` calls)."""
+    if type(other) is int:
+        scalar_int(other)  # (2**70 - x: torch's OverflowError)
     dtype_rules.check_sub(self, other)
     return new_elementwise("rsub", False,
                            lambda x, y, out, dtype: axpy_kernel(-alpha)(y, x, out, dtype),

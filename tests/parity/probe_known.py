@@ -25,11 +25,4 @@ KNOWN_DIFFERENT: dict[str, set[str]] = {
         'F.embedding(t.tensor([0, 0, 2]), m.requires_grad_(), sparse=True).sum().backward()',
         'nn.Embedding(5, 2, sparse=True)(t.tensor([1])).sum().backward()',
     },
-    'ints beyond 64 bits as Scalars (module-device)': {  # module-device, fma
-        'i.bitwise_and_(2**63)',
-        'i.bitwise_and_(2**64-1)',
-        '2**70 - i',
-        't.arange(0, 2**63)',
-        "i.add_(2**70, alpha='a')",
-    },
 }

@@ -28,6 +28,7 @@ from . import (
     probes_i11,
     probes_indexing,
     probes_keywords,
+    probes_last_bits,
     probes_lead,
     probes_misc,
     probes_miscops,
@@ -359,6 +360,9 @@ PROBES: dict[str, list[str]] = {
     "device= and dtype= of nn layers (module-device)": probes_module_device.LAYER_FACTORIES,
     "type names in parser errors (module-device)": probes_module_device.TYPE_NAMES,
     "ints beyond 64 bits as Scalars (module-device)": probes_module_device.BIG_INTS,
+    "unsigned Scalars in bitwise ops, arange's sizes, types before ints (last-bits)": [
+        *probes_last_bits.UNSIGNED_BITWISE, *probes_last_bits.ARANGE,
+        *probes_last_bits.TYPES_BEFORE_UNPACKING],
     "modes and misc": [
         *probes_args.SEEDS, "t.set_grad_enabled('a')", "callable(t.no_grad(1))",
         "t.manual_seed('a')",
@@ -427,9 +431,11 @@ OWNER = {  # which helper's files hold the fix for a class (HELPERS.md)
     "nn.Module.to, cpu, cuda, float ..., type (module-device)": "module-device",
     "device= and dtype= of nn layers (module-device)": "module-device",
     "type names in parser errors (module-device)": "module-device",
-    # (arg_parser.is_number; the float fast path ops/elementwise.py:_plain_args, rsub: fma's;
-    # pow's and bitwise ops' unsigned scalars, arange: nobody's yet)
+    # (arg_parser.is_number; the float fast path ops/elementwise.py:_plain_args; pow's
+    # unsigned scalars; bitwise ops', arange, rsub and add_'s argument order: last-bits)
     "ints beyond 64 bits as Scalars (module-device)": "module-device, fma",
+    "unsigned Scalars in bitwise ops, arange's sizes, types before ints (last-bits)":
+        "last-bits",
     **{c: "funcsig" for c in ("module-level functions, generic (funcsig)",
                               "numbers as tensors, deprecated forms (funcsig)",
                               "function binding (funcsig)", "factory keywords (funcsig)",
