@@ -21,7 +21,7 @@ import tracemalloc
 
 import numpy as np
 import pytest
-from byte_intervals import check, fwd_bwd, measure, set_floor, tracing
+from byte_intervals import check, fwd_bwd, measure, remeasured, set_floor, tracing
 from test_gradcheck_table import CASES, NOT_IMPLEMENTED
 
 import inplace_tutorial as ipt
@@ -108,6 +108,7 @@ def _case(op):
 
 
 @pytest.mark.parametrize("op", sorted(CASES))
+@remeasured
 def test_every_derivative_table_op_counts_its_bytes(op):
     fn, small_shapes, big_shapes, kind = _case(op)
     set_floor()
@@ -160,6 +161,7 @@ def _put(a, index):
 
 
 @pytest.mark.parametrize("name", sorted(INDEXING))
+@remeasured
 def test_advanced_indexing_counts_its_gather(name):
     fn = INDEXING[name]
     set_floor()
@@ -189,6 +191,7 @@ SVD = {
 
 
 @pytest.mark.parametrize("name", sorted(SVD))
+@remeasured
 def test_svd_counts_lapack_buffers(name):
     fn, shape = SVD[name]
     set_floor()
@@ -202,6 +205,7 @@ def test_svd_counts_lapack_buffers(name):
 
 
 @pytest.mark.parametrize("op", sorted(NOT_IMPLEMENTED))
+@remeasured
 def test_rows_without_a_backward_count_their_forward_bytes(op):
     """The derivative table's rows whose backward raises (floor_divide, heaviside, asinh_ ...)
     still compute a forward: it is measured alone."""
@@ -323,6 +327,7 @@ def _layer_fwd_bwd(make, shape, loss_target=None):
 
 
 @pytest.mark.parametrize("name", sorted(LAYERS))
+@remeasured
 def test_every_nn_layer_counts_its_bytes(name):
     make, small_shape, big_shape = LAYERS[name]
     small = _layer_fwd_bwd(make, small_shape)
@@ -332,6 +337,7 @@ def test_every_nn_layer_counts_its_bytes(name):
 
 
 @pytest.mark.parametrize("name", sorted(LOSSES))
+@remeasured
 def test_every_loss_counts_its_bytes(name):
     make, target = LOSSES[name]
     small = _layer_fwd_bwd(make, (2, 3), target)

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from byte_intervals import check, fwd_bwd, measure, set_floor, tracing
+from byte_intervals import check, fwd_bwd, measure, remeasured, set_floor, tracing
 
 import inplace_tutorial as ipt
 from inplace_tutorial.nn import functional as F
@@ -65,6 +65,7 @@ PRODUCTS = {
 
 
 @pytest.mark.parametrize("name", sorted(PRODUCTS))
+@remeasured
 def test_matrix_products_count_the_copies_blas_needs(name):
     fn, small_shapes, big_shapes = PRODUCTS[name]
     set_floor()
@@ -87,6 +88,7 @@ NO_GRAD = {
 
 
 @pytest.mark.parametrize("name", sorted(NO_GRAD))
+@remeasured
 def test_products_without_a_graph_count_the_copies_blas_needs(name):
     fn = NO_GRAD[name]
     set_floor()

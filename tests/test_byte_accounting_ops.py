@@ -17,7 +17,7 @@ import math
 
 import numpy as np
 import pytest
-from byte_intervals import check, measure, set_floor, tracing
+from byte_intervals import check, measure, remeasured, set_floor, tracing
 
 import inplace_tutorial as ipt
 from inplace_tutorial import catalogue, nn, optim
@@ -131,24 +131,15 @@ def _cases():
 
 
 @pytest.mark.parametrize(("probe", "form", "dtypes", "name"), list(_cases()))
+@remeasured
 def test_every_inplace_method_form_and_dtype_counts_its_bytes(probe, form, dtypes, name):
-    # tracemalloc counts every thread's buffers: under pytest-xdist a message read by its
-    # I/O thread during the op once showed as 16,841 B "not counted" (clamp_min_, float16,
-    # a CI rehearsal on Python 3.10; 0 B in 40 runs of it alone). A temporary the op itself
-    # leaves uncounted shows in every run, so a failing measurement is taken once more.
-    for attempt in (1, 2):
-        set_floor()
-        runs = []
-        for k in (1, _scale(probe)):
-            ns = _namespace(k, *dtypes)
-            _quiet(_call(probe, ns, form))()  # warm-up
-            runs.append(measure(_quiet(_call(probe, ns, form)))[1])
-        try:
-            check(name, *runs, KNOWN_UNCOUNTED.get(name, 0))
-            return
-        except AssertionError:
-            if attempt == 2:
-                raise
+    set_floor()
+    runs = []
+    for k in (1, _scale(probe)):
+        ns = _namespace(k, *dtypes)
+        _quiet(_call(probe, ns, form))()  # warm-up
+        runs.append(measure(_quiet(_call(probe, ns, form)))[1])
+    check(name, *runs, KNOWN_UNCOUNTED.get(name, 0))
 
 
 # ops with no derivative row, each a function of one float tensor of the given shape
@@ -271,6 +262,7 @@ for _src in CASTS:
 
 
 @pytest.mark.parametrize("name", sorted(NO_ROW))
+@remeasured
 def test_ops_without_a_derivative_row_count_their_bytes(name):
     fn = NO_ROW[name]
     set_floor()
@@ -313,6 +305,7 @@ def _step_runs(make, width, dtype):
 
 @pytest.mark.parametrize("dtype", [F32, F64, F16], ids=str)
 @pytest.mark.parametrize("name", sorted(OPTIMIZERS))
+@remeasured
 def test_optimizer_steps_count_their_bytes(name, dtype):
     set_floor()
     what = f"{name} step ({dtype})"

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from byte_intervals import check, fwd_bwd, measure, set_floor, tracing
+from byte_intervals import check, fwd_bwd, measure, remeasured, set_floor, tracing
 
 import inplace_tutorial as ipt
 
@@ -90,6 +90,7 @@ _ONE = ipt.tensor([3])
 
 
 @pytest.mark.parametrize("name", sorted(SORTS))
+@remeasured
 def test_sorts_of_long_lines_count_their_bytes(name):
     fn, dtype, levels, shape = SORTS[name]
     set_floor()
@@ -127,6 +128,7 @@ def _twice(n, start=0):
 
 
 @pytest.mark.parametrize("name", sorted(GRADS))
+@remeasured
 def test_sort_backward_on_long_lines_counts_its_bytes(name):
     fn = GRADS[name]
     set_floor()

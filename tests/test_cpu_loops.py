@@ -4,7 +4,7 @@ order with torch), over random overlapping layouts of one buffer."""
 
 import numpy as np
 import pytest
-from byte_intervals import check, measure, set_floor, tracing
+from byte_intervals import check, measure, remeasured, set_floor, tracing
 from numpy.lib.stride_tricks import as_strided
 
 import inplace_tutorial as ipt
@@ -176,6 +176,7 @@ OVERLAPPING = {
 
 
 @pytest.mark.parametrize("name", sorted(OVERLAPPING))
+@remeasured
 def test_the_overlap_walk_counts_its_buffers(name):
     fn = OVERLAPPING[name]
     with tracing():

@@ -7,6 +7,7 @@ import tracemalloc
 
 import numpy as np
 import pytest
+from byte_intervals import OtherThreads, assert_alone, remeasured
 
 import inplace_tutorial as ipt
 from inplace_tutorial import memory
@@ -144,10 +145,12 @@ def _workload():
     return y, z
 
 
+@remeasured
 def test_peak_agrees_with_tracemalloc_within_5_percent():
     gc.collect()
     memory.reset_peak_memory_stats()
     base = memory.memory_allocated()
+    others = OtherThreads()
     tracemalloc.start()
     try:
         _workload()
@@ -156,7 +159,8 @@ def test_peak_agrees_with_tracemalloc_within_5_percent():
         tracemalloc.stop()
     ours = memory.max_memory_allocated() - base
     assert ours > 2 * MB
-    assert abs(ours - traced_peak) / traced_peak <= 0.05, (ours, traced_peak)
+    assert_alone(abs(ours - traced_peak) / traced_peak <= 0.05, f"{ours:,} B counted, "
+                 f"{traced_peak:,} B traced", others)
 
 
 def test_observe_sees_every_change_of_the_count_as_it_happens():
@@ -193,6 +197,7 @@ def test_a_freed_buffer_is_reused_without_page_faults():
     assert faults < 20 * 256 // 10
 
 
+@remeasured
 def test_bookkeeping_of_many_live_tensors_stays_small_on_every_allocation():
     """Each counted buffer's weak reference is kept in a table (storage.py). One dict for all
     of them rebuilt its table every few hundred allocations, as large as every live buffer
@@ -202,6 +207,7 @@ def test_bookkeeping_of_many_live_tensors_stays_small_on_every_allocation():
     keep = [ipt.zeros(1) for _ in range(1500)]
     was_enabled = gc.isenabled()
     gc.disable()
+    others = OtherThreads()
     tracemalloc.start()
     try:
         worst = 0
@@ -216,4 +222,4 @@ def test_bookkeeping_of_many_live_tensors_stays_small_on_every_allocation():
         if was_enabled:
             gc.enable()
     assert len(keep) == 1500
-    assert worst < 4096, worst
+    assert_alone(worst < 4096, f"{worst:,} B", others)
