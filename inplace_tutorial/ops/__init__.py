@@ -39,4 +39,5 @@ from . import logaddexp, nanmean, var_mean  # noqa: F401
 from . import meshgrid, vander  # noqa: F401
 from . import random_factories  # noqa: F401
 from . import bucketization, bincount  # noqa: F401
+from . import resize  # noqa: F401
 # isort: on

@@ -38,6 +38,7 @@ from . import (
     probes_outgrow,
     probes_probes2,
     probes_probes3,
+    probes_resize,
     probes_selectops,
     probes_svd,
     probes_twins,
@@ -363,6 +364,7 @@ PROBES: dict[str, list[str]] = {
     "unsigned Scalars in bitwise ops, arange's sizes, types before ints (last-bits)": [
         *probes_last_bits.UNSIGNED_BITWISE, *probes_last_bits.ARANGE,
         *probes_last_bits.TYPES_BEFORE_UNPACKING],
+    "resize_, resize_as_ (resize-set)": [*probes_resize.RESIZE, *probes_resize.RESIZE_AS],
     "modes and misc": [
         *probes_args.SEEDS, "t.set_grad_enabled('a')", "callable(t.no_grad(1))",
         "t.manual_seed('a')",
@@ -436,6 +438,7 @@ OWNER = {  # which helper's files hold the fix for a class (HELPERS.md)
     "ints beyond 64 bits as Scalars (module-device)": "module-device, fma",
     "unsigned Scalars in bitwise ops, arange's sizes, types before ints (last-bits)":
         "last-bits",
+    "resize_, resize_as_ (resize-set)": "resize-set",
     **{c: "funcsig" for c in ("module-level functions, generic (funcsig)",
                               "numbers as tensors, deprecated forms (funcsig)",
                               "function binding (funcsig)", "factory keywords (funcsig)",
