@@ -4,15 +4,16 @@ Python delivers a signal between two bytecodes, so an interrupt can land between
 of the core (never inside one NumPy call). The sweep below raises KeyboardInterrupt at the 1st,
 2nd, 3rd ... line the core executes during an op, until the op runs to its end, and checks after
 every interrupted run: if any element changed, ``_version`` went up; the shared workspace is
-free again; and a later ``add_(y, alpha=2)`` allocates nothing. A second test sends a real
-SIGALRM during a large ``add_`` several times over.
+free again; and a later ``add_(y, alpha=2)`` allocates nothing. A second sweep sends a real
+SIGALRM (its handler raises KeyboardInterrupt, as Ctrl-C's does) at every bytecode instead of
+every line, inside a line too. Where an interrupt lands is chosen by counting, never by a
+clock, so every run of the tests interrupts the same places.
 """
 from __future__ import annotations
 
 import gc
 import signal
 import sys
-import time
 from pathlib import Path
 
 import numpy as np
@@ -27,21 +28,30 @@ PKG = str(Path(ipt.__file__).parent)
 N = 3 * workspace.CHUNK + 5  # float64: three chunks and a bit through the workspace
 
 
-class InterruptAtLine:
-    """A tracer that raises KeyboardInterrupt at the ``at``-th line run inside the package."""
+class InterruptAt:
+    """A tracer that interrupts at the ``at``-th line (``unit="opcode"``: bytecode) run inside
+    the package: it raises KeyboardInterrupt, or (``real_signal``) sends SIGALRM to this
+    process, whose handler then runs at once, at that bytecode, as Python runs handlers."""
 
-    def __init__(self, at: int):
-        self.at, self.lines, self.fired = at, 0, False
+    def __init__(self, at: int, unit: str = "line", real_signal: bool = False):
+        self.at, self.unit, self.real_signal = at, unit, real_signal
+        self.count, self.fired = 0, False
 
     def __call__(self, frame, event, arg):
-        return self.local if frame.f_code.co_filename.startswith(PKG) else None
+        if not frame.f_code.co_filename.startswith(PKG):
+            return None
+        frame.f_trace_opcodes = self.unit == "opcode"
+        return self.local
 
     def local(self, frame, event, arg):
-        if event == "line" and not self.fired:
-            self.lines += 1
-            if self.lines == self.at:
+        if event == self.unit and not self.fired:
+            self.count += 1
+            if self.count == self.at:
                 self.fired = True
-                raise KeyboardInterrupt
+                if not self.real_signal:
+                    raise KeyboardInterrupt
+                signal.raise_signal(signal.SIGALRM)  # the handler raises here ...
+                raise AssertionError("SIGALRM's handler did not run at once")  # ... not later
         return self.local
 
 
@@ -97,8 +107,9 @@ def _later_add_allocates() -> int:
     return memory.max_memory_allocated() - start
 
 
-@pytest.mark.parametrize("name", sorted(OPS))
-def test_interrupt_at_every_line(name):
+def _sweep(name: str, tracer) -> int:
+    """Interrupt ``OPS[name]`` at its 1st, 2nd ... line or bytecode (``tracer(at)``) until it
+    runs to its end, checking every interrupted run; the number of places interrupted."""
     make, call = OPS[name]
     _later_add_allocates()  # the workspace exists before the baseline is taken
     gc.collect()
@@ -107,8 +118,8 @@ def test_interrupt_at_every_line(name):
     while True:
         x, *operands = make()
         before, v0 = x.detach().numpy().copy(), x._version
-        tracer = InterruptAtLine(at)
-        sys.settrace(tracer)
+        interrupt = tracer(at)
+        sys.settrace(interrupt)
         try:
             call(x, *operands)
         except KeyboardInterrupt:
@@ -116,54 +127,47 @@ def test_interrupt_at_every_line(name):
         finally:
             sys.settrace(None)
         changed = not np.array_equal(before, x.detach().numpy(), equal_nan=True)
-        where = f"{name}: interrupt at line {at}"
+        where = f"{name}: interrupt at {interrupt.unit} {at}"
         assert not workspace._WORKSPACE.busy, f"{where} left the workspace taken"
         if changed:
             assert x._version > v0, f"{where} wrote elements and left _version at {v0}"
-        if not tracer.fired:
+        if not interrupt.fired:
             assert changed and x._version == v0 + 1, f"{name} ran to the end without writing"
             break
         at += 1
-        assert at < 2000, f"{name}: the sweep does not end"
+        assert at < 20_000, f"{name}: the sweep does not end"
     assert _later_add_allocates() == 0
-    assert at > 3  # the op ran a few core lines, so the sweep did interrupt it somewhere
     # An interrupt inside an allocation must not split the count from what the free gives back.
     del x, operands
     gc.collect()
     assert memory.memory_allocated() == counted_before, f"{name}: the byte count drifted"
+    return at - 1
 
 
-def test_a_real_signal_during_a_large_add_():
-    """SIGALRM (its handler raises KeyboardInterrupt, as Ctrl-C does) during a 4M-element add_."""
-    n = 4_000_000
-    x, y = ipt.zeros(n, dtype=ipt.float64), ipt.ones(n, dtype=ipt.float64)
-    t0 = time.perf_counter()
-    x.add_(y, alpha=2)
-    took = time.perf_counter() - t0
+@pytest.mark.parametrize("name", sorted(OPS))
+def test_interrupt_at_every_line(name):
+    # the op ran a few core lines, so the sweep did interrupt it somewhere
+    assert _sweep(name, InterruptAt) > 3
+
+
+@pytest.mark.parametrize("name", ["add_(y, alpha=2)", "add_ with autograd", "copy_"])
+def test_a_real_signal_at_every_bytecode(name):
+    """SIGALRM, its handler raising KeyboardInterrupt as Ctrl-C does, at each bytecode the core
+    runs during the op (where Python may run a handler: within a line as well as between)."""
+
+    handled = []
 
     def handler(signum, frame):
+        handled.append(signum)
         raise KeyboardInterrupt
 
     old = signal.signal(signal.SIGALRM, handler)
     try:
-        for frac in (0.1, 0.3, 0.5, 0.7, 0.9):
-            x.zero_()
-            v0 = x._version
-            try:
-                signal.setitimer(signal.ITIMER_REAL, max(took * frac, 1e-4))
-                x.add_(y, alpha=2)
-                time.sleep(took)  # an interrupt that comes after the op lands here
-            except KeyboardInterrupt:
-                pass
-            finally:
-                signal.setitimer(signal.ITIMER_REAL, 0)
-            written = int(np.count_nonzero(x.numpy()))
-            assert not workspace._WORKSPACE.busy
-            if written:
-                assert x._version == v0 + 1, (frac, written)
+        lines = _sweep(name, InterruptAt)
+        bytecodes = _sweep(name, lambda at: InterruptAt(at, "opcode", real_signal=True))
     finally:
         signal.signal(signal.SIGALRM, old)
-    assert _later_add_allocates() == 0
+    assert len(handled) == bytecodes > lines  # every one handled; more places than lines
 
 
 def test_two_threads_never_share_the_workspace():
