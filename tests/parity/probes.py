@@ -40,6 +40,7 @@ from . import (
     probes_probes3,
     probes_resize,
     probes_selectops,
+    probes_special,
     probes_svd,
     probes_twins,
 )
@@ -365,6 +366,9 @@ PROBES: dict[str, list[str]] = {
         *probes_last_bits.UNSIGNED_BITWISE, *probes_last_bits.ARANGE,
         *probes_last_bits.TYPES_BEFORE_UNPACKING],
     "resize_, resize_as_ (resize-set)": [*probes_resize.RESIZE, *probes_resize.RESIZE_AS],
+    "erf, lgamma, digamma ... in place and out (special)": [*probes_special.UNARY,
+                                                            *probes_special.SPECIAL],
+    "polygamma, mvlgamma (special)": [*probes_special.POLYGAMMA, *probes_special.MVLGAMMA],
     "modes and misc": [
         *probes_args.SEEDS, "t.set_grad_enabled('a')", "callable(t.no_grad(1))",
         "t.manual_seed('a')",
@@ -444,6 +448,8 @@ OWNER = {  # which helper's files hold the fix for a class (HELPERS.md)
                               "function binding (funcsig)", "factory keywords (funcsig)",
                               "hand-bound functions (funcsig)",
                               "linalg, F bindings, max_pool2d, norms' out= (funcsig)")},
+    "erf, lgamma, digamma ... in place and out (special)": "special",
+    "polygamma, mvlgamma (special)": "special",
 }
 
 
