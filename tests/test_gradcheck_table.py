@@ -480,6 +480,9 @@ NOT_IMPLEMENTED = {
     "scatter_with_reduce": (lambda a: a.scatter(0, ipt.zeros(a.shape, dtype=ipt.int64), 2.0,
                                                      reduce="multiply"),
                             RuntimeError, "derivative for aten::scatter is not implemented"),
+    "set_": (lambda a: (a * 1).set_(), RuntimeError, "derivative for set_ is not implemented"),
+    "set_source_Tensor": (lambda a: (a * 1).set_(a * 2), RuntimeError,
+                          "derivative for set_ is not implemented"),
 }
 
 
