@@ -43,8 +43,9 @@ def round_to_odd(s: np.ndarray, err: np.ndarray, tmp: np.ndarray, flag: np.ndarr
     anything was lost. err == 0 changes nothing, nor does a NaN err (from NaN or infinite
     operands). ``err`` is overwritten; ``tmp`` (float64) and ``flag`` (bool): scratch."""
     bits = s.view(np.int64)
-    np.multiply(s, err, out=tmp)  # (only its sign is read: each caller's operands keep it
-    np.less(tmp, 0, out=flag)  # from underflowing to 0)
+    np.sign(s, out=tmp)  # (sign(s) * err, not s * err: that product could underflow to 0)
+    np.multiply(tmp, err, out=tmp)
+    np.less(tmp, 0, out=flag)  # the lost part points toward zero
     np.subtract(bits, flag, out=bits)
     np.absolute(err, out=err)
     np.greater(err, 0, out=flag)

@@ -83,8 +83,8 @@ def _check_alpha(alpha, *operands) -> None:
 def axpy_kernel(alpha, op: str = "add"):
     """out = x + alpha * y, chunked (no full-size temporary of alpha * y)."""
     def kernel(x, y, out, dtype):
-        if _fma.fused(dtype):  # this build's one rounding (_fma.py)
-            _fma.axpy_float32(out, x, y, alpha, op)
+        if _fma.fused(dtype, alpha, y):  # this build's one rounding (_fma.py)
+            _fma.axpy(out, x, y, alpha, op)
             return
         if out is not x:
             np.copyto(out, x, casting="unsafe")

@@ -60,8 +60,7 @@ MATRIX = ("matmul", "mm", "bmm")
 # the op families whose ops work cell by cell (their modules in ops/)
 POINTWISE_MODULES = ("unary", "unary_math", "logit", "nan_to_num", "rounding", "trig",
                      "binary_math", "elementwise", "div_rounding", "compare", "comparisons",
-                     "logical", "bitwise", "ternary", "special", "fmax_fmin", "sign_angle",
-                     "erf", "gamma", "polygamma")
+                     "logical", "bitwise", "ternary", "special", "fmax_fmin", "sign_angle")
 _NO_OUT = {"relu"}  # torch.relu has no out= (F.relu neither)
 # TensorIterator ops built with check_all_same_dtype (build_borrowing_unary_op, lerp, and the
 # clamps with Number bounds): out's dtype must be the inputs' ("Found dtype Long but expected
@@ -168,8 +167,8 @@ def with_out(name: str, operands: tuple, out: Tensor, **kwargs) -> Tensor:
                 lambda o, parts: call_kernel(axpy, parts, o, rd.np), name + "_", out, xs,
                 operands, out._array()), name)
             return out
-        if _fma.fused(rd.np):  # one rounding (_fma.py), whichever input out may be
-            out._vc.write(lambda: _fma.axpy_float32(out._array(), *xs, coef, "out="), name)
+        if _fma.fused(rd.np, coef, xs[1]):  # one rounding (_fma.py), whichever input out is
+            out._vc.write(lambda: _fma.axpy(out._array(), *xs, coef, "out="), name)
             return out
         out._vc.write(lambda: _axpy_into(out, operands[0], operands[1], coef, rd), name)
         return out

@@ -1,10 +1,12 @@
 """addcmul, addcdiv and lerp: the fused updates optimizers are built from.
 
 The in-place forms work chunk by chunk through a small scratch buffer, so Adam's
-``exp_avg_sq.addcmul_(g, g, value=1 - beta2)`` never materialises ``g * g``. float16 and
-bfloat16 are computed as PyTorch's CPU kernels compute them: in float32 ("opmath"), each step
-rounded to float32, addcmul and lerp ending in a fused multiply-add, and rounded to 16 bits
-once at the end.
+``exp_avg_sq.addcmul_(g, g, value=1 - beta2)`` never materialises ``g * g``. Every dtype is
+rounded as PyTorch's CPU kernels round it: float32 and float64 step by step in the kernels'
+order, the last multiply-add of addcmul and lerp fused in the AVX2/AVX512 builds
+(_float_kernel, with _fma.py's exact FMA); float16 and bfloat16 in float32 ("opmath"), each
+step rounded to float32, addcmul and lerp ending in a fused multiply-add, and rounded to 16
+bits once at the end.
 """
 from __future__ import annotations
 
@@ -16,6 +18,7 @@ from ..autograd.derivatives import derivative
 from ..autograd.record import record, record_inplace
 from ..layout import broadcast_shapes
 from ..tensor import Tensor, tensor_method
+from . import _fma
 from .arg_checks import check_number, check_overloads, check_tensor, is_number
 from .reduced import is_reduced
 from .tensor_iterator import arr, check_inplace_operands, shape_of, write_inplace
@@ -61,8 +64,9 @@ def _round32(v: np.ndarray, t32: np.ndarray) -> None:
 def _opmath_kernel(name: str, out: np.ndarray, base, a, b, scale, op: str) -> None:
     """float16/bfloat16: PyTorch's reduced-float kernels, in float32, rounded once to ``out``.
     addcmul: fma(value * t1, t2, self); addcdiv: value * t1 / t2 + self; lerp (weight w,
-    d = end - self): fma(w, d, self) if |w| < 0.5 else fma(w - 1, d, end). Every step writes
-    into the workspace (8 float64 slots a chunk), so no temporary escapes the count."""
+    d = end - self): fma(w, d, self) if |w| < 0.5 else fma(w - 1, d, end); the DEFAULT build
+    rounds each fma's product to float32 first. Every step writes into the workspace (8
+    float64 slots a chunk), so no temporary escapes the count."""
     f32 = np.float32
     ops = [np.broadcast_to(arr(x), out.shape) for x in (base, a, b)]
     w = np.broadcast_to(scale, out.shape) if isinstance(scale, np.ndarray) else None
@@ -102,16 +106,26 @@ def _opmath_kernel(name: str, out: np.ndarray, base, a, b, scale, op: str) -> No
                 np.divide(x, y, out=r)  # two float32 steps: / then +
                 _round32(r, t32)
                 np.add(r, z, out=r)
-            else:
+            elif _fma.FUSED:
                 _fma32(x, y, z, r, [bb, err, m, m2])
+            else:  # the DEFAULT build: the product rounded to float32, then the sum
+                np.multiply(x, y, out=r)
+                _round32(r, t32)
+                np.add(r, z, out=r)
             np.copyto(t32, r, casting="unsafe")
             np.copyto(o, t32, casting="unsafe")
 
 
-def _fused_kernel(out: np.ndarray, base, a, b, combine, scale, op: str, inplace: bool) -> None:
-    """out = base + scale * combine(a, b), without a full-size temporary when in place."""
+def _fused_kernel(out: np.ndarray, base, a, b, combine, scale, op: str, inplace: bool,
+                  dtype=None) -> None:
+    """out = base + scale * combine(a, b), without a full-size temporary when in place;
+    float32/float64 (``dtype``: the computation's) rounded as PyTorch's kernels round."""
     if is_reduced(out.dtype):
         _opmath_kernel(op.rstrip("_"), out, base, a, b, scale, op)
+        return
+    dtype = np.dtype(dtype or out.dtype)
+    if dtype.kind == "f":
+        _float_kernel(op.rstrip("_"), out, base, a, b, scale, op, dtype)
         return
     a, b = np.broadcast_to(arr(a), out.shape), np.broadcast_to(arr(b), out.shape)
     if not inplace:  # the fresh output is its own workspace
@@ -132,6 +146,79 @@ def _fused_kernel(out: np.ndarray, base, a, b, combine, scale, op: str, inplace:
             elif scale != 1:
                 np.multiply(tmp, scale, out=tmp)
             np.add(o, tmp, out=o)
+
+
+def _float_kernel(name: str, out: np.ndarray, base, a, b, scale, op: str, dtype) -> None:
+    """float32 and float64, each step rounded where PyTorch's kernel rounds it (its scalar
+    lambda and its ``Vectorized`` body agree), in the kernel's order:
+    addcmul: base + (value * t1) * t2; addcdiv: base + (value * t1) / t2; lerp (d = end -
+    self): self + w * d if |w| < 0.5, else end - d * (1 - w). The AVX2/AVX512 builds fuse the
+    last multiply-add of addcmul and lerp (``vec::fmadd``, and GCC contracts the scalar
+    lambda's); addcdiv ends in a division, and the DEFAULT build has no FMA: two roundings."""
+    out = out.reshape(out.shape or (1,))  # (a 0-dim out as one cell: fma_into's slots)
+    ops = [np.broadcast_to(x, out.shape) if isinstance(x, np.ndarray) else dtype.type(x)
+           for x in (arr(base), arr(a), arr(b), scale)]
+    casts = [k for k, v in enumerate(ops) if isinstance(v, np.ndarray) and v.dtype != dtype]
+    fused = _fma.FUSED and name != "addcdiv"
+    weights = isinstance(ops[3], np.ndarray)  # lerp's weight tensor
+    f = _fma.SLOTS if fused else 0
+    steps = (4 if weights else 0) if fused else (4 if weights else 1)
+    slots = f + steps + len(casts)  # scratch: [the FMA's][x, lerp's terms][casts]
+    # x (value * t1, or lerp's d) shares a slot with the FMA when fma_into allows it
+    at = f if not fused or weights else (2 if name == "lerp" else 5)
+    with Scratch(np.float64, op, slots * out.size) as scratch:
+        for idx in chunks(out.shape, max(1, scratch.capacity // slots)):
+            o = out[idx]
+            work = scratch.view((slots,) + o.shape)
+            sv, av, bv = ops[0][idx], ops[1][idx], ops[2][idx]  # (always arrays)
+            w = ops[3][idx] if weights else ops[3]
+            if casts:  # an operand of another dtype, cast as TensorIterator casts it
+                sv, av, bv, w = _cast([sv, av, bv, w], casts, work[f + steps:], dtype)
+            x = _as(work[at], dtype)
+            if name == "lerp":  # av is self again, bv end
+                np.subtract(bv, sv, out=x)  # d
+                coeff, start = _lerp_terms(w, sv, bv, work[f + 1:f + steps], dtype)
+                if fused:
+                    _fma.fma_into(o, coeff, x, start, dtype, work[:_fma.SLOTS])
+                else:  # (end + (w - 1) * d is end - d * (1 - w) exactly: 1 - w is rounded
+                    np.multiply(x, coeff, out=x)  # as w - 1 is)
+                    np.add(start, x, out=o, casting="unsafe")
+                continue
+            np.multiply(av, w, out=x)  # value * t1, rounded
+            if fused:
+                _fma.fma_into(o, x, bv, sv, dtype, work[:_fma.SLOTS])
+                continue
+            (np.multiply if name == "addcmul" else np.divide)(x, bv, out=x)
+            np.add(sv, x, out=o, casting="unsafe")
+
+
+def _lerp_terms(w, self_, end, slots: np.ndarray, dtype) -> tuple:
+    """lerp's coefficient and base: (w, self) where |w| < 0.5, else (w - 1, end). A weight
+    tensor's are chosen per element, into ``slots`` (three float64 scratch arrays)."""
+    if not isinstance(w, np.ndarray):
+        return (w, self_) if abs(w) < 0.5 else (w - dtype.type(1), end)
+    coeff, start, small = _as(slots[0], dtype), _as(slots[1], dtype), _as(slots[2], np.bool_)
+    np.absolute(w, out=coeff)
+    np.less(coeff, 0.5, out=small)
+    np.subtract(w, dtype.type(1), out=coeff)
+    np.copyto(coeff, w, where=small)
+    np.copyto(start, end)
+    np.copyto(start, self_, where=small)
+    return coeff, start
+
+
+def _as(slot: np.ndarray, dtype) -> np.ndarray:
+    """A float64 scratch slot's first cells, in ``dtype`` and the slot's shape."""
+    return slot.reshape(-1).view(dtype)[:slot.size].reshape(slot.shape)
+
+
+def _cast(parts: list, which: list, slots: np.ndarray, dtype) -> list:
+    """The operands in ``which`` copied into ``slots`` in the computation's dtype."""
+    for j, k in enumerate(which):
+        cast = _as(slots[j], dtype)
+        np.copyto(cast, parts[k], casting="unsafe")
+        parts[k] = cast
+    return parts
 
 
 def _lerp(a, b, out, casting):  # (end - self): lerp's "combine"
@@ -207,11 +294,11 @@ def _fused_(name: str, self: Tensor, t1, t2, value) -> Tensor:
     scale = _integral_value(name, scale, rd)
     return record_inplace(
         row, self, {"self": self, operands[0]: t1, operands[1]: t2},
-        compute=lambda: _fused_inplace(name, self, t1, t2, combine, scale),
+        compute=lambda: _fused_inplace(name, self, t1, t2, combine, scale, rd.np),
         check=lambda: check_inplace_operands(self, others, rd), **_attrs(name, t2, value))
 
 
-def _fused_inplace(name: str, self: Tensor, t1, t2, combine, scale) -> None:
+def _fused_inplace(name: str, self: Tensor, t1, t2, combine, scale, dtype) -> None:
     """The in-place kernel over self's cells, in PyTorch's loop order when an operand overlaps
     self (``x[:, 1:].addcmul_(x[:, :-1], t)``: write_inplace); lerp's weight may be a tensor."""
     weighted = name == "lerp" and isinstance(t2, Tensor)
@@ -219,7 +306,8 @@ def _fused_inplace(name: str, self: Tensor, t1, t2, combine, scale) -> None:
     def run(out, parts):
         s, p1, p2 = parts
         a, b = (s, p1) if name == "lerp" else (p1, p2)
-        _fused_kernel(out, s, a, b, combine, p2 if weighted else scale, name + "_", True)
+        _fused_kernel(out, s, a, b, combine, p2 if weighted else scale, name + "_", True,
+                      dtype)
 
     write_inplace(run, name + "_", self, [self._array(), arr(t1), arr(t2)], (t1, t2))
 

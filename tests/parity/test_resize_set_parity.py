@@ -1,5 +1,4 @@
-"""resize_ and resize_as_: a tensor takes a new shape over its own storage (set_, which moves it
-to another storage: test_set_storage_parity.py).
+"""resize_ and resize_as_: a tensor takes a new shape over its own storage.
 
 What torch defines is compared: shapes, strides, offsets, the storage's size in bytes, which
 tensors share a buffer (and that a grown one has moved), ``_version``, the cells a resize
