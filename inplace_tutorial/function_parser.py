@@ -24,6 +24,7 @@ from .arg_parser import is_number as is_scalar_number
 from .device import is_device
 from .layout import layout, memory_format
 from .signatures import PRINTED_TYPE, binds, function_signatures, printed, warn_deprecated
+from .storage import UntypedStorage
 from .tensor import Tensor
 
 _PYTHON_SCALAR_TYPES = (float, int, bool, complex)  # THPPythonScalarType_Check
@@ -123,7 +124,9 @@ class FunctionParameter:
         if kind == "DimnameList":
             return isinstance(v, (tuple, list)) and all(
                 x is None or isinstance(x, str) for x in v), -1
-        return False, -1  # Generator, Storage, Stream, QScheme: the core has none
+        if kind == "Storage":  # (x.set_(storage, ...): ops/set_storage.py)
+            return isinstance(v, UntypedStorage), -1
+        return False, -1  # Generator, Stream, QScheme: the core has none
 
 
 def _tensor_list(v, optional: bool, argnum: int) -> bool:

@@ -399,3 +399,27 @@ def feature_alpha_dropout(input: Tensor, p: float, train: bool) -> Tensor:  # no
 
 
 __all__ += ["alpha_dropout", "dropout", "feature_alpha_dropout", "feature_dropout"]
+
+
+@function_parser.torch_function(strict=True)
+def polygamma(n: int, input: Tensor, *, out: Tensor | None = None) -> Tensor:  # noqa: A002
+    """torch.polygamma(n, input): input.polygamma(n), n first (ops/polygamma.py)."""
+    if out is None:
+        return input.polygamma(n)
+    return out_variants.with_out("polygamma", (input,), out, n=n)
+
+
+_mvlgamma_function = mvlgamma  # noqa: F821 - made above, from the op table
+
+
+def mvlgamma(input, *args, out=None, **kwargs):  # noqa: A002
+    """torch.mvlgamma(input, p, out=None); an out= its float result can't be cast into is
+    refused in mvlgamma's own words, naming input's type first (mvlgamma_out in PyTorch)."""
+    p = args[0] if args else kwargs.get("p")
+    if (isinstance(input, Tensor) and isinstance(out, Tensor) and type(p) is int and p >= 1
+            and input.dtype is not dtypes.bool_):
+        result = dtypes.float_result(input.dtype)
+        if not dtypes.can_cast(result, out.dtype):
+            raise RuntimeError(f"mvlgamma: result type {input.dtype.short} can't be cast to the "
+                               f"desired output type {result.short}")
+    return _mvlgamma_function(input, *args, out=out, **kwargs)

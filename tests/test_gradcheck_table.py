@@ -441,6 +441,20 @@ CASES.update({
         a, -1, keepdim=True)), [B], False),
 })
 
+# special functions (ops/erf.py, ops/gamma.py, ops/polygamma.py): in place too, where the
+# saved input is a copy taken before the write
+CASES.update({
+    "erf": (lambda a: a.erf() * 2 + (a * 1).erf_(), [A], False),
+    "erfc": (lambda a: a.erfc() * 2 + ipt.special.erfc(a).t().t(), [A], False),
+    "erfinv": (lambda a: (a * 0.4).erfinv() + (a * 0.3).erfinv_(), [A], False),
+    "lgamma": (lambda a: a.lgamma() + (a - 3).lgamma() * 2 + (a * 1).lgamma_(), [A], True),
+    "digamma": (lambda a: a.digamma() + (a * 1).digamma_() * 2, [A], True),
+    "polygamma": (lambda a: a.polygamma(1) + ipt.polygamma(2, a) * 2 + a.polygamma(0), [A],
+                  True),
+    "polygamma_": (lambda a: (a * 1).polygamma_(3) + (a + 1).polygamma_(1), [A], True),
+    "mvlgamma": (lambda a: (a + 1).mvlgamma(2) + (a + 2).mvlgamma_(4) * 2, [A], True),
+})
+
 # Rows whose backward PyTorch leaves unimplemented (derivatives.yaml's not_implemented, or
 # its NotImplemented node): backward through them must raise PyTorch's error instead.
 NOT_IMPLEMENTED = {
@@ -466,6 +480,9 @@ NOT_IMPLEMENTED = {
     "scatter_with_reduce": (lambda a: a.scatter(0, ipt.zeros(a.shape, dtype=ipt.int64), 2.0,
                                                      reduce="multiply"),
                             RuntimeError, "derivative for aten::scatter is not implemented"),
+    "set_": (lambda a: (a * 1).set_(), RuntimeError, "derivative for set_ is not implemented"),
+    "set_source_Tensor": (lambda a: (a * 1).set_(a * 2), RuntimeError,
+                          "derivative for set_ is not implemented"),
 }
 
 

@@ -40,4 +40,6 @@ from . import meshgrid, vander  # noqa: F401
 from . import random_factories  # noqa: F401
 from . import bucketization, bincount  # noqa: F401
 from . import resize  # noqa: F401
+from . import erf, gamma, polygamma  # noqa: F401  (erf/erfc/erfinv; lgamma, digamma ...)
+from . import set_storage  # noqa: F401
 # isort: on

@@ -16,6 +16,7 @@ from ..autograd.derivatives import derivative
 from ..autograd.record import record
 from ..tensor import Tensor
 from ._chunked import run_chunked
+from ._gelu16 import gelu16
 
 # Cody's coefficients: erf on |z| <= 0.46875; erfc on (0.46875, 4]; erfc on (4, inf)
 _A = (1.85777706184603153e-1, 3.16112374387056560e0, 1.13864154151050156e2,
@@ -121,6 +122,9 @@ def gelu(input: Tensor, approximate: str = "none") -> Tensor:
     out = Tensor._empty(input._shape, input.dtype, "gelu")
     o = out._array()
     keep: list = []
+    if approximate == "none" and input.dtype in (dtypes.float16, dtypes.bfloat16):
+        gelu16(input, out)  # float32 opmath, rounded once: _gelu16.py
+        return record("gelu", out, {"self": input}, approximate=approximate)
     if approximate == "none":
         z = _buf(x.shape, input.dtype, "gelu (x/sqrt2)", keep)
         np.divide(x, _SQRT_2, out=z)

@@ -60,7 +60,8 @@ MATRIX = ("matmul", "mm", "bmm")
 # the op families whose ops work cell by cell (their modules in ops/)
 POINTWISE_MODULES = ("unary", "unary_math", "logit", "nan_to_num", "rounding", "trig",
                      "binary_math", "elementwise", "div_rounding", "compare", "comparisons",
-                     "logical", "bitwise", "ternary", "special", "fmax_fmin", "sign_angle")
+                     "logical", "bitwise", "ternary", "special", "fmax_fmin", "sign_angle",
+                     "erf", "gamma", "polygamma")
 _NO_OUT = {"relu"}  # torch.relu has no out= (F.relu neither)
 # TensorIterator ops built with check_all_same_dtype (build_borrowing_unary_op, lerp, and the
 # clamps with Number bounds): out's dtype must be the inputs' ("Found dtype Long but expected

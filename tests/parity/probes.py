@@ -40,6 +40,7 @@ from . import (
     probes_probes3,
     probes_resize,
     probes_selectops,
+    probes_special,
     probes_svd,
     probes_twins,
 )
@@ -365,6 +366,10 @@ PROBES: dict[str, list[str]] = {
         *probes_last_bits.UNSIGNED_BITWISE, *probes_last_bits.ARANGE,
         *probes_last_bits.TYPES_BEFORE_UNPACKING],
     "resize_, resize_as_ (resize-set)": [*probes_resize.RESIZE, *probes_resize.RESIZE_AS],
+    "erf, lgamma, digamma ... in place and out (special)": [*probes_special.UNARY,
+                                                            *probes_special.SPECIAL],
+    "polygamma, mvlgamma (special)": [*probes_special.POLYGAMMA, *probes_special.MVLGAMMA],
+    "set_ (resize-set)": probes_resize.SET,
     "modes and misc": [
         *probes_args.SEEDS, "t.set_grad_enabled('a')", "callable(t.no_grad(1))",
         "t.manual_seed('a')",
@@ -438,12 +443,14 @@ OWNER = {  # which helper's files hold the fix for a class (HELPERS.md)
     "ints beyond 64 bits as Scalars (module-device)": "module-device, fma",
     "unsigned Scalars in bitwise ops, arange's sizes, types before ints (last-bits)":
         "last-bits",
-    "resize_, resize_as_ (resize-set)": "resize-set",
+    "resize_, resize_as_ (resize-set)": "resize-set", "set_ (resize-set)": "resize-set",
     **{c: "funcsig" for c in ("module-level functions, generic (funcsig)",
                               "numbers as tensors, deprecated forms (funcsig)",
                               "function binding (funcsig)", "factory keywords (funcsig)",
                               "hand-bound functions (funcsig)",
                               "linalg, F bindings, max_pool2d, norms' out= (funcsig)")},
+    "erf, lgamma, digamma ... in place and out (special)": "special",
+    "polygamma, mvlgamma (special)": "special",
 }
 
 

@@ -1,9 +1,9 @@
-"""Probes of the storage-level in-place methods (resize-set): ``resize_`` and ``resize_as_`` on
-the fixtures, which only shrink or keep their storages here (a grown storage's new cells are
-uninitialised, and torch's deterministic mode fills them: those programs are in
-test_resize_set_parity.py, which reads only the cells torch defines; so are negative and
-overflowing sizes, after which torch leaves a tensor its storage can't hold, which no
-fixture could be read back from). Each line was run on torch 2.13 first."""
+"""Probes of the storage-level in-place methods (resize-set): ``resize_``, ``resize_as_`` and
+``set_`` on the fixtures, which only shrink or keep their storages here. A grown storage's new
+cells are uninitialised (torch's deterministic mode fills them), and after a negative or
+overflowing size torch leaves a tensor its storage can't hold, which no fixture could be read
+back from: those programs are in test_resize_set_parity.py and test_set_storage_parity.py,
+which read only what torch defines. Each line was run on torch 2.13 first."""
 from __future__ import annotations
 
 RESIZE = [
@@ -37,4 +37,21 @@ RESIZE_AS = [
     "img.resize_as_(img.to(memory_format=t.channels_last), "
     "memory_format=t.preserve_format).stride()",
     "img.resize_as_(img[:1], memory_format=t.channels_last).stride()",
+]
+
+SET = [
+    "x.set_()", "x.set_(v)", "x.set_(m)", "x.set_(d)", "x.set_(i)", "x.set_(x)", "v.set_(x)",
+    "x.set_(v) is x", "x.set_(m.t())", "x.set_(m[1:, ::2])", "x.set_(x.untyped_storage())",
+    "x.set_(v.untyped_storage())", "x.set_(i.untyped_storage())", "d.set_(v.untyped_storage())",
+    "b.set_(x.untyped_storage())", "x.set_(v.untyped_storage(), 1, (2,))",
+    "x.set_(m, 1, (2, 2), (3, 1))", "x.set_(m, 0, (4,), (2,))", "x.set_(m, 0, (2, 2), [])",
+    "x.set_(m.untyped_storage(), 0, (), ())", "x.set_(m, t.tensor(2), [3])",
+    "i.set_(m, 0, (2,))", "x.set_(v, -1, (2,))", "x.set_(v, 0, (2,), (1, 1))", "x.set_(1)",
+    "x.set_(None)", "x.set_(v, 0)", "x.set_(v, 0.5, (2,))", "x.set_(v, 0, 2)",
+    "x.set_(source=v)", "x.set_(source=v, storage_offset=1, size=(2,))", "x.set_(src=v)",
+    "x.set_(v, 0, (1,), (1,), 1)", "w.set_(v)", "w.set_()", "w.set_(i)", "w[0].set_(v)",
+    "w.detach().set_(v)", "y.set_(v)", "y.set_(v).grad_fn.name()", "y.set_().grad_fn.name()",
+    "x.set_(w).grad_fn.name()", "x.set_(w).requires_grad", "x.set_(w, 0, (2,)).requires_grad",
+    "y.set_(x).sum().backward()", "x.set_(w).sum().backward()", "x[0].set_(v)",
+    "x[0].set_(v)._is_view()", "x.detach().set_(m)", "x.data.set_(m)",
 ]

@@ -437,6 +437,8 @@ def _pointwise_saved_programs(t, x, nl):
         "masked_select": lambda: x(2, 3).masked_select(t.tensor([True, False, True])),
         "_reshape_alias": lambda: x(2, 3).t().reshape(3, 2, 1),
         "bincount": lambda: t.bincount(t.tensor([0, 2, 2]), x(3)),
+        # set_ (ops/set_storage.py): a NotImplemented node, self's edge (and source's)
+        "set_": lambda: nl(3).set_(), "set_source_Tensor": lambda: nl(2).set_(x(3)),
     })
     progs["_linalg_svd"] = lambda: t.linalg.svdvals(x(3, 4))  # S is output 1 of the node
     F = t.nn.functional

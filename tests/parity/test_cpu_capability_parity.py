@@ -29,7 +29,7 @@ BIT_PROGRAMS = ["tests.parity.test_nan_sign_parity", "tests.parity.test_fmax_fmi
                 "tests.parity.test_logit_parity", "tests.parity.test_rounding16_parity",
                 "tests.parity.test_overlap_walk_parity",  # the loop's order: exact values
                 "tests.parity.test_overlap_unary_parity",
-                "tests.parity.test_relu_bits_parity"]
+                "tests.parity.test_relu_bits_parity", "tests.parity.test_last_bits_parity"]
 
 # every build this CPU can run (a build it can't would stop torch with an illegal instruction)
 BUILDS = cpu_capability.runnable_builds()

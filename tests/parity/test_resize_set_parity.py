@@ -1,4 +1,5 @@
-"""resize_ and resize_as_: a tensor takes a new shape over its own storage.
+"""resize_ and resize_as_: a tensor takes a new shape over its own storage (set_, which moves it
+to another storage: test_set_storage_parity.py).
 
 What torch defines is compared: shapes, strides, offsets, the storage's size in bytes, which
 tensors share a buffer (and that a grown one has moved), ``_version``, the cells a resize
