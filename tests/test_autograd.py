@@ -7,8 +7,9 @@ import weakref
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
+from hypothesis_settings import examples
 
 import inplace_tutorial as ipt
 from inplace_tutorial import memory
@@ -158,7 +159,7 @@ _BINARY = {
 }
 
 
-@settings(max_examples=8, deadline=None)
+@examples(8)
 @given(rows=st.integers(1, 3), cols=st.integers(2, 4), seed=st.integers(0, 2**16))
 @pytest.mark.parametrize("name", sorted(_UNARY))
 def test_gradcheck_unary(name, rows, cols, seed):
@@ -167,7 +168,7 @@ def test_gradcheck_unary(name, rows, cols, seed):
     assert gradcheck(_UNARY[name], [x])
 
 
-@settings(max_examples=8, deadline=None)
+@examples(8)
 @given(rows=st.integers(1, 3), cols=st.integers(2, 4), seed=st.integers(0, 2**16))
 @pytest.mark.parametrize("name", sorted(_BINARY))
 def test_gradcheck_binary(name, rows, cols, seed):
@@ -177,7 +178,7 @@ def test_gradcheck_binary(name, rows, cols, seed):
     assert gradcheck(_BINARY[name], [x, y])
 
 
-@settings(max_examples=6, deadline=None)
+@examples(6)
 @given(seed=st.integers(0, 2**16))
 def test_gradcheck_batched_linear_algebra(seed):
     rng = np.random.default_rng(seed)

@@ -8,8 +8,9 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
+from hypothesis_settings import examples
 
 import inplace_tutorial as ipt
 from inplace_tutorial.autograd import gradcheck
@@ -502,7 +503,7 @@ def test_backward_through_a_not_implemented_row_raises(op):
     assert str(info.value) == text
 
 
-@settings(max_examples=3, deadline=None)
+@examples(3)
 @given(seed=st.integers(0, 2**16))
 @pytest.mark.parametrize("op", sorted(CASES))
 def test_gradcheck(op, seed):

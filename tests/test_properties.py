@@ -13,12 +13,13 @@ import importlib
 import os
 
 import numpy as np
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
+from hypothesis_settings import examples
 
 ipt = importlib.import_module(os.environ.get("IPT_PROPERTIES_MODULE", "inplace_tutorial"))
 
-SETTINGS = settings(max_examples=60, deadline=None)  # per test: don't change other modules' profile
+SETTINGS = examples(60)  # per test: don't change other modules' profile
 
 
 # --------------------------------------------------------------------------------------
@@ -392,7 +393,7 @@ def test_broadcast_error_message(shapes, seed):
             raise AssertionError(f"{sa} and {sb} should not broadcast")
 
 
-@settings(max_examples=500, deadline=None)
+@examples(500)
 @given(
     permuted(min_dims=2),
     st.data(),
