@@ -1,9 +1,11 @@
 """torch.special, the part the core has: the error functions (ops/erf.py), the gamma family
-(ops/gamma.py, ops/polygamma.py) and i0 (ops/special.py), under torch.special's names.
+(ops/gamma.py, ops/polygamma.py, ops/igamma.py) and i0 (ops/special.py), under
+torch.special's names.
 
 Each is the torch.* function of the same op (gammaln is lgamma, psi digamma, multigammaln
-mvlgamma), ``out=`` included: the values, nodes and in-place twins are the ops' own. A call
-torch refuses names torch's own function, ``special_erf()``.
+mvlgamma, gammainc igamma, gammaincc igammac), ``out=`` included: the values, nodes and
+in-place twins are the ops' own. A call torch refuses names torch's own function,
+``special_erf()``.
 """
 from __future__ import annotations
 
@@ -11,8 +13,8 @@ from . import functional
 from .arg_parser import argument_error, check_int
 from .tensor import Tensor
 
-__all__ = ["digamma", "erf", "erfc", "erfinv", "gammaln", "i0", "multigammaln", "polygamma",
-           "psi"]
+__all__ = ["digamma", "erf", "erfc", "erfinv", "gammainc", "gammaincc", "gammaln", "i0",
+           "multigammaln", "polygamma", "psi"]
 
 
 def erf(input: Tensor, *, out: Tensor | None = None) -> Tensor:  # noqa: A002
@@ -71,6 +73,20 @@ def i0(input: Tensor, *, out: Tensor | None = None) -> Tensor:  # noqa: A002
     return functional.i0(input, out=out)
 
 
-def _tensor(name: str, input, position: int = 1) -> None:  # noqa: A002
-    if not isinstance(input, Tensor):
-        raise argument_error(f"special_{name}", "input", position, "Tensor", input)
+def gammainc(input: Tensor, other: Tensor, *, out: Tensor | None = None) -> Tensor:  # noqa: A002
+    """torch.special.gammainc(input, other): torch.igamma."""
+    _tensor("gammainc", input)
+    _tensor("gammainc", other, 2, "other")
+    return functional.igamma(input, other, out=out)
+
+
+def gammaincc(input: Tensor, other: Tensor, *, out: Tensor | None = None) -> Tensor:  # noqa: A002
+    """torch.special.gammaincc(input, other): torch.igammac."""
+    _tensor("gammaincc", input)
+    _tensor("gammaincc", other, 2, "other")
+    return functional.igammac(input, other, out=out)
+
+
+def _tensor(name: str, value, position: int = 1, arg: str = "input") -> None:
+    if not isinstance(value, Tensor):
+        raise argument_error(f"special_{name}", arg, position, "Tensor", value)

@@ -442,6 +442,11 @@ CASES.update({
         a, -1, keepdim=True)), [B], False),
 })
 
+def _shape_a(x, top: float):
+    """igamma's first argument: fixed values from 0.25 to ``top``, in x's shape."""
+    return ipt.tensor(np.linspace(0.25, top, x.numel()).reshape(x.shape), dtype=x.dtype)
+
+
 # special functions (ops/erf.py, ops/gamma.py, ops/polygamma.py): in place too, where the
 # saved input is a copy taken before the write
 CASES.update({
@@ -454,6 +459,11 @@ CASES.update({
                   True),
     "polygamma_": (lambda a: (a * 1).polygamma_(3) + (a + 1).polygamma_(1), [A], True),
     "mvlgamma": (lambda a: (a + 1).mvlgamma(2) + (a + 2).mvlgamma_(4) * 2, [A], True),
+    # (a's derivative is not implemented: only x is a leaf, a a fixed tensor)
+    "igamma": (lambda x: ipt.igamma(_shape_a(x, 1.5), x) + _shape_a(x, 3).igamma_(x * 2),
+               [A], True),
+    "igammac": (lambda x: ipt.igammac(_shape_a(x, 0.5), x) + ipt.special.gammaincc(
+        _shape_a(x, 4), x * 3), [A], True),
 })
 
 # Rows whose backward PyTorch leaves unimplemented (derivatives.yaml's not_implemented, or

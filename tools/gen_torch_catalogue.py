@@ -21,15 +21,12 @@ sys.path.insert(0, str(ROOT))
 
 from inplace_tutorial.catalogue import DATA, namespace, run_probe  # noqa: E402
 
-# Left out of the course (issue 10): sparse, storage/resizing, per-element Python callbacks,
-# and the special functions the core has not written yet (ops/erf.py, gamma.py and
-# polygamma.py hold the others).
+# Left out of the course (issue 10): sparse, storage/resizing, per-element Python callbacks.
 OUT_OF_SCOPE = {
     **dict.fromkeys(("resize_as_sparse_", "sparse_resize_", "sparse_resize_and_clear_"),
                     "sparse"),
     **dict.fromkeys(("resize_", "resize_as_", "set_", "share_memory_"), "storage"),
     **dict.fromkeys(("apply_", "map_", "map2_"), "Python callback"),
-    **dict.fromkeys(("igamma_", "igammac_"), "needs SciPy"),
 }
 
 # The probe program of each in-scope method: "args" of the call on "self" (default s(2, 3),
@@ -43,7 +40,7 @@ UNARY = ("abs_ absolute_ acos_ acosh_ arccos_ arccosh_ arcsin_ arcsinh_ arctan_ 
 BINARY = ("add_ sub_ subtract_ mul_ multiply_ div_ divide_ true_divide_ atan2_ arctan2_ "
           "copysign_ floor_divide_ fmod_ remainder_ hypot_ ldexp_ nextafter_ xlogy_ heaviside_ "
           "eq_ ne_ lt_ le_ gt_ ge_ greater_ greater_equal_ less_ less_equal_ not_equal_ "
-          "logical_and_ logical_or_ logical_xor_ copy_").split()
+          "logical_and_ logical_or_ logical_xor_ copy_ igamma_ igammac_").split()
 INTEGER = ("bitwise_and_ bitwise_or_ bitwise_xor_ bitwise_left_shift_ bitwise_right_shift_ "
            "gcd_ lcm_").split()
 PROBES: dict[str, list[tuple[str, str, str]]] = {  # name -> [(variant, self, args)]

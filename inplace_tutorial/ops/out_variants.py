@@ -61,7 +61,7 @@ MATRIX = ("matmul", "mm", "bmm")
 POINTWISE_MODULES = ("unary", "unary_math", "logit", "nan_to_num", "rounding", "trig",
                      "binary_math", "elementwise", "div_rounding", "compare", "comparisons",
                      "logical", "bitwise", "ternary", "special", "fmax_fmin", "sign_angle",
-                     "erf", "gamma", "polygamma")
+                     "erf", "gamma", "polygamma", "igamma")
 _NO_OUT = {"relu"}  # torch.relu has no out= (F.relu neither)
 # TensorIterator ops built with check_all_same_dtype (build_borrowing_unary_op, lerp, and the
 # clamps with Number bounds): out's dtype must be the inputs' ("Found dtype Long but expected

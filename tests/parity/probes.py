@@ -370,6 +370,7 @@ PROBES: dict[str, list[str]] = {
                                                             *probes_special.SPECIAL],
     "polygamma, mvlgamma (special)": [*probes_special.POLYGAMMA, *probes_special.MVLGAMMA],
     "set_ (resize-set)": probes_resize.SET,
+    "igamma, igammac (special)": probes_special.IGAMMA,
     "modes and misc": [
         *probes_args.SEEDS, "t.set_grad_enabled('a')", "callable(t.no_grad(1))",
         "t.manual_seed('a')",
@@ -451,6 +452,7 @@ OWNER = {  # which helper's files hold the fix for a class (HELPERS.md)
                               "linalg, F bindings, max_pool2d, norms' out= (funcsig)")},
     "erf, lgamma, digamma ... in place and out (special)": "special",
     "polygamma, mvlgamma (special)": "special",
+    "igamma, igammac (special)": "special",
 }
 
 
