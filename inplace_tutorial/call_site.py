@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import dis
 import functools
+import inspect
 import os
 import sys
 
@@ -49,9 +50,9 @@ def call_keywords() -> tuple[str, ...]:
     torch's Python methods call the ops so (unless torch's function form of that method is C++,
     _C_FUNCTIONS, and the call came through it).
     """
-    f = sys._getframe(1)
+    f = entry = sys._getframe(1)
     while f is not None and f.f_code.co_filename.startswith(_PACKAGE):
-        name = f.f_code.co_filename
+        entry, name = f, f.f_code.co_filename
         if f.f_code in _PYTHON_METHODS and not (
                 f.f_code.co_name in _C_FUNCTIONS and f.f_back is not None
                 and f.f_back.f_code.co_filename == _TORCH_FUNCTIONS):
@@ -60,13 +61,29 @@ def call_keywords() -> tuple[str, ...]:
                 and not (name == _FUNCTIONAL and f.f_code.co_name in _BINDINGS)):
             return ()
         f = f.f_back
-    return () if f is None else _keywords_at(f.f_code, f.f_lasti)
+    if f is None:
+        return ()
+    names = _keywords_at(f.f_code, f.f_lasti)
+    return _unpacked_keywords(entry) if names is None else names
+
+
+def _unpacked_keywords(frame) -> tuple[str, ...]:
+    """``x.add_(**{'other': None})``: the names came in a dict, not in the bytecode; the
+    binding that received them (the package's first frame) holds them in its ``**kwargs``."""
+    code = frame.f_code
+    if not code.co_flags & inspect.CO_VARKEYWORDS:
+        return ()
+    at = code.co_argcount + code.co_kwonlyargcount + bool(code.co_flags & inspect.CO_VARARGS)
+    return tuple(frame.f_locals.get(code.co_varnames[at], ()))
 
 
 @functools.lru_cache(maxsize=256)
-def _keywords_at(code, lasti: int) -> tuple[str, ...]:
+def _keywords_at(code, lasti: int) -> tuple[str, ...] | None:
+    """The keyword names the CALL at ``lasti`` spells out; None for ``f(*a, **d)``."""
     done = [ins for ins in dis.get_instructions(code) if ins.offset <= lasti]
     call = done.pop() if done else None  # lasti may point into the call's inline caches
+    if call is not None and call.opname == "CALL_FUNCTION_EX":
+        return None
     if call is None or call.opname not in ("CALL", "CALL_KW", "CALL_FUNCTION_KW"):
         return ()
     if done and done[-1].opname == "PRECALL":

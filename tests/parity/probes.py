@@ -365,6 +365,7 @@ PROBES: dict[str, list[str]] = {
     "unsigned Scalars in bitwise ops, arange's sizes, types before ints (last-bits)": [
         *probes_last_bits.UNSIGNED_BITWISE, *probes_last_bits.ARANGE,
         *probes_last_bits.TYPES_BEFORE_UNPACKING],
+    "keywords unpacked from a dict, f(**d) (last-bits)": probes_last_bits.KEYWORDS_UNPACKED,
     "resize_, resize_as_ (resize-set)": [*probes_resize.RESIZE, *probes_resize.RESIZE_AS],
     "erf, lgamma, digamma ... in place and out (special)": [*probes_special.UNARY,
                                                             *probes_special.SPECIAL],
@@ -444,6 +445,7 @@ OWNER = {  # which helper's files hold the fix for a class (HELPERS.md)
     "ints beyond 64 bits as Scalars (module-device)": "module-device, fma",
     "unsigned Scalars in bitwise ops, arange's sizes, types before ints (last-bits)":
         "last-bits",
+    "keywords unpacked from a dict, f(**d) (last-bits)": "last-bits",
     "resize_, resize_as_ (resize-set)": "resize-set", "set_ (resize-set)": "resize-set",
     **{c: "funcsig" for c in ("module-level functions, generic (funcsig)",
                               "numbers as tensors, deprecated forms (funcsig)",

@@ -50,3 +50,13 @@ TYPES_BEFORE_UNPACKING = [
     "i.add_(2**70, alpha=2**70)", "-2**70 - i", "2**64 - x", "2**63 - i", "2**64 - 1 - i",
     "t.rsub(i, 2**70)", "t.rsub(i, 2**63)", "i.__rsub__(2**70)", "'a' - i",
 ]
+
+# keywords that arrive in a dict (f(**d)): not in the caller's bytecode, so call_site.py reads
+# them from the binding's **kwargs; "(position 1)" only for an argument given by position
+KEYWORDS_UNPACKED = [
+    "x.add_(**{'other': None})", "x.add(**{'other': 'a'})", "x.mul_(**{'other': None})",
+    "x.sub_(**dict(other='a', alpha=2))", "x.clamp_min_(**{'min': 'a'})",
+    "x.add_(*[None])", "x.add_(*(None,), **{})", "getattr(x, 'add_')(other=None)",
+    "(lambda f: f(other=None))(x.add_)", "t.add(x, **{'other': None})",
+    "t.add(**{'input': x, 'other': None})",
+]
