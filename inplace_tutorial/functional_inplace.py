@@ -90,6 +90,16 @@ def expm1_(input: Tensor) -> Tensor:
 
 
 @torch_function()
+def erf_(input: Tensor) -> Tensor:  # (ops/erf.py)
+    return input.erf_()
+
+
+@torch_function()
+def erfc_(input: Tensor) -> Tensor:
+    return input.erfc_()
+
+
+@torch_function()
 def logit_(input: Tensor, eps: float | None = None) -> Tensor:
     return input.logit_(eps)
 
@@ -385,7 +395,8 @@ __all__ = [*ACTIVATIONS, "dropout_", "feature_dropout_", "alpha_dropout_",
     "abs_", "acos_", "acosh_", "addmv_", "arccos_", "arccosh_", "arcsin_", "arcsinh_",
     "arctan_", "arctanh_", "as_strided_", "asin_", "asinh_", "atan_", "atanh_", "ceil_",
     "clamp_max_", "clamp_min_", "clip_", "conj_physical_", "cos_", "cosh_", "deg2rad_",
-    "detach_", "exp2_", "expm1_", "fill_", "fix_", "floor_", "frac_", "gcd_", "lcm_", "ldexp_",
+    "detach_", "erf_", "erfc_", "exp2_", "expm1_", "fill_", "fix_", "floor_", "frac_", "gcd_",
+    "lcm_", "ldexp_",
     "log10_", "log1p_", "log2_", "log_", "logit_", "nan_to_num_", "neg_", "negative_",
     "rad2deg_", "reciprocal_", "round_", "rsqrt_", "sin_", "sinc_", "sinh_", "sqrt_",
     "square_", "tan_", "trunc_", "xlogy_", "zero_"]

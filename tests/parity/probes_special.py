@@ -67,3 +67,10 @@ IGAMMA = [
     "t.igammac(x.abs(), w).sum().backward()", "(y * 1).igamma_(x).grad_fn.name()",
     "w.igamma_(x)", "(y * 1).igammac_(x)._version", "i.igamma_(x)", "b.igammac_(b)",
 ]
+
+# torch's module-level in-place twins (functional_inplace.py): only erf_ and erfc_ exist
+TWINS = [
+    "t.erf_(x)", "t.erfc_(x)", "t.erf_(i)", "t.erfc_(b)", "t.erf_(w)", "t.erf_(y).grad_fn.name()",
+    "t.erf_(x, 1)", "t.erf_(None)", "t.erf_(input=x)", "t.erfc_(x.t())", "t.erf_(s)._version",
+    "hasattr(t, 'erfinv_')", "hasattr(t, 'lgamma_')", "hasattr(t, 'polygamma_')",
+]
