@@ -49,7 +49,7 @@ def _buffer_gone(ref: _BufferRef) -> None:
 
 class UntypedStorage:
     __slots__ = ("_array", "_nbytes", "_id", "_ref", "_ptr", "_saved", "_generation",
-                 "__weakref__")
+                 "_shared", "__weakref__")
 
     def __init__(self, numel: int, np_dtype: np.dtype, op: str = "empty"):
         op = memory.current_op(op)
@@ -101,14 +101,19 @@ class UntypedStorage:
         return raw[:raw.size - raw.size % np.dtype(np_dtype).itemsize].view(np_dtype)
 
     def _resize_bytes(self, nbytes: int, op: str = "resize_") -> None:
-        """PyTorch's resize_bytes_cpu, for a storage that must grow (an ``out=`` too small):
-        a new, larger buffer for THIS storage object, the old bytes copied to its front and
-        the rest uninitialised. The storage (and its label) stays, so every tensor that looks
-        into it reads the new buffer; its data_ptr changes. The old buffer goes back to the
-        count when its last NumPy view dies; its receipt is relabelled, so that a trace does
-        not read that free as the end of the storage."""
+        """PyTorch's resize_bytes_cpu, for a storage that must grow (an ``out=`` too small,
+        ``resize_``, ``set_``): a new, larger buffer for THIS storage object, the old bytes
+        copied to its front and the rest uninitialised (_new_buffer)."""
         if not self._resizable:
             raise RuntimeError("Trying to resize storage that is not resizable")
+        self._new_buffer(nbytes, op, "resize_")
+
+    def _new_buffer(self, nbytes: int, op: str, moved_by: str) -> None:
+        """A new buffer of ``nbytes`` for this storage object, the old bytes that fit copied to
+        its front. The storage (and its label) stays, so every tensor that looks into it reads
+        the new buffer; its data_ptr changes. The old buffer goes back to the count when its
+        last NumPy view dies; its receipt is relabelled, so that a trace does not read that
+        free as the end of the storage."""
         old = self._array
         # the same element type when the bytes make whole elements of it (a view(dtype) out
         # may ask for others: then bytes, which every tensor reads through typed())
@@ -117,22 +122,37 @@ class UntypedStorage:
         if memory._observers:
             memory._on_request(nbytes, op)
         new = np.empty(nbytes // dtype.itemsize, dtype=dtype)
-        new.view(np.uint8)[:old.nbytes] = old.view(np.uint8)  # (never larger than new)
+        keep = min(nbytes, old.nbytes)
+        new.view(np.uint8)[:keep] = old.view(np.uint8)[:keep]
         ref = _BufferRef(new, _buffer_gone)
         ref.nbytes, ref.label, ref.op = 0, f"S{self._id}", op
         _hold(ref)
-        self._ref.label = f"S{self._id} (before resize_)"
+        self._ref.label = f"S{self._id} (before {moved_by})"
         self._array, self._nbytes, self._ptr, self._ref = new, new.nbytes, 0, ref
         # a tensor's cached NumPy window onto the old buffer is stale from now on: it
         # compares this number with the one it was built at (Tensor._array)
         self._generation += 1
         memory._on_alloc(self._nbytes, self, ref)
 
+    def share_memory_(self) -> UntypedStorage:
+        """PyTorch moves a CPU storage into shared memory (a file another process can map):
+        a new buffer, the bytes copied, the same storage object, so every tensor on it moves
+        (its data_ptr changes). Here the new buffer is an ordinary counted one; what stays
+        true is the move, and that the storage can no longer grow. A second call does
+        nothing."""
+        if not self.is_shared():
+            self._new_buffer(self._nbytes, "share_memory_", "share_memory_")
+            self._shared = True
+        return self
+
+    def is_shared(self) -> bool:
+        return getattr(self, "_shared", False)  # (unset until share_memory_ sets it)
+
     @property
     def _resizable(self) -> bool:
         """PyTorch's StorageImpl::resizable(): a buffer the core allocated can be grown;
-        from_numpy's (NumPy's own memory) cannot."""
-        return True
+        from_numpy's (NumPy's own memory) and a shared one cannot."""
+        return not self.is_shared()
 
     def size(self) -> int:
         """Bytes, as for torch.UntypedStorage (it is untyped)."""

@@ -124,7 +124,7 @@ NOT_POINTWISE |= {"activation_out"}  # torch.threshold's out= (its own, no overl
 NOT_POINTWISE |= {"self_gated", "shrink", "softplus", "glu", "prelu", "activations_out"}
 NOT_POINTWISE |= {"sorting_utils"}  # kthvalue's quickselect replayed on many lines: no op
 NOT_POINTWISE |= {"adjoint"}  # x.T, x.mT, x.H, x.mH, x.adjoint(): views, no out=
-NOT_POINTWISE |= {"resize", "set_storage"}  # resize_, resize_as_, set_: storage-level, no out=
+NOT_POINTWISE |= {"resize", "set_storage", "callbacks"}  # storage-level; apply_, map_: no out=
 
 
 def test_every_ops_module_is_classified():

@@ -74,3 +74,19 @@ def test_a_failed_resize_leaves_the_tensor_as_it_was():
         with pytest.raises(RuntimeError):
             x.resize_(*shape)
         assert x.shape == (3,) and x._version == 0
+
+
+def test_share_memory_moves_the_bytes_into_one_counted_buffer():
+    x = ipt.arange(100.0)
+    y = x[10:]
+    label = x.untyped_storage().label
+    before = memory.memory_allocated()
+    with memory.record() as trace:
+        x.share_memory_()
+        x.share_memory_()  # already shared: nothing
+    assert [(e.kind, e.nbytes, e.label) for e in trace.events] == [
+        ("alloc", 400, label), ("free", 400, f"{label} (before share_memory_)")]
+    assert memory.memory_allocated() == before
+    assert y.data_ptr() == x.data_ptr() + 40 and y.is_shared()
+    with pytest.raises(RuntimeError, match="not resizable"):
+        x.resize_(200)  # (torch 2.13 crashes here: a shared storage can't grow)

@@ -41,6 +41,6 @@ from . import random_factories  # noqa: F401
 from . import bucketization, bincount  # noqa: F401
 from . import resize  # noqa: F401
 from . import erf, gamma, polygamma  # noqa: F401  (erf/erfc/erfinv; lgamma, digamma ...)
-from . import set_storage  # noqa: F401
+from . import set_storage, callbacks  # noqa: F401
 from . import igamma  # noqa: F401  (igamma, igammac)
 # isort: on

@@ -134,3 +134,24 @@ def set_(self, *args, **kwargs) -> Tensor:
         compute()
         raise RuntimeError(INFERENCE_INPLACE)
     return record_inplace(op, self, inputs, compute, check)
+
+
+# share_memory_ and is_shared are Python methods of torch.Tensor (torch/_tensor.py), not
+# TensorBase's: an extra argument is refused in Python's words ("Tensor.share_memory_() takes
+# 1 positional argument but 2 were given"), so they are attached as they are.
+def share_memory_(self) -> Tensor:
+    """x.share_memory_(): x's storage moves to a new buffer (storage.py:share_memory_), every
+    tensor on it with it; no version step, allowed on tensors that require grad."""
+    self._storage.share_memory_()
+    self._np = None  # (its window on the old buffer would keep that buffer alive)
+    return self
+
+
+def is_shared(self) -> bool:
+    """x.is_shared(): has x's storage been moved by share_memory_?"""
+    return self._storage.is_shared()
+
+
+for _method in (share_memory_, is_shared):
+    _method.__qualname__ = f"Tensor.{_method.__name__}"
+    setattr(Tensor, _method.__name__, _method)

@@ -373,6 +373,8 @@ PROBES: dict[str, list[str]] = {
     "polygamma, mvlgamma (special)": [*probes_special.POLYGAMMA, *probes_special.MVLGAMMA],
     "set_ (resize-set)": probes_resize.SET,
     "igamma, igammac (special)": probes_special.IGAMMA,
+    "share_memory_, apply_, map_, map2_ (resize-set)": [*probes_resize.SHARE,
+                                                        *probes_resize.CALLBACKS],
     "modes and misc": [
         *probes_args.SEEDS, "t.set_grad_enabled('a')", "callable(t.no_grad(1))",
         "t.manual_seed('a')",
@@ -448,6 +450,7 @@ OWNER = {  # which helper's files hold the fix for a class (HELPERS.md)
         "last-bits",
     "keywords unpacked from a dict, f(**d) (last-bits)": "last-bits",
     "resize_, resize_as_ (resize-set)": "resize-set", "set_ (resize-set)": "resize-set",
+    "share_memory_, apply_, map_, map2_ (resize-set)": "resize-set",
     **{c: "funcsig" for c in ("module-level functions, generic (funcsig)",
                               "numbers as tensors, deprecated forms (funcsig)",
                               "function binding (funcsig)", "factory keywords (funcsig)",

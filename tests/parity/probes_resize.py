@@ -1,5 +1,6 @@
-"""Probes of the storage-level in-place methods (resize-set): ``resize_``, ``resize_as_`` and
-``set_`` on the fixtures, which only shrink or keep their storages here. A grown storage's new
+"""Probes of the storage-level in-place methods (resize-set): ``resize_``, ``resize_as_``,
+``set_``, ``share_memory_``, and the per-element callbacks ``apply_``, ``map_``, ``map2_``, on
+the fixtures, whose storages only shrink or keep their size here. A grown storage's new
 cells are uninitialised (torch's deterministic mode fills them), and after a negative or
 overflowing size torch leaves a tensor its storage can't hold, which no fixture could be read
 back from: those programs are in test_resize_set_parity.py and test_set_storage_parity.py,
@@ -54,4 +55,26 @@ SET = [
     "x.set_(w).grad_fn.name()", "x.set_(w).requires_grad", "x.set_(w, 0, (2,)).requires_grad",
     "y.set_(x).sum().backward()", "x.set_(w).sum().backward()", "x[0].set_(v)",
     "x[0].set_(v)._is_view()", "x.detach().set_(m)", "x.data.set_(m)",
+]
+
+SHARE = [
+    "x.share_memory_()", "x.share_memory_().is_shared()", "x.is_shared()", "x[0].is_shared()",
+    "w.share_memory_().is_shared()", "y.share_memory_().requires_grad", "x.share_memory_(1)",
+    "x.is_shared(1)", "x.share_memory_().add_(1)", "x.share_memory_().resize_(2)",
+    "x.untyped_storage().share_memory_().is_shared()", "x.untyped_storage().is_shared()",
+    "x[:, 1].share_memory_()._version",
+]
+
+CALLBACKS = [
+    "x.apply_(lambda v: v * 2)", "x.apply_(abs)", "x.t().apply_(lambda v: v + 1)",
+    "d.apply_(lambda v: v / 3)", "i.apply_(lambda v: v * 1.5)", "b.apply_(lambda v: not v)",
+    "img.apply_(float)", "s.apply_(lambda v: v * v)", "x.apply_(lambda v: 'a')",
+    "x.apply_(lambda v: 1 / 0)", "x.apply_(3)", "x.apply_()", "x.apply_(abs, abs)",
+    "x.apply_(f=abs)", "w.apply_(abs)", "y.apply_(abs)", "w.detach().apply_(abs)",
+    "i.apply_(lambda v: 2**63)", "i.to(t.int8).apply_(lambda v: v * 100)",
+    "x.map_(v, lambda a, c: a * c)", "x.map_(x.t().t(), max)", "x.map_(i, max)",
+    "x.map_(m, max)", "v.map_(x, max)", "x.map_(w, min)", "y.map_(x, min)", "x.map_(v)",
+    "x.map_(3, max)", "x.map_(v, None)", "i.map_(i, pow)", "x[0].map_(x[1], min)",
+    "x.map2_(v, x, lambda a, c, e: a + c + e)", "x.map2_(v, i, min)", "x.map2_(i, v, min)",
+    "x.map2_(v, w, min)", "x.map2_(v, v)", "x.map2_(v[:2], v, min)",
 ]

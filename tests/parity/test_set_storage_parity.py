@@ -190,6 +190,37 @@ def set_on_views_detached_and_inference_tensors(t):
     return res
 
 
+@prog
+def share_memory_moves_the_storage_and_every_view_with_it(t):
+    x = t.arange(6.0)
+    y = x[2:]
+    ptr, storage = x.data_ptr(), x.untyped_storage()
+    res = {"before": (x.is_shared(), y.is_shared(), storage.is_shared())}
+    r = x.share_memory_()
+    res["after"] = {"returns self": r is x, "shared": (x.is_shared(), y.is_shared()),
+                    "moved": x.data_ptr() != ptr, "x": _state(x), "values": x.clone(),
+                    **_shares(y, x), "storage shared": x.untyped_storage().is_shared()}
+    again = x.data_ptr()
+    x.share_memory_()
+    res["again"] = {"moved": x.data_ptr() != again, "version": x._version}
+    w = t.zeros(2, requires_grad=True)
+    res["requires grad"] = {"shared": w.share_memory_().is_shared(), "version": w._version}
+    z = t.empty(0)
+    res["empty"] = {"shared": z.share_memory_().is_shared(), "data_ptr": z.data_ptr()}
+    a = np.zeros(3, dtype=np.float32)
+    n = t.from_numpy(a)
+    n.share_memory_()
+    n.add_(1)
+    res["numpy"] = {"shared": n.is_shared(), "numpy array untouched": a.tolist()}
+    with t.inference_mode():
+        i = t.zeros(2)
+    res["inference"] = i.share_memory_().is_shared()
+    v = t.zeros(4)[1:3]
+    res["view"] = (v.share_memory_().is_shared(), v._base.is_shared())
+    res["arguments"] = (catch(lambda: x.share_memory_(1)), catch(lambda: x.is_shared(1)))
+    return res
+
+
 @pytest.mark.parametrize("prog", prog.params())
 def test_parity(prog, torch_mod, core):
     check_parity(prog, torch_mod, core)
