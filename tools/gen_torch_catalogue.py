@@ -21,12 +21,10 @@ sys.path.insert(0, str(ROOT))
 
 from inplace_tutorial.catalogue import DATA, namespace, run_probe  # noqa: E402
 
-# Left out of the course (issue 10): sparse, storage/resizing, per-element Python callbacks.
+# Left out of the course (issue 10): sparse tensors.
 OUT_OF_SCOPE = {
     **dict.fromkeys(("resize_as_sparse_", "sparse_resize_", "sparse_resize_and_clear_"),
                     "sparse"),
-    **dict.fromkeys(("resize_", "resize_as_", "set_", "share_memory_"), "storage"),
-    **dict.fromkeys(("apply_", "map_", "map2_"), "Python callback"),
 }
 
 # The probe program of each in-scope method: "args" of the call on "self" (default s(2, 3),
@@ -91,6 +89,16 @@ PROBES: dict[str, list[tuple[str, str, str]]] = {  # name -> [(variant, self, ar
     "renorm_": [("", "s(2, 3)", "2, 0, 1.0")],
     "polygamma_": [("", "s(2, 3)", "2")],
     "mvlgamma_": [("", "s(2, 3)", "1")],
+    # storage-level (ops/resize.py, ops/set_storage.py): resize_ refuses a tensor that
+    # requires grad, so it grows a detached one; set_ records a NotImplemented node
+    "resize_": [("", "f(2, 3).detach()", "3, 3")],
+    "resize_as_": [("", "f(2, 3).detach()", "f(3, 3)")],
+    "set_": [("", "s(2, 3)", "f(3, 2)")],
+    "share_memory_": [("", "f(2, 3)", "")],  # (a leaf that requires grad: allowed)
+    # a Python function per element (ops/callbacks.py): refused on a tensor that requires grad
+    "apply_": [("", "s(2, 3)", "abs")],
+    "map_": [("", "s(2, 3)", "f(2, 3), max")],
+    "map2_": [("", "s(2, 3)", "f(2, 3), f(2, 3), max")],
 }
 
 

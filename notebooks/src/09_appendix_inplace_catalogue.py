@@ -71,6 +71,14 @@ print(catalogue.table(rows))
 #   `test_inplace_inverse_hyperbolic_has_no_backward`).
 # - `no grad_fn`: integer ops (`bitwise_*_`, `gcd_`, `lcm_`) and `detach_`/`requires_grad_`,
 #   which change autograd metadata, not values.
+# - The storage-level methods change which bytes a tensor looks at, not its values:
+#   `resize_` and `resize_as_` refuse a tensor that requires grad, so their probe grows a
+#   detached 2×3 tensor to 3×3 (temp B: the larger buffer, made while the old one is still
+#   there; kept B: what the storage grew by); `share_memory_` moves the storage to a new
+#   buffer (temp B) and gives the old one back; `set_` records PyTorch's `NotImplemented`
+#   node (backward through it raises), and its self's old storage is freed (kept B < 0).
+# - `apply_`, `map_`, `map2_` call a Python function on every element; they refuse a tensor
+#   that requires grad, in PyTorch and in the core (`fails: RuntimeError` on both sides).
 #
 # Where the core and PyTorch disagree, and the methods the course leaves out:
 
