@@ -9,8 +9,10 @@ import numpy as np
 
 from ..autograd.derivatives import derivative
 from ..autograd.record import record
+from ..dtypes import float64
 from ..modes import STATE
 from ..tensor import Tensor
+from . import _bn_stats
 from ._gemv_sums import channel_sums
 from .workspace import Scratch, chunk_len
 
@@ -91,6 +93,10 @@ def _batch_stats(input, shp, mean, invstd, count, eps, running_mean, running_var
     The centred squares need an input-sized buffer: the output's, before it is written."""
     x = input._array()
     m, s = mean._array(), invstd._array()
+    kind = _bn_stats.layout(x)
+    if kind is not None:  # float32: the kernel's own sums and types (_bn_stats.py)
+        _kernel_stats(x, kind, m, s, count, eps, running_mean, running_var, momentum, scratch)
+        return
     channel_sums(x, m, "native_batch_norm")
     m /= count
     _by_channel(np.subtract, x, m, scratch)
@@ -106,6 +112,32 @@ def _batch_stats(input, shp, mean, invstd, count, eps, running_mean, running_var
     s += eps
     np.sqrt(s, out=s)
     np.reciprocal(s, out=s)
+
+
+def _kernel_stats(x, kind, m, s, count, eps, running_mean, running_var, momentum,
+                  scratch: np.ndarray) -> None:
+    op = "native_batch_norm"
+    sums_t = Tensor._empty((2, m.size), float64, op + " (sums)")
+    total, squares = sums_t._array()
+    _bn_stats.channel_sums(x, kind, total, op)
+    total /= count
+    np.copyto(m, total, casting="unsafe")  # float(sum / N)
+    if kind == "rows":
+        _bn_stats.row_var_sums(x, m, squares, op)
+    else:
+        _by_channel(np.subtract, x, m, scratch)
+        np.multiply(scratch, scratch, out=scratch)  # (x - mean)^2, rounded to float
+        _bn_stats.channel_sums(scratch, kind, squares, op)
+    np.copyto(s, squares, casting="unsafe")  # var_sum, stored as a float
+    if running_mean is not None:
+        _bn_stats.update_running(s, m, count, momentum, running_mean._array(),
+                                 running_var._array(), op)
+    np.divide(s, np.float32(count), out=s)  # float / int64: a float division
+    np.copyto(squares, s)
+    squares += eps
+    np.sqrt(squares, out=squares)
+    np.divide(1.0, squares, out=squares)
+    np.copyto(s, squares, casting="unsafe")
 
 
 def _affine(x: np.ndarray, mean: np.ndarray, invstd: np.ndarray, weight: Tensor | None,
