@@ -6,8 +6,8 @@ else ``end - (end - self) * (1 - w)``. The AVX2 and AVX512 builds fuse the last 
 of addcmul and lerp (one rounding), the DEFAULT build rounds twice. The programs cover
 lengths inside one vector step, past it and with every tail, strided, transposed and
 broadcast operands, 0-dim operands, weights on both sides of 0.5, values that float32 can't
-hold, float32, float64 and the 16-bit types, and several steps of SGD, Adam, AdamW and
-their options; test_each_build runs them under every build this CPU can run, each in a
+hold, float32, float64 and the 16-bit types, and several steps of SGD, Adam, AdamW, RMSprop
+and their options; test_each_build runs them under every build this CPU can run, each in a
 fresh process.
 """
 
@@ -172,6 +172,43 @@ def adam_steps_bits(t):
                 t, lambda ps, kw=kw: t.optim.Adam(ps, foreach=False, **kw), dtype)
             out[f"{dtype} AdamW {kw}"] = _steps(
                 t, lambda ps, kw=kw: t.optim.AdamW(ps, foreach=False, **kw), dtype)
+    return out
+
+
+@prog
+def rmsprop_steps(t):
+    """RMSprop's averages (``square_avg``, ``grad_avg``: no square root in them) bit for bit;
+    the parameters and momentum buffers as values: they divide by ``square_avg.sqrt()``, and
+    torch's sqrt (MKL's, in every build) is one ulp below the correctly rounded root in
+    about 0.7% of cells, which the core's np.sqrt is not (known, reported; ops/unary.py)."""
+    out = {}
+    for dtype in DTYPES:
+        for kw in ({}, {"momentum": 0.9}, {"centered": True}, {"weight_decay": 1e-2},
+                   {"centered": True, "momentum": 0.5, "maximize": True, "alpha": 0.9},
+                   {"lr": 3e-3, "eps": 1e-6}):
+            ps = _params(t, dtype, 3)
+            opt = t.optim.RMSprop(ps, foreach=False, **kw)
+            for step in range(4):
+                for k, p in enumerate(ps):
+                    p.grad = t.tensor(arr(*p.shape, seed=50 + 7 * step + k), dtype=p.dtype)
+                opt.step()
+            exact = "weight_decay" not in kw  # (with it the averages see the parameters)
+            out[f"{dtype} {kw}"] = [p.detach().clone() for p in ps] + [
+                (bits(v) if exact and k in ("square_avg", "grad_avg") else v.clone())
+                for p in ps for k, v in sorted(opt.state[p].items())]
+    return out
+
+
+@prog
+def optimizer_errors(t):
+    out = {}
+    for kw in ({"lr": -1}, {"eps": -1}, {"momentum": -0.5}, {"weight_decay": -1},
+               {"alpha": -0.1}):
+        try:
+            t.optim.RMSprop([t.nn.Parameter(t.zeros(2))], **kw)
+            out[str(kw)] = "accepted"
+        except ValueError as e:
+            out[str(kw)] = str(e)
     return out
 
 
