@@ -7,12 +7,15 @@
 # - explain why `view()` sometimes fails where `reshape()` works, and why
 #   `expand(...).add_(1)` is refused;
 # - know that an in-place op on a view writes into its base, and that `t_()`/`transpose_()`
-#   change the tensor itself.
+#   change the tensor itself;
+# - say what `resize_` and `set_` do to a tensor's storage.
 #
 # **Under the hood:** [`layout.py`](../inplace_tutorial/layout.py) (stride arithmetic),
 # [`tensor.py`](../inplace_tutorial/tensor.py), [`ops/views.py`](../inplace_tutorial/ops/views.py),
 # [`ops/indexing.py`](../inplace_tutorial/ops/indexing.py) (slicing),
-# [`ops/strided.py`](../inplace_tutorial/ops/strided.py) (`t_()`, `clone()`); the
+# [`ops/strided.py`](../inplace_tutorial/ops/strided.py) (`t_()`, `clone()`),
+# [`ops/resize.py`](../inplace_tutorial/ops/resize.py) and
+# [`ops/set_storage.py`](../inplace_tutorial/ops/set_storage.py) (`resize_`, `set_`); the
 # [reading map](../inplace_tutorial/README.md) walks through the core.
 
 # %%
@@ -187,6 +190,46 @@ print("empty(..., memory_format=channels_last):",
 # > `nb02_channels_last`).
 
 # %% [markdown]
+# ## `resize_` and `set_`: a new window, or a window on another storage
+#
+# Two in-place methods change the window itself. `resize_` gives a tensor a new shape with
+# row-major strides from the same offset: a smaller one keeps the storage and all its cells; a
+# larger one makes the **storage itself** grow, in place: a new, larger buffer, the old bytes
+# copied to its front, the new cells uninitialised (whatever the memory held). Every tensor on
+# that storage moves with it. `set_` points a tensor at another storage, at any offset and
+# strides. Neither copies values from one tensor to another.
+
+# %%
+s = ipt.arange(6.0)
+v = s[2:]                                 # a view: cells 2..5
+store, ptr = s.untyped_storage(), s.data_ptr()
+s.resize_(2, 2)                           # smaller: the same buffer, all 6 cells kept
+print("resize_(2, 2):", s.tolist(), "| storage", store.nbytes(), "B | moved:",
+      s.data_ptr() != ptr, "| version", s._version)
+s.resize_(3, 3)                           # larger: the storage grows to 9 cells
+print("resize_(3, 3): storage", store.nbytes(), "B | same storage object:",
+      s.untyped_storage() is store, "| moved:", s.data_ptr() != ptr, "| version", s._version)
+print("v moved with it:", v.data_ptr() == s.data_ptr() + 2 * s.element_size(), "| v =",
+      v.tolist())
+t = ipt.zeros(2)
+t.set_(store, 1, (2, 2), (1, 3))           # t now reads cells 1, 4 / 2, 5 of s's storage
+print("t =", t.tolist(), "| shares s's storage:", t.untyped_storage() is store,
+      "| t._version", t._version, "| s._version", s._version)
+s[2] = -1.0                               # the 3 new cells: garbage until written
+viz.storage_diagram({"s": s, "v": v, "t": t}, title="resize_ grew the storage; set_ put t on it")
+
+# %% [markdown]
+# `resize_` steps the version only when the shape changes, and refuses a tensor that requires
+# grad (`cannot resize variables that require grad`): no derivative could follow a change of
+# shape. `set_` steps its own tensor's version, not the source's: `t` and `s` now share cells
+# but not a version counter, so autograd would not notice a write through one of them in the
+# other. The core counts a grown storage's new buffer like any allocation (`ipt.memory`).
+#
+# > **In real PyTorch** the same program prints the same (parity test program
+# > `nb02_resize_and_set` in `tests/parity/test_set_storage_parity.py`); the uninitialised
+# > cells are the one thing it leaves undefined, which is why the cell writes them first.
+
+# %% [markdown]
 # ## Explore strides yourself
 #
 # The StrideExplorer lets you type any shape, strides and offset over a 12-cell storage
@@ -240,5 +283,7 @@ check("02.2", answer)
 # - `t_()`/`transpose_()` change the tensor's own metadata in place (version +1, same data).
 # - `contiguous()` returns `self` when it can; `reshape` copies when `view` would fail.
 # - `expand` uses stride 0, so in-place writes into it are refused.
+# - `resize_` reshapes the window and grows the storage in place when it must (views move
+#   with it); `set_` points a tensor at another storage, sharing cells but not the version.
 #
 # **Next:** [03 Inference](03_inference.ipynb).

@@ -221,6 +221,23 @@ def share_memory_moves_the_storage_and_every_view_with_it(t):
     return res
 
 
+@prog
+def nb02_resize_and_set(t):
+    """Notebook 02's cell on resize_ and set_, line for line."""
+    s = t.arange(6.0)
+    v = s[2:]
+    store, ptr = s.untyped_storage(), s.data_ptr()
+    s.resize_(2, 2)
+    shrunk = (s.tolist(), store.nbytes(), s.data_ptr() != ptr, s._version)
+    s.resize_(3, 3)
+    grown = (store.nbytes(), s.untyped_storage() is store, s.data_ptr() != ptr, s._version)
+    moved = (v.data_ptr() == s.data_ptr() + 2 * s.element_size(), v.tolist())
+    u = t.zeros(2)
+    u.set_(store, 1, (2, 2), (1, 3))
+    return {"shrunk": shrunk, "grown": grown, "v": moved,
+            "t": (u.tolist(), u.untyped_storage() is store, u._version, s._version)}
+
+
 @pytest.mark.parametrize("prog", prog.params())
 def test_parity(prog, torch_mod, core):
     check_parity(prog, torch_mod, core)
