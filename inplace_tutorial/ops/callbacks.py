@@ -62,12 +62,20 @@ def _stored(obj, dtype):
         if not hasattr(type(obj), "__index__"):
             _as_long(obj)  # (raises PyLong's TypeError)
         return bool(type(obj).__index__(obj))
-    # unpackIntegral: a float truncated toward zero, then checked against the type's range
-    value = int(_as_double(obj)) if isinstance(obj, float) else _as_long(obj)
+    # unpackIntegral, c10::checked_convert: a float must lie in the type's range (NaN and
+    # infinity don't), then is truncated toward zero; an int too, except that uint8 takes
+    # -255..255 and wraps (c10's overflows() lets an unsigned type take a negated value)
     info = np.iinfo(dtype.np)
-    if not info.min <= value <= info.max:
+    if isinstance(obj, float):
+        fits = info.min <= obj <= info.max
+        value = int(obj) if fits else 0
+    else:
+        value = _as_long(obj)
+        fits = (-info.max <= value <= info.max) if info.min == 0 else (
+            info.min <= value <= info.max)
+    if not fits:
         raise RuntimeError(f"value cannot be converted to type {dtype.name} without overflow")
-    return value
+    return value % (info.max + 1) if info.min == 0 else value
 
 
 def _loaded(cell):

@@ -68,7 +68,15 @@ def what_apply_stores(t):
             ("numpy into int", t.int64, lambda v: np.int16(-3)),
             ("rounded once", t.float32, lambda v: 0.1 + v),
             ("half", t.float16, lambda v: 1 / 3 + v), ("bfloat16", t.bfloat16,
-                                                       lambda v: 1 / 3 + v)):
+                                                       lambda v: 1 / 3 + v),
+            ("nan into int", t.int64, lambda v: float("nan")),
+            ("inf into int32", t.int32, lambda v: float("inf")),
+            ("-1 into uint8 (wraps)", t.uint8, lambda v: -255 * v + 254),
+            ("-256 into uint8", t.uint8, lambda v: -256), ("-0.5 into uint8", t.uint8,
+                                                           lambda v: -0.5),
+            ("255.9 into uint8", t.uint8, lambda v: 255.9), ("-128.9 into int8", t.int8,
+                                                            lambda v: -128.9),
+            ("1e300 into float32", t.float32, lambda v: 1e300)):
         x = t.tensor([1, 2]).to(dt)
         res[name] = {"raised": catch(lambda x=x, answer=answer: x.apply_(answer)),
                      "x": x.double()}
