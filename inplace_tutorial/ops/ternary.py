@@ -33,28 +33,6 @@ _INTEGER_ADDCDIV = (
     "for all dtypes.")
 
 
-def _fma32(x: np.ndarray, y: np.ndarray, z: np.ndarray, out: np.ndarray, t: list) -> None:
-    """out = float32(x * y + z) rounded once, as an FMA instruction does, for float32 values
-    held in float64: x * y is exact there; the float64 sum may round, and a float64 result on
-    a float32 halfway point is nudged towards the exact sum (its error, from Knuth's TwoSum),
-    so that the final rounding to float32 goes the way the exact sum would. ``t``: scratch
-    (two float64 arrays, two bool masks), so nothing is allocated behind the count."""
-    bb, err, m, m2 = t
-    np.multiply(x, y, out=x)
-    np.add(x, z, out=out)
-    np.subtract(out, x, out=bb)  # bb = out - x
-    np.subtract(out, bb, out=err)
-    np.subtract(x, err, out=err)  # x - (out - bb)
-    np.subtract(z, bb, out=bb)
-    np.add(err, bb, out=err)  # the sum's error
-    np.isfinite(err, out=m)
-    np.not_equal(err, 0, out=m2)
-    np.logical_and(m, m2, out=m)
-    if m.any():
-        np.copysign(np.inf, err, out=bb)  # towards the exact sum
-        np.nextafter(out, bb, out=out, where=m)
-
-
 def _round32(v: np.ndarray, t32: np.ndarray) -> None:
     """v = float32(v), kept in float64 (t32: float32 scratch of v's shape)."""
     np.copyto(t32, v, casting="unsafe")
@@ -106,8 +84,8 @@ def _opmath_kernel(name: str, out: np.ndarray, base, a, b, scale, op: str) -> No
                 np.divide(x, y, out=r)  # two float32 steps: / then +
                 _round32(r, t32)
                 np.add(r, z, out=r)
-            elif _fma.FUSED:
-                _fma32(x, y, z, r, [bb, err, m, m2])
+            elif _fma.FUSED:  # (x, the coefficient, may be fma_into's last slot)
+                _fma.fma_into(r, x, y, z, np.float32, [bb, r, buf[7], err, buf[6], x])
             else:  # the DEFAULT build: the product rounded to float32, then the sum
                 np.multiply(x, y, out=r)
                 _round32(r, t32)
