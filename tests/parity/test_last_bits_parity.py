@@ -9,7 +9,8 @@ core's backward helper, self_gated.gradient, gives 0xFFC0).
 GELU (approximate='none') on float16/bfloat16, every pattern in the same layouts: float32
 opmath rounded once, glibc's erff in the element loop, 7.1.26 with FMAs in the AVX vectors.
 
-BatchNorm's running stats and saved statistics (float32) in the kernel's order and types.
+BatchNorm's running stats, saved statistics and output (float32) in the kernel's order and
+types.
 capability_runner.py runs these programs under each of PyTorch's CPU builds too.
 """
 
@@ -71,8 +72,9 @@ def gelu_16bit_every_pattern(t):
 @prog
 def batch_norm_running_stats_bits(t):
     """BatchNorm's statistics in the kernel's order and types (_bn_stats.py): the running
-    mean and variance after two training steps, and the saved mean and invstd, bit for bit,
-    for contiguous (N, C, H, W), (N, C, L) and (N, C) batches."""
+    mean and variance after two training steps, the saved mean and invstd, and the output
+    (x * alpha + beta, fused in the AVX2/AVX512 builds), bit for bit, for contiguous
+    (N, C, H, W), (N, C, L) and (N, C) batches."""
     rng = np.random.default_rng(7)
     out = {}
     for shape in [(64, 16, 8, 8), (32, 3, 5, 7), (16, 32, 4, 4), (2, 5, 33, 33), (200, 32),
@@ -83,7 +85,7 @@ def batch_norm_running_stats_bits(t):
             x = t.tensor((rng.standard_normal(shape) * 3 + 1.5 - step).astype(np.float32),
                          requires_grad=True)
             y = layer(x)
-            saved += [bits(y.grad_fn._saved_result1), bits(y.grad_fn._saved_result2)]
+            saved += [bits(y.grad_fn._saved_result1), bits(y.grad_fn._saved_result2), bits(y)]
         out[shape] = (bits(layer.running_mean), bits(layer.running_var), *saved)
     return out
 
