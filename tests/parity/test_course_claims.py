@@ -322,6 +322,20 @@ def _saved_programs(t):
         **_join_index_saved_programs(t, x, nl),
         **selection_saved_programs(t, x, nl),
         **learner_saved_programs(t, x, nl),
+        **_special_saved_programs(t, x, nl),
+    }
+
+
+def _special_saved_programs(t, x, nl):
+    """The error and gamma functions (ops/erf.py, gamma.py, polygamma.py, igamma.py); inputs
+    in (0.5, 2), so erfinv reads them halved and mvlgamma(p=2) shifted past 1/2."""
+    return {
+        "erf": lambda: x(3).erf(), "erfc": lambda: x(3).erfc(),
+        "erfinv": lambda: (x(3) * 0.5).erfinv(), "lgamma": lambda: x(3).lgamma(),
+        "digamma": lambda: x(3).digamma(), "polygamma": lambda: t.polygamma(2, x(3)),
+        "polygamma_": lambda: nl(3).polygamma_(1), "mvlgamma": lambda: (x(3) + 1).mvlgamma(2),
+        "igamma": lambda: t.igamma(x(3), x(3, seed=1)),
+        "igammac": lambda: x(3).igammac(x(3, seed=1)),
     }
 
 
