@@ -87,8 +87,12 @@ def fma_into(out: np.ndarray, a, b, c, dtype, work: np.ndarray) -> None:
     if dtype == np.float32:
         np.multiply(a, b, out=p, dtype=np.float64)  # exact: 24 + 24 bits fit in 53
         np.add(p, c, out=h)
-        two_sum_error(p, c, h, e, t)
-        round_to_odd(h, e, t, _bools(lo, out.shape))  # then rounding to float32 is correct
+        flag = _bools(lo, out.shape)
+        ties = float32_ties(h, t.view(np.int64), flag)
+        np.absolute(h, out=t)
+        if ties or _MIN(t, axis=None) < _SMALLEST_NORMAL:  # (only there can it matter)
+            two_sum_error(p, c, h, e, t)
+            round_to_odd(h, e, t, flag)  # then rounding to float32 is correct
         out[...] = h
         return
     np.multiply(a, b, out=p)

@@ -133,6 +133,22 @@ def ternary_special_values(t):
     return out
 
 
+@prog
+def ternary_float32_ties(t):
+    """float32 sums that land exactly halfway between two float32 numbers once rounded to
+    float64 (1 + 2**-24 + k * 2**-71), both signs, and sums in float32's subnormal range:
+    the cells where fma_into must round to odd first."""
+    u, v = 8390641, 16773151  # u * v - 2**47 = 124463
+    t1 = t.tensor([u * 2.0 ** -23, -u * 2.0 ** -23] * 20)
+    t2 = t.tensor([v * 2.0 ** -48] * 40)
+    one = t.tensor([1.0, -1.0, 1.0, 1.0] * 10)
+    tiny = t.tensor([1e-45, -3e-44, 1e-39, 2e-38, 0.0, -0.0] * 6)
+    return {"ties": bits(one.clone().addcmul_(t1, t2)),
+            "ties_value": bits(one.clone().addcmul_(t1, t2, value=-1)),
+            "tiny": bits(tiny.clone().addcmul_(tiny.flip(0), tiny, value=0.75)),
+            "tiny_lerp": bits(tiny.clone().lerp_(tiny.flip(0), 0.3))}
+
+
 def _params(t, dtype, seed):
     dt = getattr(t, dtype)
     return [t.nn.Parameter(t.tensor(arr(*shape, seed=seed + k), dtype=dt))
