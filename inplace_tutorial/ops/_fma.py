@@ -78,11 +78,13 @@ _HUGE = 2.0 ** 1023  # a product below it in magnitude has not overflowed
 def fma_into(out: np.ndarray, a, b, c, dtype, work: np.ndarray) -> None:
     """out = a * b + c rounded once, in ``dtype`` (float32 or float64), as an FMA instruction
     rounds it. ``a``, ``b``, ``c``: arrays of out's shape or numbers, already in ``dtype``
-    (``c`` may be ``out`` itself); ``work``: float64 scratch of shape (SLOTS,) + out.shape,
-    so nothing escapes the count. To save scratch, ``a`` may be ``work[5]`` (viewed in
-    ``dtype``) and, if ``a`` is a number, ``b`` may be ``work[2]``: neither is read after
-    its slot is first written. (A 0-dim ``out`` comes in as shape (1,): fma_into's slots
-    must be arrays.)"""
+    (``c`` may be ``out`` itself); ``work``: SLOTS float64 scratch arrays of out's shape (an
+    array of shape (SLOTS,) + out.shape, or a list), so nothing escapes the count. To save
+    scratch, ``a`` may be ``work[5]`` (viewed in ``dtype``), ``b`` may be ``work[2]`` if
+    ``a`` is a number, and in float32 ``work[1]`` may be ``out``: nothing is read after its
+    slot is first written. (A 0-dim ``out`` comes in as shape (1,): the slots must be arrays.)
+    Not matched: a float64 product below 2**-1128 (0 even times 2**54) counts as a zero
+    product, so added to a zero it gives +0 where an FMA gives the product's sign."""
     p, h, lo, t, e, v = work
     if dtype == np.float32:
         np.multiply(a, b, out=p, dtype=np.float64)  # exact: 24 + 24 bits fit in 53
