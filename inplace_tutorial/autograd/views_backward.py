@@ -72,8 +72,12 @@ class CopySlices(Node):
     def __init__(self, base, view, fn: Node):
         super().__init__((edge(base),) + tuple(fn.next_functions[1:]))
         # The base's edge replaces the view's: fn must not keep the view's old grad_fn alive
-        # (PyTorch's error texts depend on it dying). The slot stays "needed" for fn.
-        fn.next_functions = ((_VIEW_SLOT, 0),) + tuple(fn.next_functions[1:])
+        # (PyTorch's error texts depend on it dying). The slot stays "needed" for fn if the
+        # view had a gradient edge: a view of a base that needed no grad asks fn for no
+        # gradient of self (igamma_'s, not implemented, is then never asked for).
+        had_edge = fn.next_functions[0][0] is not None
+        fn.next_functions = (((_VIEW_SLOT if had_edge else None), 0),) + tuple(
+            fn.next_functions[1:])
         self.fn = fn
         self._base_geom = _geometry(base)
         self._view_geom = _geometry(view)

@@ -85,6 +85,8 @@ def fma_into(out: np.ndarray, a, b, c, dtype, work: np.ndarray) -> None:
     slot is first written. (A 0-dim ``out`` comes in as shape (1,): the slots must be arrays.)
     Not matched: a float64 product below 2**-1128 (0 even times 2**54) counts as a zero
     product, so added to a zero it gives +0 where an FMA gives the product's sign."""
+    if out.size == 0:
+        return  # nothing to round (and NumPy's minimum of no elements raises)
     p, h, lo, t, e, v = work
     if dtype == np.float32:
         np.multiply(a, b, out=p, dtype=np.float64)  # exact: 24 + 24 bits fit in 53

@@ -316,6 +316,22 @@ def view_transposed_inplace_of_nonleaf(t):
     return {"grad": x.grad, "y": y, "base": fn_name(y.grad_fn)}
 
 
+@prog
+def view_written_by_an_op_without_self_derivative(t):
+    """igamma_'s derivative for self is not implemented: on a view of a base that needed no
+    grad, CopySlices asks the op for no gradient of self, so backward works; on a view of a
+    base that needs grad, it asks, and backward raises."""
+    x = t.tensor(arr(2, 3, seed=1).__abs__() + 0.5, requires_grad=True)
+    plain = t.linspace(0.25, 3.0, 6, dtype=x.dtype).reshape(2, 3)
+    out = plain.igamma_(x * 2)
+    out.backward(upstream(t, out))
+    w = t.tensor(arr(6, seed=2).__abs__() + 0.5, requires_grad=True)
+    grad_base = w * 1
+    grad_base.view(2, 3).igamma_(x)
+    return {"grad": x.grad, "out": out, "graph": graph(plain.grad_fn, depth=2),
+            "needs self": catch(lambda: grad_base.backward(upstream(t, grad_base)))}
+
+
 # ======================================================================================
 
 
