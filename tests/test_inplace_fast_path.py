@@ -119,7 +119,9 @@ def _python_calls(fn) -> int:
 
 def test_sgd_momentum_step_makes_few_python_calls():
     """The digits MLP's SGD step (4 parameters, 12 in-place ops): 312 Python function calls
-    before the fast path went straight to the kernel, 160 after."""
+    before the fast path went straight to the kernel, 160 after, 173 since ``_fma.fused``
+    decides per call whether the build's single rounding can differ (float64's exact
+    products skip the FMA)."""
     ipt.manual_seed(0)
     model = models.digits_mlp()
     opt = optim.SGD(model.parameters(), lr=0.05, momentum=0.9)
@@ -128,7 +130,7 @@ def test_sgd_momentum_step_makes_few_python_calls():
         opt.zero_grad()
         F.cross_entropy(model(x), y).backward()
     opt.step()  # the momentum buffers exist from here on
-    assert _python_calls(opt.step) <= 170
+    assert _python_calls(opt.step) <= 180
 
 
 def test_add_with_a_tensor_makes_few_python_calls():

@@ -1,6 +1,7 @@
 """The workshop kit: setup script, lock files, conda file and version checks agree."""
 from __future__ import annotations
 
+import importlib.util
 import os
 import re
 import subprocess
@@ -182,7 +183,11 @@ def test_notebooks_rerun_only_when_every_failure_is_a_kernel_that_did_not_start(
 
 
 def test_a_kernel_that_does_not_start_is_started_again_and_says_why():
-    import conftest  # the root conftest.py: its nbval patches, tried on stand-ins
+    # the root conftest.py, its nbval patches tried on stand-ins (loaded by path: in a full
+    # run "conftest" in sys.modules is another directory's)
+    spec = importlib.util.spec_from_file_location("root_conftest", ROOT / "conftest.py")
+    conftest = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(conftest)
 
     calls = []
 

@@ -56,7 +56,8 @@ def _exact_product(alpha, y) -> bool:
         return False
     if type(y) is not np.ndarray:
         return abs(float(y)) * a < _HUGE if y is not None else False
-    return not y.size or max(-np.min(y), np.max(y)) * a < _HUGE  # (a NaN y: False)
+    # (floats first: a bool y has no negative, an int64 one may not fit its own; a NaN y: False)
+    return not y.size or max(-float(np.min(y)), float(np.max(y))) * a < _HUGE
 
 
 def axpy(out: np.ndarray, x, y, alpha, op: str) -> None:
