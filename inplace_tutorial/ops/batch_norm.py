@@ -182,11 +182,15 @@ def _fused_rows(x: np.ndarray, a_row: np.ndarray, b_row: np.ndarray, out: np.nda
     product of two floats is exact, a block of samples at a time."""
     n, rows = x.shape
     block = max(1, chunk_len(np.float64) // rows)
-    wide = Tensor._empty((min(block, n), rows), float64, "native_batch_norm (fma)")._array()
-    for i in range(0, n, block):
-        part = wide[:min(block, n - i)]
-        np.multiply(x[i:i + block], a_row, out=part, dtype=np.float64)
-        part += b_row
+    wide = Tensor._empty((min(block, n) + 2, rows), float64, "native_batch_norm (fma)")._array()
+    a64, b64 = wide[-2], wide[-1]
+    np.copyto(a64, a_row)
+    np.copyto(b64, b_row)
+    for i in range(0, n, block):  # (all in float64: NumPy's mixed float32 * float64 loop
+        part = wide[:min(block, n - i)]  # casts through a buffer, a third slower)
+        np.copyto(part, x[i:i + block])
+        part *= a64
+        part += b64
         np.copyto(out[i:i + block], part, casting="unsafe")
 
 
