@@ -1,9 +1,10 @@
 """GELU, the activation of Transformer MLPs: x * Phi(x), Phi the normal CDF.
 
 ``approximate='none'`` uses erf, which NumPy lacks: ``_erf_into`` evaluates W. J. Cody's
-rational approximations (Math. Comp. 1969; double precision) with every temporary from the
-allocator. ``approximate='tanh'`` is GPT-2's formula. GeluBackward0 saves the input (self),
-so changing it in place before backward raises; GELU's output is free to overwrite.
+rational approximations (Math. Comp. 1969; double precision; the coefficients are erf.py's)
+in the input's dtype, with every temporary from the allocator. ``approximate='tanh'`` is
+GPT-2's formula. GeluBackward0 saves the input (self), so changing it in place before
+backward raises; GELU's output is free to overwrite.
 """
 from __future__ import annotations
 
@@ -17,24 +18,9 @@ from ..autograd.record import record
 from ..tensor import Tensor
 from ._chunked import run_chunked
 from ._gelu16 import gelu16
+from .erf import _A, _B, _C, _D, _INV_SQRT_PI, _P, _Q, _ratio  # Cody's erf pieces
 
-# Cody's coefficients: erf on |z| <= 0.46875; erfc on (0.46875, 4]; erfc on (4, inf)
-_A = (1.85777706184603153e-1, 3.16112374387056560e0, 1.13864154151050156e2,
-      3.77485237685302021e2, 3.20937758913846947e3)
-_B = (1.0, 2.36012909523441209e1, 2.44024637934444173e2, 1.28261652607737228e3,
-      2.84423683343917062e3)
-_C = (2.15311535474403846e-8, 5.64188496988670089e-1, 8.88314979438837594e0,
-      6.61191906371416295e1, 2.98635138197400131e2, 8.81952221241769090e2,
-      1.71204761263407058e3, 2.05107837782607147e3, 1.23033935479799725e3)
-_D = (1.0, 1.57449261107098347e1, 1.17693950891312499e2, 5.37181101862009858e2,
-      1.62138957456669019e3, 3.29079923573345963e3, 4.36261909014324716e3,
-      3.43936767414372164e3, 1.23033935480374942e3)
-_P = (1.63153871373020978e-2, 3.05326634961232344e-1, 3.60344899949804439e-1,
-      1.25781726111229246e-1, 1.60837851487422766e-2, 6.58749161529837803e-4)
-_Q = (1.0, 2.56852019228982242e0, 1.87295284992346047e0, 5.27905102951428412e-1,
-      6.05183413124413191e-2, 2.33520497626869185e-3)
 _SQRT_2 = math.sqrt(2.0)
-_INV_SQRT_PI = 1.0 / math.sqrt(math.pi)
 _INV_SQRT_2PI = 1.0 / math.sqrt(2.0 * math.pi)
 _TANH_K = math.sqrt(2.0 / math.pi)
 _TANH_C = 0.044715
@@ -46,19 +32,6 @@ def _buf(shape, dtype, op, keep: list) -> np.ndarray:
     t = Tensor._empty(shape, dtype, op)
     keep.append(t)
     return t._array()
-
-
-def _ratio(coef_num, coef_den, t, out, tmp) -> None:
-    """out = num(t) / den(t), two polynomials by Horner's rule (highest power first)."""
-    out.fill(coef_num[0])
-    for c in coef_num[1:]:
-        out *= t
-        out += c
-    tmp.fill(coef_den[0])
-    for c in coef_den[1:]:
-        tmp *= t
-        tmp += c
-    out /= tmp
 
 
 def _erf_into(z: np.ndarray, out: np.ndarray, dtype, op: str) -> None:
