@@ -41,9 +41,10 @@ def storage_extent(shape, stride) -> int:
     return 1 + sum((s - 1) * st for s, st in zip(shape, stride))
 
 
-def storage_nbytes(size, stride, itemsize: int) -> int | None:
-    """PyTorch's computeStorageNbytes in uint64 arithmetic (so a negative size or stride
-    overflows); None when it overflows, 0 for a geometry with no element."""
+def storage_nbytes(size, stride, itemsize: int, offset: int = 0) -> int | None:
+    """PyTorch's computeStorageNbytes, (offset + 1 + sum of (size - 1) * stride) * itemsize, in
+    uint64 arithmetic (so a negative size or stride overflows, unless its size is 1); None when
+    it overflows, 0 for a geometry with no element."""
     if not all(size):
         return 0
     n = 1
@@ -51,7 +52,7 @@ def storage_nbytes(size, stride, itemsize: int) -> int | None:
         n += (st % 2**64) * ((sz - 1) % 2**64)
         if n >= 2**64:
             return None
-    n *= itemsize
+    n = (n + offset) * itemsize
     return None if n > 2**63 - 1 else n
 
 

@@ -13,7 +13,7 @@ from ..autograd.derivatives import derivative
 from ..autograd.errors import INFERENCE_INPLACE
 from ..autograd.record import record_inplace
 from ..function_parser import PythonArgParser
-from ..layout import contiguous_strides, numel_overflows
+from ..layout import contiguous_strides, numel_overflows, storage_nbytes
 from ..modes import STATE
 from ..storage import UntypedStorage
 from ..tensor import Tensor, tensor_method
@@ -40,22 +40,6 @@ derivative("set_source_Tensor", "NotImplemented", inputs=("self", "source"),
            qualified=True)(_not_implemented)
 
 
-def _storage_nbytes_strided(size: tuple, stride: tuple, itemsize: int, offset: int
-                            ) -> int | None:
-    """computeStorageNbytes: (offset + 1 + sum of (size - 1) * stride) * itemsize in uint64
-    arithmetic (a negative stride wraps around, and overflows unless its size is 1); 0 for a
-    geometry with no element; None when it overflows."""
-    if not all(size):
-        return 0
-    n = 1
-    for sz, st in zip(size, stride):
-        n += (st % 2**64) * ((sz - 1) % 2**64)
-        if n >= 2**64:
-            return None
-    n = (n + offset) * itemsize
-    return None if n > 2**63 - 1 else n
-
-
 def _checked_geometry(self: Tensor, storage: UntypedStorage, offset: int, size: tuple,
                       stride: tuple | None) -> tuple[tuple, int]:
     """checkSetStorage and resize_impl_cpu_'s checks, all before anything is set: the strides
@@ -75,7 +59,7 @@ def _checked_geometry(self: Tensor, storage: UntypedStorage, offset: int, size: 
             raise RuntimeError(f"Storage size calculation overflowed with sizes={list(size)}")
         stride = contiguous_strides(size)
     else:
-        need = _storage_nbytes_strided(size, stride, itemsize, offset)
+        need = storage_nbytes(size, stride, itemsize, offset)
         if need is None:
             raise RuntimeError(f"Storage size calculation overflowed with sizes={list(size)} "
                                f"and strides={list(stride)}")
