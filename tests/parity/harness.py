@@ -42,6 +42,13 @@ def pos(*shape, seed=0, dtype=np.float32):
     return arr(*shape, seed=seed, dtype=dtype, low=0.5, high=2.0)
 
 
+def every_16bit_pattern(t, dtype: str):
+    """All 65,536 bit patterns of a 16-bit float type ("float16", "bfloat16"), NaNs and
+    infinities included, as a 1-dim tensor of ``t``."""
+    raw = np.arange(0, 0x10000, dtype=np.uint32).astype(np.uint16).view(np.int16)
+    return t.tensor(raw.copy()).view(getattr(t, dtype))
+
+
 # --------------------------------------------------------------------------------------
 # observation helpers used inside programs
 

@@ -17,7 +17,7 @@ capability_runner.py runs these programs under each of PyTorch's CPU builds too.
 import numpy as np
 import pytest
 
-from .harness import Registry, check_parity
+from .harness import Registry, check_parity, every_16bit_pattern
 from .test_nan_sign_parity import bits
 
 pytestmark = pytest.mark.parity
@@ -25,16 +25,11 @@ pytestmark = pytest.mark.parity
 prog = Registry()
 
 
-def _every_pattern(t, dtype):
-    raw = np.arange(0, 0x10000, dtype=np.uint32).astype(np.uint16).view(np.int16)
-    return t.tensor(raw.copy()).view(getattr(t, dtype))
-
-
 @prog
-def log_sigmoid_16bit_every_pattern(t):
+def log_sigmoid_16bitevery_16bit_pattern(t):
     out = {}
     for dtype in ("float16", "bfloat16"):
-        x = _every_pattern(t, dtype)
+        x = every_16bit_pattern(t, dtype)
         f = t.nn.functional.logsigmoid
         w = x.clone().requires_grad_()
         y = f(w)
@@ -49,7 +44,7 @@ def log_sigmoid_16bit_every_pattern(t):
 
 
 @prog
-def gelu_16bit_every_pattern(t):
+def gelu_16bitevery_16bit_pattern(t):
     """oneDNN off on torch's side: on a CPU with AVX512-FP16 torch gives contiguous 16-bit
     tensors to oneDNN's GELU, whose bits are that library's and that CPU's (_gelu16.py)."""
     mkldnn = getattr(t.backends, "mkldnn", None)  # (torch's only)
@@ -59,7 +54,7 @@ def gelu_16bit_every_pattern(t):
     try:
         out = {}
         for dtype in ("float16", "bfloat16"):
-            x = _every_pattern(t, dtype)
+            x = every_16bit_pattern(t, dtype)
             f = t.nn.functional.gelu
             out[dtype] = (bits(f(x)), bits(f(x[::3])), bits(f(x.reshape(512, 128)[:, :100])),
                           bits(f(x[:1])), bits(f(x[7:70])))
